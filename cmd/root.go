@@ -1,0 +1,72 @@
+// Package cmd holds arbor's cobra commands. Each file parses flags, builds a
+// config and calls one function in runners/ (or a package below it).
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arbor-eval/arbor/pkg/config"
+)
+
+var rootCmd = &cobra.Command{
+	Use:   "arbor",
+	Short: "Reproduce the ArborMem paper: memory systems, benchmarks, scoring and tables",
+	Long: `arbor replays long conversations through memory systems (ArborMem and baselines),
+answers the benchmark questions, scores them, and renders the paper's tables.
+
+With no configuration it runs fully offline: rule-based memory operations, an
+extractive answerer and lexical judges, all labelled "heuristic" in every table.
+Point the model roles at vLLM endpoints with --config to run the real thing.
+
+Start with:  arbor eval branchmemeval`,
+	SilenceUsage:  true,
+	SilenceErrors: true,
+}
+
+// flagKeys maps persistent flag names to config keys (flags win over all).
+var flagKeys = map[string]string{
+	"results": "run.results",
+	"verbose": "run.verbose",
+}
+
+func init() {
+	pf := rootCmd.PersistentFlags()
+	pf.String("config", "", "YAML config file layered over the embedded offline default")
+	pf.String("results", "results", "folder for run outputs (results/<run-id>/...)")
+	pf.BoolP("verbose", "v", false, "log every model call and decision")
+	pf.Bool("no-progress", false, "never draw progress bars; print plain periodic lines")
+}
+
+// loadConfig resolves the config for cmd from its flags.
+func loadConfig(cmd *cobra.Command) (*config.Config, error) {
+	file, _ := cmd.Flags().GetString("config")
+	c, err := config.Load(file, cmd.Flags(), flagKeys)
+	if err != nil {
+		return nil, err
+	}
+	if np, _ := cmd.Flags().GetBool("no-progress"); np {
+		c.Run.Progress = false
+	}
+	return c, nil
+}
+
+// Execute runs the root command and returns the process exit code.
+func Execute() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := rootCmd.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "arbor:", err)
+		if errors.Is(err, context.Canceled) {
+			return 130
+		}
+		return 1
+	}
+	return 0
+}

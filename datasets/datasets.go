@@ -1,0 +1,130 @@
+// Package datasets turns benchmark files into episodes: isolated replays of
+// interactions and the questions asked along the way. Each benchmark lives in
+// its own subpackage and registers a Loader here.
+package datasets
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/arbor-eval/arbor/pkg/dialog"
+)
+
+// Episode is one isolated memory instance's worth of input: a LongMemEval
+// question with its haystack, a LoCoMo or BEAM conversation with its questions
+// at the end, or a BranchMemEval session with questions inside the dialogue.
+type Episode struct {
+	ID        string `json:"id"`
+	Benchmark string `json:"benchmark"`
+	// Steps are in time order: commit each interaction; answer each question
+	// from what was committed before it.
+	Steps []Step `json:"steps"`
+	// Latent holds construction-time labels (BranchMemEval branches) that no
+	// memory system ever sees; runners use it only for analysis.
+	Latent *Latent `json:"-"`
+}
+
+// Step is either an interaction to commit or a question to answer.
+type Step struct {
+	Interaction *dialog.Interaction `json:"interaction,omitempty"`
+	Question    *Question           `json:"question,omitempty"`
+}
+
+// Question is one question with everything scoring needs.
+type Question struct {
+	ID   string    `json:"id"`
+	Text string    `json:"text"`
+	Time time.Time `json:"time"`
+	// Gold is the reference answer as text (numbers are formatted).
+	Gold string `json:"gold"`
+	// Confounder is the plausible wrong answer (BranchMemEval).
+	Confounder string `json:"confounder,omitempty"`
+	// Category is the benchmark's type, category or dimension
+	// ("temporal-reasoning", "2", "B3", "event_ordering").
+	Category string `json:"category"`
+	// Labels carries further benchmark labels (BranchMemEval family; LoCoMo
+	// category name; BEAM index).
+	Labels map[string]string `json:"labels,omitempty"`
+	// Abstention marks questions whose right answer is that the information
+	// is not available (LongMemEval `_abs`, LoCoMo category 5).
+	Abstention bool `json:"abstention,omitempty"`
+	// Evidence lists interaction IDs that hold the evidence (LoCoMo evidence
+	// dia_ids mapped to their interactions, LongMemEval has_answer turns).
+	Evidence []string `json:"evidence,omitempty"`
+	// Rubric holds grading items (BEAM rubric, LongMemEval preference rubric).
+	Rubric []string `json:"rubric,omitempty"`
+	// Extra holds benchmark-specific fields the scorer needs (BEAM ordering).
+	Extra map[string]any `json:"extra,omitempty"`
+	// Canonical is committed after the question is answered (BranchMemEval
+	// online protocol, paper §5): the question turn with the dataset's
+	// canonical response, never the system's prediction.
+	Canonical *dialog.Interaction `json:"canonical,omitempty"`
+}
+
+// Latent holds BranchMemEval's hidden annotations.
+type Latent struct {
+	// Branch maps interaction IDs and question IDs to their latent branch.
+	Branch map[string]string
+}
+
+// Questions returns the episode's questions in order.
+func (e Episode) Questions() []*Question {
+	var qs []*Question
+	for _, s := range e.Steps {
+		if s.Question != nil {
+			qs = append(qs, s.Question)
+		}
+	}
+	return qs
+}
+
+// Loader reads a benchmark file (or directory) into episodes. path "" means
+// the benchmark's embedded default, for benchmarks that ship one.
+type Loader func(ctx context.Context, path string, opt Options) ([]Episode, error)
+
+// Options narrow what a loader returns.
+type Options struct {
+	// Categories keeps only these question categories (empty: the
+	// benchmark's default set).
+	Categories []string
+	// Progress, when set, receives bytes read so far for large files.
+	Progress func(done, total int64)
+}
+
+var (
+	mu      sync.RWMutex
+	loaders = map[string]Loader{}
+)
+
+// Register makes a loader available under a benchmark name.
+func Register(name string, l Loader) {
+	mu.Lock()
+	defer mu.Unlock()
+	loaders[name] = l
+}
+
+// Load reads benchmark name from path.
+func Load(ctx context.Context, name, path string, opt Options) ([]Episode, error) {
+	mu.RLock()
+	l, ok := loaders[name]
+	mu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown benchmark %q (known: %v)", name, Names())
+	}
+	return l(ctx, path, opt)
+}
+
+// Names lists the registered benchmarks.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var n []string
+	for k := range loaders {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}

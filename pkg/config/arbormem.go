@@ -1,0 +1,91 @@
+package config
+
+// ArborMem holds ArborMem's reference hyperparameters. Every default is the
+// paper's value; the comment names the table it comes from.
+type ArborMem struct {
+	// SemanticCandidates: "Up to 20 interaction-state nodes" (Table
+	// "Reference implementation settings", state recall).
+	SemanticCandidates int `mapstructure:"semantic_candidates" yaml:"semantic_candidates"`
+	// TopicCandidates: "Up to 12 additional candidates per detected topic
+	// anchor" (same table).
+	TopicCandidates int `mapstructure:"topic_candidates" yaml:"topic_candidates"`
+	// KeywordCandidates bounds keyword recall; the paper gives no number, we
+	// use the semantic bound.
+	KeywordCandidates int `mapstructure:"keyword_candidates" yaml:"keyword_candidates"`
+	// Tau: "The best candidate must strictly exceed τ = 8.0" (same table).
+	Tau float64 `mapstructure:"tau" yaml:"tau"`
+	// KeywordFirst, KeywordNext, KeywordMaxDF: "1.0 for the first informative
+	// overlap and 0.5 for each additional overlap; terms appearing in more
+	// than 40% of nodes are ignored" (same table).
+	KeywordFirst float64 `mapstructure:"keyword_first" yaml:"keyword_first"`
+	KeywordNext  float64 `mapstructure:"keyword_next" yaml:"keyword_next"`
+	KeywordMaxDF float64 `mapstructure:"keyword_max_df" yaml:"keyword_max_df"`
+	// RecencyMax: "Bounded auxiliary bonus with a maximum value of 1.0".
+	RecencyMax float64 `mapstructure:"recency_max" yaml:"recency_max"`
+	// TopicWeight, TopicMatchMin, TopicPenalty: "8.0 × topic-match score for
+	// matches above 0.5, and −6.0 otherwise" (same table).
+	TopicWeight   float64 `mapstructure:"topic_weight" yaml:"topic_weight"`
+	TopicMatchMin float64 `mapstructure:"topic_match_min" yaml:"topic_match_min"`
+	TopicPenalty  float64 `mapstructure:"topic_penalty" yaml:"topic_penalty"`
+	// CEScale multiplies the cross-encoder's probability to give s_ce. The
+	// paper does not state the scale; see pkg/arbormem for the reasoning.
+	CEScale float64 `mapstructure:"ce_scale" yaml:"ce_scale"`
+	// RawTail: "Four interaction-state nodes" (branch context).
+	RawTail int `mapstructure:"raw_tail" yaml:"raw_tail"`
+	// BranchBudget: "16,384 tokens" (maximum branch budget).
+	BranchBudget int `mapstructure:"branch_budget" yaml:"branch_budget"`
+	// MaxFacts, FactMinSim: "Up to 10 facts with a minimum semantic
+	// similarity of 0.4" (reusable evidence).
+	MaxFacts   int     `mapstructure:"max_facts" yaml:"max_facts"`
+	FactMinSim float64 `mapstructure:"fact_min_sim" yaml:"fact_min_sim"`
+	// SupplementalBudget: "Supported by the architecture but assigned zero
+	// budget in the reported experiments."
+	SupplementalBudget int `mapstructure:"supplemental_budget" yaml:"supplemental_budget"`
+	// MemoryOpMaxTokens bounds generation of memory-operation calls (the
+	// efficiency setup uses a 4K memory-operation budget, appendix C.4).
+	MemoryOpMaxTokens int `mapstructure:"memory_op_max_tokens" yaml:"memory_op_max_tokens"`
+	// Ablation switches (appendix C.3); all true in the reference configuration.
+	Localization         bool `mapstructure:"localization" yaml:"localization"`
+	KeywordRouting       bool `mapstructure:"keyword_routing" yaml:"keyword_routing"`
+	AtomicFacts          bool `mapstructure:"atomic_facts" yaml:"atomic_facts"`
+	StructuredExtraction bool `mapstructure:"structured_extraction" yaml:"structured_extraction"`
+	StructuredEvidence   bool `mapstructure:"structured_evidence" yaml:"structured_evidence"`
+	// Extractors picks the implementation of model-backed memory operations:
+	// "auto" (chat model when the chat role has endpoints, else heuristic),
+	// "chat" or "heuristic".
+	Extractors string `mapstructure:"extractors" yaml:"extractors"`
+}
+
+// DefaultArborMem is the paper's reference configuration.
+func DefaultArborMem() ArborMem {
+	return ArborMem{
+		SemanticCandidates: 20, TopicCandidates: 12, KeywordCandidates: 20,
+		Tau: 8.0, KeywordFirst: 1.0, KeywordNext: 0.5, KeywordMaxDF: 0.4,
+		RecencyMax: 1.0, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
+		CEScale: 10, RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
+		SupplementalBudget: 0, MemoryOpMaxTokens: 4096,
+		Localization: true, KeywordRouting: true, AtomicFacts: true,
+		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto",
+	}
+}
+
+// Baselines holds the native baselines' settings (paper appendix C.2).
+type Baselines struct {
+	// RecentTurnsBME: "For BranchMemEval, it considers up to the most recent
+	// 32 turns before packing".
+	RecentTurnsBME int `mapstructure:"recent_turns_bme" yaml:"recent_turns_bme"`
+	// BM25Units: "Up to 50 retrieved units are considered before final packing".
+	BM25Units int `mapstructure:"bm25_units" yaml:"bm25_units"`
+	// BM25ChunksBEAM: "The BEAM adapter ... retrieves up to 32 chunks".
+	BM25ChunksBEAM int `mapstructure:"bm25_chunks_beam" yaml:"bm25_chunks_beam"`
+	// SummaryEvery: "During BranchMemEval replay, the summary is updated every
+	// eight interactions."
+	SummaryEvery int `mapstructure:"summary_every" yaml:"summary_every"`
+	// Summaries picks "auto", "chat" or "heuristic" for the summary baseline.
+	Summaries string `mapstructure:"summaries" yaml:"summaries"`
+}
+
+// DefaultBaselines is the paper's baseline configuration.
+func DefaultBaselines() Baselines {
+	return Baselines{RecentTurnsBME: 32, BM25Units: 50, BM25ChunksBEAM: 32, SummaryEvery: 8, Summaries: "auto"}
+}

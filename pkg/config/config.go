@@ -1,0 +1,399 @@
+// Package config is arbor's typed configuration. Values come, highest first,
+// from flags, ARBOR_* environment variables, a --config file, and the
+// embedded configs/default.yaml, so the binary runs with no files present.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+	"gopkg.in/yaml.v3"
+)
+
+// Config is the whole effective configuration.
+type Config struct {
+	Models    Models    `mapstructure:"models" yaml:"models"`
+	Answer    Answer    `mapstructure:"answer" yaml:"answer"`
+	Judge     Judge     `mapstructure:"judge" yaml:"judge"`
+	Cache     Cache     `mapstructure:"cache" yaml:"cache"`
+	Retry     Retry     `mapstructure:"retry" yaml:"retry"`
+	Run       Run       `mapstructure:"run" yaml:"run"`
+	ArborMem  ArborMem  `mapstructure:"arbormem" yaml:"arbormem"`
+	Baselines Baselines `mapstructure:"baselines" yaml:"baselines"`
+	// PromptsDir overrides prompt templates file by file (<name>.tmpl).
+	PromptsDir string `mapstructure:"prompts_dir" yaml:"prompts_dir"`
+	// Source names where the config came from (file path or "embedded").
+	Source string `mapstructure:"-" yaml:"-"`
+}
+
+// Models maps each model role to its provider.
+type Models struct {
+	// Chat answers questions and runs memory operations (paper: one model
+	// for both, appendix C.1).
+	Chat      Role `mapstructure:"chat" yaml:"chat"`
+	Judge     Role `mapstructure:"judge" yaml:"judge"`
+	Embed     Role `mapstructure:"embed" yaml:"embed"`
+	Rerank    Role `mapstructure:"rerank" yaml:"rerank"`
+	Tokenizer Role `mapstructure:"tokenizer" yaml:"tokenizer"`
+}
+
+// Role is either the offline provider or a list of OpenAI-compatible endpoints.
+type Role struct {
+	// Provider is "local" (offline) or "openai" (the endpoints below).
+	// Tokenizer also accepts "qwen3" (exact offline Qwen3 counts, the default).
+	Provider  string     `mapstructure:"provider" yaml:"provider"`
+	Endpoints []Endpoint `mapstructure:"endpoints" yaml:"endpoints,omitempty"`
+	// Dim is the local embedder's dimension.
+	Dim int `mapstructure:"dim" yaml:"dim,omitempty"`
+	// API selects the rerank wire format: "vllm" ({query, documents}) or
+	// "tei" ({query, texts}).
+	API string `mapstructure:"api" yaml:"api,omitempty"`
+	// BatchSize bounds texts per embedding or rerank request.
+	BatchSize int `mapstructure:"batch_size" yaml:"batch_size,omitempty"`
+}
+
+// Local reports whether the role uses the offline provider.
+func (r Role) Local() bool { return r.Provider == "" || r.Provider == "local" || r.Provider == "qwen3" }
+
+// Endpoint is one OpenAI-compatible server.
+type Endpoint struct {
+	URL   string `mapstructure:"url" yaml:"url"`
+	Model string `mapstructure:"model" yaml:"model"`
+	// APIKeyEnv names the environment variable holding the key.
+	APIKeyEnv string `mapstructure:"api_key_env" yaml:"api_key_env,omitempty"`
+	// APIKey may be given directly (prefer APIKeyEnv); never printed.
+	APIKey      Secret        `mapstructure:"api_key" yaml:"api_key,omitempty"`
+	MaxInflight int           `mapstructure:"max_inflight" yaml:"max_inflight"`
+	Timeout     time.Duration `mapstructure:"timeout" yaml:"timeout"`
+}
+
+// Answer holds the shared answer settings (appendix C.1, Table "Shared settings").
+type Answer struct {
+	Temperature float64 `mapstructure:"temperature" yaml:"temperature"`
+	// MaxTokens: "Maximum answer generation 512 tokens".
+	MaxTokens int `mapstructure:"max_tokens" yaml:"max_tokens"`
+	Seed      int `mapstructure:"seed" yaml:"seed"`
+	// Budget: "Answer-time evidence at most 30,968 tokens".
+	Budget int `mapstructure:"budget" yaml:"budget"`
+	// MaxContext: "Maximum model context 40,960 tokens".
+	MaxContext int `mapstructure:"max_context" yaml:"max_context"`
+	// EnableThinking is passed as chat_template_kwargs.enable_thinking when set.
+	EnableThinking *bool `mapstructure:"enable_thinking" yaml:"enable_thinking,omitempty"`
+	// Answerer picks "auto" (chat model when the chat role has endpoints,
+	// else the extractive heuristic), "chat" or "heuristic".
+	Answerer string `mapstructure:"answerer" yaml:"answerer"`
+}
+
+// Judge holds judge settings for LongMemEval, BEAM and LoCoMo's judge mode.
+type Judge struct {
+	Temperature float64 `mapstructure:"temperature" yaml:"temperature"`
+	// MaxTokens: LongMemEval's judge generates at most 10 tokens.
+	MaxTokens int `mapstructure:"max_tokens" yaml:"max_tokens"`
+	// Mode picks "auto", "chat" or "lexical" (offline, labelled heuristic).
+	Mode string `mapstructure:"mode" yaml:"mode"`
+}
+
+// Cache configures the on-disk response cache.
+type Cache struct {
+	Enabled bool `mapstructure:"enabled" yaml:"enabled"`
+	// Dir defaults to <results>/.cache/llm.
+	Dir string `mapstructure:"dir" yaml:"dir"`
+}
+
+// Retry configures retries of transient failures.
+type Retry struct {
+	MaxAttempts int           `mapstructure:"max_attempts" yaml:"max_attempts"`
+	BaseDelay   time.Duration `mapstructure:"base_delay" yaml:"base_delay"`
+	MaxDelay    time.Duration `mapstructure:"max_delay" yaml:"max_delay"`
+	// FailuresToEject consecutive failures take an endpoint out of the pool;
+	// it is re-probed after EjectFor.
+	FailuresToEject int           `mapstructure:"failures_to_eject" yaml:"failures_to_eject"`
+	EjectFor        time.Duration `mapstructure:"eject_for" yaml:"eject_for"`
+}
+
+// Run holds run-wide settings.
+type Run struct {
+	Results string `mapstructure:"results" yaml:"results"`
+	// Workers bounds episodes in flight; 0 means the chat role's total
+	// endpoint capacity (or the number of CPUs offline).
+	Workers  int  `mapstructure:"workers" yaml:"workers"`
+	Verbose  bool `mapstructure:"verbose" yaml:"verbose"`
+	Progress bool `mapstructure:"progress" yaml:"progress"`
+	Seed     int  `mapstructure:"seed" yaml:"seed"`
+}
+
+// Load resolves the configuration: embedded defaults, then file (if not
+// ""), then ARBOR_* environment, then any flags in fs that were set and whose
+// name maps to a key in flagKeys. Unknown keys and wrong types are errors that
+// name the key and the source.
+func Load(file string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, error) {
+	v := viper.New()
+	v.SetConfigType("yaml")
+	if err := v.ReadConfig(bytes.NewReader(defaultYAML)); err != nil {
+		return nil, fmt.Errorf("embedded configs/default.yaml: %w", err)
+	}
+	source := "embedded configs/default.yaml"
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("config %s: %w", file, err)
+		}
+		if err := checkKeys(b, file); err != nil {
+			return nil, err
+		}
+		if err := v.MergeConfig(bytes.NewReader(b)); err != nil {
+			return nil, fmt.Errorf("config %s: %w", file, err)
+		}
+		source = file
+	}
+	// viper's Unmarshal ignores environment variables for keys that are in
+	// neither a file nor a default (../shared/notes/libraries.md), so every
+	// key of the struct is bound explicitly.
+	v.SetEnvPrefix("ARBOR")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	for _, k := range Keys() {
+		if err := v.BindEnv(k); err != nil {
+			return nil, err
+		}
+	}
+	if fs != nil {
+		for flag, key := range flagKeys {
+			if f := fs.Lookup(flag); f != nil && f.Changed {
+				v.Set(key, f.Value.String())
+			}
+		}
+	}
+	var c Config
+	err := v.Unmarshal(&c, func(dc *mapstructure.DecoderConfig) {
+		dc.ErrorUnused = true
+		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(
+			mapstructure.StringToTimeDurationHookFunc(),
+			stringToStructuredHook,
+		)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("config (%s, ARBOR_* environment, flags): %w", source, cleanDecodeErr(err))
+	}
+	c.Source = source
+	if err := c.resolve(); err != nil {
+		return nil, fmt.Errorf("config %s: %w", source, err)
+	}
+	return &c, nil
+}
+
+// checkKeys reports the first key of a config file that Config does not
+// have, naming the file. viper lower-cases keys, so this is checked on the
+// raw YAML to give the user's own spelling back.
+func checkKeys(b []byte, file string) error {
+	var raw map[string]any
+	if err := yaml.Unmarshal(b, &raw); err != nil {
+		return fmt.Errorf("config %s: %w", file, err)
+	}
+	known := map[string]bool{}
+	for _, k := range Keys() {
+		known[k] = true
+	}
+	var walk func(prefix string, m map[string]any) error
+	walk = func(prefix string, m map[string]any) error {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			full := k
+			if prefix != "" {
+				full = prefix + "." + k
+			}
+			if !known[full] && !isPrefix(full) {
+				return fmt.Errorf("config %s: unknown key %q", file, full)
+			}
+			if sub, ok := m[k].(map[string]any); ok && !known[full] {
+				if err := walk(full, sub); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk("", raw)
+}
+
+func isPrefix(p string) bool {
+	for _, k := range Keys() {
+		if strings.HasPrefix(k, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// Keys lists every leaf key of Config ("models.chat.endpoints", "answer.seed", ...).
+func Keys() []string {
+	var out []string
+	var walk func(prefix string, t reflect.Type)
+	walk = func(prefix string, t reflect.Type) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			tag := strings.Split(f.Tag.Get("mapstructure"), ",")[0]
+			if tag == "" || tag == "-" {
+				continue
+			}
+			key := tag
+			if prefix != "" {
+				key = prefix + "." + tag
+			}
+			ft := f.Type
+			if ft.Kind() == reflect.Struct && ft != reflect.TypeOf(time.Time{}) {
+				walk(key, ft)
+				continue
+			}
+			out = append(out, key)
+		}
+	}
+	walk("", reflect.TypeOf(Config{}))
+	return out
+}
+
+// stringToStructuredHook lets an environment variable or flag carry a list
+// or struct as YAML or JSON (ARBOR_MODELS_CHAT_ENDPOINTS='[{url: ..., model: ...}]').
+func stringToStructuredHook(from, to reflect.Type, data any) (any, error) {
+	if from.Kind() != reflect.String {
+		return data, nil
+	}
+	switch to.Kind() {
+	case reflect.Slice, reflect.Struct, reflect.Map:
+		if to == reflect.TypeOf(time.Time{}) {
+			return data, nil
+		}
+		s := strings.TrimSpace(data.(string))
+		if s == "" {
+			return reflect.Zero(to).Interface(), nil
+		}
+		var out any
+		if err := yaml.Unmarshal([]byte(s), &out); err != nil {
+			return nil, fmt.Errorf("cannot parse %q as YAML/JSON %s: %w", s, to.Kind(), err)
+		}
+		return out, nil
+	case reflect.Ptr:
+		if to.Elem().Kind() == reflect.Bool {
+			return data, nil
+		}
+	}
+	return data, nil
+}
+
+// cleanDecodeErr keeps mapstructure's per-field messages ("'answer.seed'
+// cannot parse value ...") and drops its "decoding failed due to ..." preamble.
+func cleanDecodeErr(err error) error {
+	msg := err.Error()
+	if i := strings.Index(msg, "error(s):"); i >= 0 {
+		msg = msg[i+len("error(s):"):]
+	}
+	var parts []string
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "* ")); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return errors.New(strings.Join(parts, "; "))
+}
+
+// resolve validates the config and reads API keys from the environment.
+func (c *Config) resolve() error {
+	roles := map[string]*Role{"chat": &c.Models.Chat, "judge": &c.Models.Judge, "embed": &c.Models.Embed, "rerank": &c.Models.Rerank, "tokenizer": &c.Models.Tokenizer}
+	names := []string{"chat", "judge", "embed", "rerank", "tokenizer"}
+	for _, name := range names {
+		r := roles[name]
+		switch r.Provider {
+		case "", "local":
+			r.Provider = "local"
+		case "qwen3":
+			if name != "tokenizer" {
+				return fmt.Errorf("models.%s.provider: \"qwen3\" is only for the tokenizer role", name)
+			}
+		case "openai":
+			if len(r.Endpoints) == 0 {
+				return fmt.Errorf("models.%s: provider openai needs at least one endpoint in models.%s.endpoints", name, name)
+			}
+		default:
+			return fmt.Errorf("models.%s.provider: %q is not one of local, openai (tokenizer: also qwen3)", name, r.Provider)
+		}
+		if r.Provider != "openai" && len(r.Endpoints) > 0 {
+			r.Provider = "openai"
+		}
+		for i := range r.Endpoints {
+			e := &r.Endpoints[i]
+			where := fmt.Sprintf("models.%s.endpoints[%d]", name, i)
+			if e.URL == "" {
+				return fmt.Errorf("%s.url: missing", where)
+			}
+			if !strings.HasPrefix(e.URL, "http://") && !strings.HasPrefix(e.URL, "https://") {
+				return fmt.Errorf("%s.url: %q must start with http:// or https://", where, e.URL)
+			}
+			e.URL = strings.TrimRight(e.URL, "/")
+			if e.MaxInflight <= 0 {
+				e.MaxInflight = 8
+			}
+			if e.Timeout <= 0 {
+				e.Timeout = 120 * time.Second
+			}
+			if e.APIKeyEnv != "" && e.APIKey == "" {
+				e.APIKey = Secret(os.Getenv(e.APIKeyEnv))
+			}
+		}
+	}
+	if c.Models.Rerank.API == "" {
+		c.Models.Rerank.API = "vllm"
+	}
+	if c.Models.Rerank.API != "vllm" && c.Models.Rerank.API != "tei" {
+		return fmt.Errorf("models.rerank.api: %q is not one of vllm, tei", c.Models.Rerank.API)
+	}
+	for key, val := range map[string]string{"answer.answerer": c.Answer.Answerer, "arbormem.extractors": c.ArborMem.Extractors, "baselines.summaries": c.Baselines.Summaries} {
+		if val != "auto" && val != "chat" && val != "heuristic" {
+			return fmt.Errorf("%s: %q is not one of auto, chat, heuristic", key, val)
+		}
+	}
+	if j := c.Judge.Mode; j != "auto" && j != "chat" && j != "lexical" {
+		return fmt.Errorf("judge.mode: %q is not one of auto, chat, lexical", j)
+	}
+	if c.Answer.Budget < 0 {
+		return fmt.Errorf("answer.budget: %d must not be negative", c.Answer.Budget)
+	}
+	if c.Cache.Dir == "" {
+		c.Cache.Dir = strings.TrimRight(c.Run.Results, "/") + "/.cache/llm"
+	}
+	return nil
+}
+
+// UseChat reports whether an operation configured as mode ("auto", "chat",
+// "heuristic") runs through the chat model.
+func (c *Config) UseChat(mode string) bool {
+	switch mode {
+	case "chat":
+		return true
+	case "heuristic":
+		return false
+	}
+	return c.Models.Chat.Provider == "openai"
+}
+
+// YAML renders the effective config with every secret redacted.
+func (c *Config) YAML() ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(c); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
