@@ -1,0 +1,191 @@
+// Package jsonx parses the JSON that language models actually return: wrapped
+// in markdown fences or prose, with trailing commas, Python literals, or cut
+// off mid-array by a token limit. It repairs what can be repaired without
+// guessing content, and fails with an error otherwise.
+package jsonx
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrNoJSON is returned when the text holds no JSON object or array.
+var ErrNoJSON = errors.New("no JSON object or array in reply")
+
+// Unmarshal extracts the first JSON object or array from text, repairs it if
+// needed, and decodes it into v.
+func Unmarshal(text string, v any) error {
+	raw, err := Extract(text)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal([]byte(raw), v); err != nil {
+		return fmt.Errorf("decode repaired JSON: %w", err)
+	}
+	return nil
+}
+
+// Extract returns the first JSON object or array in text as valid JSON:
+// fences and surrounding prose are dropped, trailing commas removed, Python
+// literals (True/False/None) mapped, and a truncated value closed after its
+// last complete element.
+func Extract(text string) (string, error) {
+	s := stripFences(text)
+	start := strings.IndexAny(s, "{[")
+	if start < 0 {
+		return "", ErrNoJSON
+	}
+	s = s[start:]
+	// Fast path: a valid value possibly followed by prose.
+	dec := json.NewDecoder(strings.NewReader(s))
+	var probe json.RawMessage
+	if err := dec.Decode(&probe); err == nil {
+		return string(probe), nil
+	}
+	fixed, err := repair(s)
+	if err != nil {
+		return "", err
+	}
+	if !json.Valid([]byte(fixed)) {
+		return "", fmt.Errorf("reply is not repairable JSON: %.80q", s)
+	}
+	return fixed, nil
+}
+
+func stripFences(s string) string {
+	if i := strings.Index(s, "```"); i >= 0 {
+		rest := s[i+3:]
+		if nl := strings.IndexByte(rest, '\n'); nl >= 0 && !strings.ContainsAny(rest[:nl], "{[") {
+			rest = rest[nl+1:]
+		}
+		if j := strings.Index(rest, "```"); j >= 0 {
+			rest = rest[:j]
+		}
+		if strings.ContainsAny(rest, "{[") {
+			return rest
+		}
+	}
+	return s
+}
+
+// repair rewrites s (starting at '{' or '[') token by token. It tracks the
+// container stack and remembers the last point at which a complete value
+// ended, so a truncated tail can be cut there and the open containers closed.
+func repair(s string) (string, error) {
+	var out strings.Builder
+	type frame struct {
+		obj       bool
+		expectKey bool // in an object, the next string is a key
+	}
+	var stack []frame
+	cut := -1 // length of out after the last complete value
+	var cutStack []frame
+	markValue := func() {
+		if n := len(stack); n > 0 && stack[n-1].obj {
+			stack[n-1].expectKey = false
+		}
+		cut = out.Len()
+		cutStack = append(cutStack[:0], stack...)
+	}
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '{' || c == '[':
+			stack = append(stack, frame{obj: c == '{', expectKey: c == '{'})
+			out.WriteByte(c)
+			i++
+		case c == '}' || c == ']':
+			if len(stack) == 0 {
+				i = len(s)
+				continue
+			}
+			trimTrailingComma(&out)
+			stack = stack[:len(stack)-1]
+			out.WriteByte(c)
+			i++
+			markValue()
+			if len(stack) == 0 {
+				return out.String(), nil
+			}
+		case c == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) { // truncated inside a string
+				i = len(s)
+				continue
+			}
+			str := s[i : j+1]
+			out.WriteString(str)
+			i = j + 1
+			n := len(stack)
+			if n > 0 && stack[n-1].obj && stack[n-1].expectKey {
+				continue // a key; the value follows
+			}
+			markValue()
+		case c == ',':
+			out.WriteByte(c)
+			if n := len(stack); n > 0 && stack[n-1].obj {
+				stack[n-1].expectKey = true
+			}
+			i++
+		case c == ':':
+			out.WriteByte(c)
+			i++
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+			out.WriteByte(c)
+			i++
+		default:
+			j := i
+			for j < len(s) && !strings.ContainsRune(",}] \n\t\r:", rune(s[j])) {
+				j++
+			}
+			lit := s[i:j]
+			switch lit {
+			case "True":
+				lit = "true"
+			case "False":
+				lit = "false"
+			case "None":
+				lit = "null"
+			}
+			if j >= len(s) { // a literal cut by the end may be incomplete
+				i = j
+				continue
+			}
+			out.WriteString(lit)
+			i = j
+			markValue()
+		}
+	}
+	if cut < 0 {
+		return "", fmt.Errorf("reply is not repairable JSON: %.80q", s)
+	}
+	res := strings.TrimRight(out.String()[:cut], " \n\t\r")
+	var b strings.Builder
+	b.WriteString(res)
+	for k := len(cutStack) - 1; k >= 0; k-- {
+		if cutStack[k].obj {
+			b.WriteByte('}')
+		} else {
+			b.WriteByte(']')
+		}
+	}
+	return b.String(), nil
+}
+
+func trimTrailingComma(b *strings.Builder) {
+	s := strings.TrimRight(b.String(), " \n\t\r")
+	if strings.HasSuffix(s, ",") {
+		s = s[:len(s)-1]
+		b.Reset()
+		b.WriteString(s)
+	}
+}

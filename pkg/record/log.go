@@ -1,0 +1,154 @@
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+)
+
+// Log is an append-only JSONL file of records of type T. Every Append is one
+// write(2) of a complete line, so a killed process loses at most the line it
+// was writing; Open detects such a torn last line and cuts it off.
+type Log[T any] struct {
+	mu   sync.Mutex
+	f    *os.File
+	path string
+	key  func(T) string
+	seen map[string]bool
+	// Repaired is the number of bytes cut from a torn last line at Open.
+	Repaired int64
+}
+
+// OpenLog opens (creating if needed) the log at path, repairs a torn last
+// line, and indexes the keys already recorded. A malformed line that is not
+// the last is an error naming the line: it means the file was edited by hand.
+func OpenLog[T any](path string, key func(T) string) (*Log[T], []T, error) {
+	recs, good, size, err := readLog[T](path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	l := &Log[T]{f: f, path: path, key: key, seen: map[string]bool{}}
+	if good < size {
+		if err := f.Truncate(good); err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("repair %s: %w", path, err)
+		}
+		l.Repaired = size - good
+	}
+	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	for _, r := range recs {
+		l.seen[key(r)] = true
+	}
+	return l, recs, nil
+}
+
+// ReadLog reads every complete record of a log without modifying it; a torn
+// last line is ignored.
+func ReadLog[T any](path string) ([]T, error) {
+	recs, _, _, err := readLog[T](path)
+	return recs, err
+}
+
+// readLog returns the records, the byte offset just after the last good
+// line, and the file size.
+func readLog[T any](path string) ([]T, int64, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	r := bufio.NewReaderSize(f, 1<<20)
+	var (
+		recs []T
+		off  int64
+		line int
+	)
+	for {
+		b, err := r.ReadBytes('\n')
+		if len(b) > 0 {
+			line++
+			complete := b[len(b)-1] == '\n'
+			var rec T
+			body := bytes.TrimSpace(b)
+			if len(body) == 0 && complete {
+				off += int64(len(b))
+				continue
+			}
+			if jerr := json.Unmarshal(body, &rec); jerr != nil || !complete {
+				if !complete || isLast(r) {
+					// A torn final line from a killed writer: not fatal.
+					return recs, off, st.Size(), nil
+				}
+				return nil, 0, 0, fmt.Errorf("%s: line %d: %v", path, line, jerr)
+			}
+			recs = append(recs, rec)
+			off += int64(len(b))
+		}
+		if err == io.EOF {
+			return recs, off, st.Size(), nil
+		}
+		if err != nil {
+			return nil, 0, 0, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
+}
+
+func isLast(r *bufio.Reader) bool {
+	_, err := r.Peek(1)
+	return err != nil
+}
+
+// Has reports whether a record with this key is already in the log.
+func (l *Log[T]) Has(key string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.seen[key]
+}
+
+// Append writes rec as one line unless its key is already recorded; it
+// reports whether it wrote.
+func (l *Log[T]) Append(rec T) (bool, error) {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return false, fmt.Errorf("encode record: %w", err)
+	}
+	b = append(b, '\n')
+	k := l.key(rec)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen[k] {
+		return false, nil
+	}
+	if _, err := l.f.Write(b); err != nil {
+		return false, fmt.Errorf("append %s: %w", l.path, err)
+	}
+	l.seen[k] = true
+	return true, nil
+}
+
+// Close syncs and closes the file.
+func (l *Log[T]) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.f.Sync(); err != nil {
+		l.f.Close()
+		return err
+	}
+	return l.f.Close()
+}

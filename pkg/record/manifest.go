@@ -1,0 +1,134 @@
+package record
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Manifest describes how a run was made: everything needed to reproduce it,
+// and nothing secret (the config's Secret fields marshal as "[redacted]").
+type Manifest struct {
+	RunID     string    `json:"run_id"`
+	Command   []string  `json:"command"`
+	Created   time.Time `json:"created"`
+	Updated   time.Time `json:"updated"`
+	Version   string    `json:"arbor_version"`
+	Commit    string    `json:"arbor_commit"`
+	Benchmark string    `json:"benchmark"`
+	Dataset   Dataset   `json:"dataset"`
+	Systems   []string  `json:"systems"`
+	Budgets   []int     `json:"budgets"`
+	Variants  []string  `json:"variants,omitempty"`
+	Seed      int       `json:"seed"`
+	// Config is the resolved configuration without secrets.
+	Config    any               `json:"config"`
+	Prompts   map[string]string `json:"prompts"`
+	Endpoints []Endpoint        `json:"endpoints,omitempty"`
+	// Heuristic lists the offline stand-ins in use.
+	Heuristic []string `json:"heuristic,omitempty"`
+	// Fingerprint hashes what makes samples comparable (config, prompts,
+	// dataset); resuming with a different fingerprint is refused.
+	Fingerprint string `json:"fingerprint"`
+	Shard       string `json:"shard,omitempty"`
+}
+
+// Dataset identifies the input file.
+type Dataset struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// Endpoint is one configured model endpoint, with the model it serves.
+type Endpoint struct {
+	Role  string `json:"role"`
+	URL   string `json:"url"`
+	Model string `json:"model"`
+}
+
+// FileSHA256 hashes a file (or, for a directory, every regular file below it
+// in lexical order, path and content).
+func FileSHA256(path string) (string, error) {
+	h := sha256.New()
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() {
+		if err := hashFile(h, path); err != nil {
+			return "", err
+		}
+		return hex.EncodeToString(h.Sum(nil)), nil
+	}
+	err = filepath.WalkDir(path, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(path, p)
+		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
+		return hashFile(h, p)
+	})
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func hashFile(w io.Writer, p string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
+}
+
+// ReadManifest loads dir/manifest.json.
+func ReadManifest(dir string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s/manifest.json: %w", dir, err)
+	}
+	return &m, nil
+}
+
+// WriteManifest writes dir/manifest.json atomically.
+func WriteManifest(dir string, m *Manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode manifest: %w", err)
+	}
+	return WriteFileAtomic(filepath.Join(dir, "manifest.json"), append(b, '\n'))
+}
+
+// WriteFileAtomic writes data to a temporary file beside path and renames it
+// over path, so readers never see a partial file.
+func WriteFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
