@@ -1,0 +1,96 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arbor-eval/arbor/runners"
+)
+
+// addRunFlags registers the flags every replaying command shares.
+func addRunFlags(c *cobra.Command) {
+	f := c.Flags()
+	f.String("data", "", "dataset file or folder (BranchMemEval: default is the embedded set)")
+	f.String("systems", "", "comma-separated systems (default: "+strings.Join(runners.DefaultSystems, ",")+")")
+	f.String("budget", "", "answer-time evidence budget in tokens, e.g. 4096, 4k, 32k (32k = the paper's exact 30,968); default answer.budget")
+	f.String("categories", "", "comma-separated question categories to keep (LoCoMo default 1,2,3,4)")
+	f.Int("limit", 0, "keep only the first N episodes")
+	f.String("episodes", "", "comma-separated episode ids to run")
+	f.Int("seed", 42, "seed for sampling subsets")
+	f.String("shard", "", "run shard k/n of the episodes (combine shards with arbor merge)")
+	f.String("run", "", "run id (folder under --results); default derived from the command so re-running resumes")
+	f.Bool("force", false, "resume a run even if its config fingerprint differs")
+}
+
+// planFromFlags builds the shared part of a Plan.
+func planFromFlags(cmd *cobra.Command, kind, benchmark string) (runners.Plan, error) {
+	cfg, err := loadConfig(cmd)
+	if err != nil {
+		return runners.Plan{}, err
+	}
+	f := cmd.Flags()
+	p := runners.Plan{Kind: kind, Benchmark: benchmark, Config: cfg, Command: os.Args, Out: cmd.OutOrStdout(), Log: cmd.ErrOrStderr()}
+	p.Data, _ = f.GetString("data")
+	p.Systems = splitList(f, "systems")
+	p.Categories = splitList(f, "categories")
+	p.Episodes = splitList(f, "episodes")
+	p.Limit, _ = f.GetInt("limit")
+	p.Seed, _ = f.GetInt("seed")
+	p.RunID, _ = f.GetString("run")
+	p.Force, _ = f.GetBool("force")
+	if s, _ := f.GetString("shard"); s != "" {
+		if p.Shard, err = runners.ParseShard(s); err != nil {
+			return p, err
+		}
+	}
+	if b, _ := f.GetString("budget"); b != "" {
+		n, err := runners.ParseBudget(b)
+		if err != nil {
+			return p, fmt.Errorf("--budget: %w", err)
+		}
+		p.Budgets = []int{n}
+	}
+	return p, nil
+}
+
+func splitList(f interface{ GetString(string) (string, error) }, name string) []string {
+	s, _ := f.GetString(name)
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+func init() {
+	c := &cobra.Command{
+		Use:   "eval <benchmark>",
+		Short: "Replay a benchmark through memory systems, answer, score, record and tabulate",
+		Long: `Replays every episode of a benchmark (branchmemeval, longmemeval, locomo, beam)
+through each memory system, answers each question from what was committed before it,
+scores it by the benchmark's protocol, and appends one line per question to
+results/<run>/samples.jsonl as it goes. Re-running the same command resumes.
+
+With no flags, "arbor eval branchmemeval" runs every native system on the shipped
+BranchMemEval set with the offline default and prints the table.`,
+		Example: `  arbor eval branchmemeval
+  arbor eval locomo --data locomo10.json --systems bm25,arbormem --budget 32k
+  arbor eval longmemeval --data longmemeval_s_cleaned.json --config configs/a800.yaml --shard 1/4`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := planFromFlags(cmd, "eval", args[0])
+			if err != nil {
+				return err
+			}
+			_, err = runners.Run(cmd.Context(), p)
+			return err
+		},
+	}
+	addRunFlags(c)
+	rootCmd.AddCommand(c)
+}

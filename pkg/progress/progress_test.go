@@ -1,0 +1,40 @@
+package progress
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPlainLinesWhenNotATerminal(t *testing.T) {
+	var b bytes.Buffer
+	r := New(&b, "eval", 4, true)
+	r.SetInterval(0)
+	r.Add(1, "acc 100.0%")
+	r.Add(3, "acc 75.0%")
+	r.Finish()
+	r.Finish()
+	out := b.String()
+	if strings.Contains(out, "\r") {
+		t.Fatalf("carriage return written to a non-terminal: %q", out)
+	}
+	if !strings.Contains(out, "eval: 1/4 (25%) acc 100.0%") || !strings.Contains(out, "4/4 done") {
+		t.Fatalf("unexpected output:\n%s", out)
+	}
+	if strings.Count(out, "done in") != 1 {
+		t.Fatalf("Finish printed twice:\n%s", out)
+	}
+}
+
+func TestIntervalThrottlesLines(t *testing.T) {
+	var b bytes.Buffer
+	r := New(&b, "x", 100, false)
+	r.SetInterval(time.Hour)
+	for i := 0; i < 100; i++ {
+		r.Add(1, "")
+	}
+	if n := strings.Count(b.String(), "\n"); n != 1 {
+		t.Fatalf("want 1 line (the first), got %d", n)
+	}
+}

@@ -1,0 +1,108 @@
+package runners
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/arbor-eval/arbor/answer"
+	"github.com/arbor-eval/arbor/baselines"
+	"github.com/arbor-eval/arbor/pkg/arbormem"
+	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/pkg/llm/provider"
+	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/prompt"
+	"github.com/arbor-eval/arbor/scoring"
+)
+
+// DefaultSystems are the systems `arbor eval` runs when none are named, in
+// the paper's column order (Table 1) restricted to what runs natively.
+var DefaultSystems = []string{"full", "recent", "bm25", "summary", "arbormem"}
+
+// deps is what every episode of a run shares: model clients, prompts, the
+// answer step and the scorers.
+type deps struct {
+	cfg       *config.Config
+	models    *provider.Set
+	prompts   *prompt.Set
+	answerer  answer.Answerer
+	scorers   []scoring.Scorer
+	recaller  scoring.Recaller
+	benchmark string
+}
+
+func newDeps(ctx context.Context, cfg *config.Config, benchmark string) (*deps, error) {
+	models, err := provider.New(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	prompts, err := prompt.Load(cfg.PromptsDir)
+	if err != nil {
+		return nil, err
+	}
+	ans, err := answer.New(cfg, models.Chat, prompts)
+	if err != nil {
+		return nil, err
+	}
+	scorers, err := scoring.ForBenchmark(benchmark, models.Judge, prompts, scoring.Options{Judge: cfg.Judge})
+	if err != nil {
+		return nil, err
+	}
+	return &deps{cfg: cfg, models: models, prompts: prompts, answerer: ans, scorers: scorers,
+		recaller: scoring.RecallerFor(benchmark), benchmark: benchmark}, nil
+}
+
+// factory returns a constructor of fresh memory instances of system with an
+// ablation variant applied at construction (variants that change commit-time
+// behaviour); recall-only variants are passed per query instead.
+func (d *deps) factory(system, variant string) (memory.Factory, error) {
+	switch system {
+	case "arbormem":
+		acfg := d.cfg.ArborMem
+		if err := arbormem.ApplyVariant(&acfg, variant); err != nil {
+			return nil, err
+		}
+		ad := arbormem.Deps{Embed: d.models.Embed, Rerank: d.models.Rerank, Tokens: d.models.Tokens,
+			Prompts: d.prompts, BranchMemEval: d.benchmark == "branchmemeval"}
+		if d.cfg.UseChat(acfg.Extractors) {
+			ad.Chat = d.models.Chat
+		}
+		return func(ctx context.Context, _ string) (memory.System, error) { return arbormem.New(acfg, ad) }, nil
+	default:
+		if variant != "" {
+			return nil, fmt.Errorf("system %s has no variant %q (variants are ArborMem ablations)", system, variant)
+		}
+		bd := baselines.Deps{Cfg: d.cfg.Baselines, Tokens: d.models.Tokens, Prompts: d.prompts, Benchmark: d.benchmark}
+		if d.cfg.UseChat(d.cfg.Baselines.Summaries) {
+			bd.Chat = d.models.Chat
+		}
+		if _, err := baselines.New(system, bd); err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, _ string) (memory.System, error) { return baselines.New(system, bd) }, nil
+	}
+}
+
+// heuristics lists the offline stand-ins a system's samples depend on.
+func (d *deps) heuristics(system string) []string {
+	var h []string
+	if d.answerer.Heuristic() {
+		h = append(h, "answerer")
+	}
+	switch system {
+	case "arbormem":
+		if !d.cfg.UseChat(d.cfg.ArborMem.Extractors) {
+			h = append(h, "memory-ops")
+		}
+	case "summary":
+		if !d.cfg.UseChat(d.cfg.Baselines.Summaries) {
+			h = append(h, "memory-ops")
+		}
+	}
+	for _, s := range d.scorers {
+		if s.Heuristic() {
+			h = append(h, "judge")
+			break
+		}
+	}
+	return h
+}

@@ -1,0 +1,514 @@
+package runners
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/pkg/buildinfo"
+	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/llm"
+	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/progress"
+	"github.com/arbor-eval/arbor/pkg/record"
+
+	// Benchmarks register their loaders.
+	_ "github.com/arbor-eval/arbor/datasets/beam"
+	_ "github.com/arbor-eval/arbor/datasets/branchmemeval"
+	_ "github.com/arbor-eval/arbor/datasets/locomo"
+	_ "github.com/arbor-eval/arbor/datasets/longmemeval"
+)
+
+// Outcome is what a finished run leaves behind.
+type Outcome struct {
+	Dir      string
+	Samples  []record.Sample
+	Episodes []record.EpisodeStat
+}
+
+// run is one Run call's shared state.
+type run struct {
+	plan     *Plan
+	d        *deps
+	samples  *record.Log[record.Sample]
+	episodes *record.Log[record.EpisodeStat]
+	bar      *progress.Reporter
+	mu       sync.Mutex
+	scored   float64
+	answered int
+}
+
+// Run executes the plan: replays every selected episode through every
+// system (episodes in parallel, bounded by the chat role's endpoint
+// capacity), records each answered question at once, and renders the tables.
+// Re-running the same plan resumes: recorded samples are skipped.
+func Run(ctx context.Context, p Plan) (*Outcome, error) {
+	if err := p.defaults(); err != nil {
+		return nil, err
+	}
+	eps, err := loadEpisodes(ctx, &p)
+	if err != nil {
+		return nil, err
+	}
+	d, err := newDeps(ctx, p.Config, p.Benchmark)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(p.Config.Run.Results, p.runID())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("results folder: %w", err)
+	}
+	if err := writeManifest(dir, &p, d); err != nil {
+		return nil, err
+	}
+	r := &run{plan: &p, d: d}
+	r.samples, _, err = record.OpenLog(filepath.Join(dir, "samples.jsonl"), record.Sample.Key)
+	if err != nil {
+		return nil, err
+	}
+	defer r.samples.Close()
+	if r.samples.Repaired > 0 {
+		fmt.Fprintf(p.Log, "repaired %s: cut a torn last line of %d bytes (a previous run was killed mid-write)\n", filepath.Join(dir, "samples.jsonl"), r.samples.Repaired)
+	}
+	r.episodes, _, err = record.OpenLog(filepath.Join(dir, "episodes.jsonl"), record.EpisodeStat.Key)
+	if err != nil {
+		return nil, err
+	}
+	defer r.episodes.Close()
+
+	jobs, total, done := r.jobs(eps)
+	r.bar = progress.New(p.Log, fmt.Sprintf("%s %s", p.Kind, p.Benchmark), total, p.Config.Run.Progress)
+	if done > 0 {
+		r.bar.Add(done, fmt.Sprintf("(resumed %d)", done))
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(r.workers())
+	for _, j := range jobs {
+		g.Go(func() error { return r.replay(gctx, j) })
+	}
+	err = g.Wait()
+	r.bar.Finish()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.samples.Close(); err != nil {
+		return nil, err
+	}
+	if err := r.episodes.Close(); err != nil {
+		return nil, err
+	}
+	return Report(dir, p.Out)
+}
+
+func (p *Plan) defaults() error {
+	if p.Config == nil {
+		return errors.New("plan has no config")
+	}
+	if p.Kind == "" {
+		p.Kind = "eval"
+	}
+	if len(p.Systems) == 0 {
+		p.Systems = DefaultSystems
+	}
+	if len(p.Budgets) == 0 {
+		p.Budgets = []int{p.Config.Answer.Budget}
+	}
+	if len(p.Variants) == 0 {
+		p.Variants = []string{""}
+	}
+	if p.Out == nil {
+		p.Out = os.Stdout
+	}
+	if p.Log == nil {
+		p.Log = os.Stderr
+	}
+	return nil
+}
+
+func loadEpisodes(ctx context.Context, p *Plan) ([]datasets.Episode, error) {
+	eps, err := datasets.Load(ctx, p.Benchmark, p.Data, datasets.Options{Categories: p.Categories})
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Episodes) > 0 {
+		want := map[string]bool{}
+		for _, id := range p.Episodes {
+			want[id] = true
+		}
+		var keep []datasets.Episode
+		for _, e := range eps {
+			if want[e.ID] {
+				keep = append(keep, e)
+				delete(want, e.ID)
+			}
+		}
+		if len(want) > 0 {
+			return nil, fmt.Errorf("--episodes: not in %s: %v", p.Benchmark, keys(want))
+		}
+		eps = keep
+	}
+	if p.Subset > 0 && p.Subset < len(eps) {
+		eps = Subset(eps, p.Subset, p.Seed)
+	}
+	if p.Shard.N > 0 {
+		var keep []datasets.Episode
+		for i, e := range eps {
+			if i%p.Shard.N == p.Shard.K-1 {
+				keep = append(keep, e)
+			}
+		}
+		eps = keep
+	}
+	if p.Limit > 0 && p.Limit < len(eps) {
+		eps = eps[:p.Limit]
+	}
+	if len(eps) == 0 {
+		return nil, fmt.Errorf("no episodes selected from %s", p.Benchmark)
+	}
+	return eps, nil
+}
+
+// Subset samples n episodes with seed, keeping their original order. The
+// same seed always yields the same subset, whatever the systems.
+func Subset(eps []datasets.Episode, n int, seed int) []datasets.Episode {
+	idx := rand.New(rand.NewSource(int64(seed))).Perm(len(eps))[:n]
+	sort.Ints(idx)
+	out := make([]datasets.Episode, n)
+	for i, k := range idx {
+		out[i] = eps[k]
+	}
+	return out
+}
+
+// job is one memory instance: an episode, a system, and the variants that
+// share its ingestion.
+type job struct {
+	ep       *datasets.Episode
+	system   string
+	build    string   // variant applied at construction
+	variants []string // variants answered from this instance ("" = reference)
+}
+
+// jobs groups the plan into memory instances and counts the samples to make
+// and those already recorded.
+func (r *run) jobs(eps []datasets.Episode) (jobs []job, total, done int) {
+	p := r.plan
+	for i := range eps {
+		ep := &eps[i]
+		qs := ep.Questions()
+		for _, sys := range p.Systems {
+			for build, vs := range groupVariants(sys, p.Variants) {
+				j := job{ep: ep, system: sys, build: build, variants: vs}
+				missing := false
+				for _, q := range qs {
+					for _, v := range vs {
+						for _, b := range p.Budgets {
+							total++
+							if r.samples.Has(r.key(ep, q, sys, v, b)) {
+								done++
+							} else {
+								missing = true
+							}
+						}
+					}
+				}
+				if missing {
+					jobs = append(jobs, j)
+				}
+			}
+		}
+	}
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].build < jobs[b].build })
+	return jobs, total, done
+}
+
+// groupVariants maps each construction-time variant to the variants that can
+// be answered from an instance built with it: recall-only ablations share
+// the reference instance's ingestion (arbormem.RecallOnly says which).
+func groupVariants(system string, variants []string) map[string][]string {
+	g := map[string][]string{}
+	for _, v := range variants {
+		build := v
+		if v == "" || (system == "arbormem" && recallOnly(v)) {
+			build = ""
+		}
+		g[build] = append(g[build], v)
+	}
+	return g
+}
+
+func (r *run) key(ep *datasets.Episode, q *datasets.Question, sys, variant string, budget int) string {
+	return record.Sample{Benchmark: r.plan.Benchmark, Episode: ep.ID, Question: q.ID, System: sys, Variant: variant, Budget: budget}.Key()
+}
+
+func (r *run) workers() int {
+	if w := r.plan.Config.Run.Workers; w > 0 {
+		return w
+	}
+	if c := r.d.models.ChatCapacity; c > 0 {
+		return c
+	}
+	return runtime.NumCPU()
+}
+
+// replay runs one memory instance through its episode. Model and memory
+// failures become error samples; only a failure to record is fatal.
+func (r *run) replay(ctx context.Context, j job) error {
+	p := r.plan
+	factory, err := r.d.factory(j.system, j.build)
+	if err != nil {
+		return err
+	}
+	stat := record.EpisodeStat{Benchmark: p.Benchmark, Episode: j.ep.ID, System: j.system, Variant: j.build,
+		Heuristic: r.d.heuristics(j.system)}
+	ingCtx, ingUsage := llm.WithUsage(ctx)
+	sys, err := factory(ingCtx, j.ep.ID)
+	if err != nil {
+		return r.failEpisode(j, stat, fmt.Errorf("create %s: %w", j.system, err))
+	}
+	var (
+		ingest    time.Duration
+		committed []string
+		commitErr error
+	)
+	commit := func(in *dialog.Interaction) {
+		t0 := time.Now()
+		if err := sys.Commit(ingCtx, *in); err != nil && commitErr == nil {
+			commitErr = fmt.Errorf("commit %s: %w", in.ID, err)
+		}
+		ingest += time.Since(t0)
+		committed = append(committed, in.ID)
+	}
+	for _, st := range j.ep.Steps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if st.Interaction != nil {
+			commit(st.Interaction)
+			continue
+		}
+		q := st.Question
+		lat := record.Latency{Ingested: len(committed)}
+		if len(committed) > 0 {
+			lat.IngestPerInteraction = ingest.Seconds() / float64(len(committed))
+		}
+		for _, v := range j.variants {
+			for _, b := range p.Budgets {
+				if r.samples.Has(r.key(j.ep, q, j.system, v, b)) {
+					continue
+				}
+				s := r.answer(ctx, j, sys, q, v, b, lat)
+				if _, err := r.samples.Append(s); err != nil {
+					return err
+				}
+				r.progress(s)
+			}
+		}
+		if q.Canonical != nil {
+			commit(q.Canonical)
+		}
+	}
+	stat.Committed = len(committed)
+	stat.IngestSeconds = ingest.Seconds()
+	stat.Calls = toCalls(ingUsage.Snapshot())
+	if commitErr != nil {
+		stat.Error = commitErr.Error()
+	}
+	localization(&stat, j.ep, sys, committed)
+	_, err = r.episodes.Append(stat)
+	return err
+}
+
+func (r *run) failEpisode(j job, stat record.EpisodeStat, cause error) error {
+	stat.Error = cause.Error()
+	for _, q := range j.ep.Questions() {
+		for _, v := range j.variants {
+			for _, b := range r.plan.Budgets {
+				if r.samples.Has(r.key(j.ep, q, j.system, v, b)) {
+					continue
+				}
+				s := r.baseSample(j, q, v, b)
+				s.Error = stat.Error
+				if _, err := r.samples.Append(s); err != nil {
+					return err
+				}
+				r.progress(s)
+			}
+		}
+	}
+	_, err := r.episodes.Append(stat)
+	return err
+}
+
+func (r *run) baseSample(j job, q *datasets.Question, variant string, budget int) record.Sample {
+	primary := ""
+	if len(r.d.scorers) > 0 {
+		primary = r.d.scorers[0].Name()
+	}
+	return record.Sample{Benchmark: r.plan.Benchmark, Episode: j.ep.ID, Question: q.ID, System: j.system,
+		Variant: variant, Budget: budget, Category: q.Category, Labels: q.Labels, Gold: q.Gold,
+		Confounder: q.Confounder, Primary: primary, Scores: map[string]record.ScoreRecord{},
+		EvidenceRecall: -1, Heuristic: r.d.heuristics(j.system)}
+}
+
+// answer recalls, answers and scores one question at one budget.
+func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, lat record.Latency) record.Sample {
+	s := r.baseSample(j, q, variant, budget)
+	s.Latency = lat
+	qctx, usage := llm.WithUsage(ctx)
+	defer func() { s.Calls = toCalls(usage.Snapshot()) }()
+	query := memory.Query{ID: q.ID, Text: q.Text, Time: q.Time, Budget: budget}
+	if variant != j.build {
+		query.Variant = variant
+	}
+	t0 := time.Now()
+	bundle, err := sys.Recall(qctx, query)
+	s.Latency.QueryPrep = time.Since(t0).Seconds()
+	if err != nil {
+		s.Error = fmt.Sprintf("recall: %v", err)
+		return s
+	}
+	s.EvidenceTokens = bundle.Tokens()
+	rec := r.d.recaller(q, bundle)
+	s.EvidenceRecall = rec.Gold
+	s.ConfounderInBundle = rec.Confounder
+	if bundle.Trace != nil {
+		if len(bundle.Trace.Channels) > 0 {
+			s.Channels = map[string]int{}
+			for ch, n := range bundle.Trace.Channels {
+				s.Channels[string(ch)] = n
+			}
+		}
+		if bundle.Trace.Localized && j.ep.Latent != nil {
+			if want, ok := j.ep.Latent.Branch[q.ID]; ok {
+				in := bundle.Trace.Parent != "" && j.ep.Latent.Branch[bundle.Trace.Parent] == want
+				s.QuestionParentInBranch = &in
+			}
+		}
+	}
+	renderer, _ := sys.(memory.Renderer)
+	res, err := r.d.answerer.Answer(qctx, query, bundle, renderer)
+	s.Latency.TTFT = res.TTFT.Seconds()
+	s.Latency.Answer = res.Latency.Seconds()
+	s.Latency.FullQuery = s.Latency.QueryPrep + s.Latency.Answer
+	if err != nil {
+		s.Error = fmt.Sprintf("answer: %v", err)
+		return s
+	}
+	s.Prediction = res.Text
+	for _, sc := range r.d.scorers {
+		out, err := sc.Score(qctx, q, res.Text)
+		if err != nil {
+			if s.Error == "" {
+				s.Error = fmt.Sprintf("score %s: %v", sc.Name(), err)
+			}
+			continue
+		}
+		s.Scores[sc.Name()] = record.ScoreRecord{Score: out.Score, Outcome: out.Outcome, Parts: out.Parts, Raw: out.Raw, Heuristic: sc.Heuristic()}
+	}
+	return s
+}
+
+func (r *run) progress(s record.Sample) {
+	r.mu.Lock()
+	r.answered++
+	r.scored += s.PrimaryScore()
+	acc := 100 * r.scored / float64(r.answered)
+	r.mu.Unlock()
+	r.bar.Add(1, fmt.Sprintf("acc %.1f%%", acc))
+}
+
+func toCalls(u map[string]llm.RoleUsage) map[string]record.Calls {
+	if len(u) == 0 {
+		return nil
+	}
+	out := map[string]record.Calls{}
+	for role, c := range u {
+		out[role] = record.Calls{Count: c.Count, Errors: c.Errors, CacheHits: c.CacheHits, PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens}
+	}
+	return out
+}
+
+// localization fills the commit-side localization figures for systems that
+// place interactions, on episodes with latent branches (DESIGN.md).
+func localization(stat *record.EpisodeStat, ep *datasets.Episode, sys memory.System, committed []string) {
+	placer, ok := sys.(memory.Placer)
+	if !ok || ep.Latent == nil {
+		return
+	}
+	stat.Localizes = true
+	seen := map[string]bool{}
+	for _, id := range committed {
+		branch, known := ep.Latent.Branch[id]
+		opens := known && !seen[branch]
+		if known {
+			seen[branch] = true
+		}
+		if opens {
+			stat.Opens++
+		}
+		parent, ok := placer.ParentOf(id)
+		if !ok || !known {
+			continue
+		}
+		newRoot := parent == ""
+		if newRoot {
+			stat.NewRoots++
+		}
+		if newRoot == opens {
+			stat.OpenedCorrectly++
+		}
+		if (newRoot && opens) || (!newRoot && ep.Latent.Branch[parent] == branch) {
+			stat.PlacedInBranch++
+		}
+	}
+}
+
+func writeManifest(dir string, p *Plan, d *deps) error {
+	m := &record.Manifest{RunID: filepath.Base(dir), Command: p.Command, Version: buildinfo.Version, Commit: buildinfo.GitCommit(),
+		Benchmark: p.Benchmark, Systems: p.Systems, Budgets: p.Budgets, Variants: p.Variants, Seed: p.Seed,
+		Config: p.Config, Prompts: d.prompts.Hashes(), Shard: p.Shard.String()}
+	m.Dataset.Path = p.Data
+	if p.Data != "" {
+		sum, err := record.FileSHA256(p.Data)
+		if err != nil {
+			return fmt.Errorf("hash dataset: %w", err)
+		}
+		m.Dataset.SHA256 = sum
+	} else {
+		m.Dataset.Path = "(embedded)"
+	}
+	for _, e := range d.models.Describe() {
+		m.Endpoints = append(m.Endpoints, record.Endpoint{Role: e.Role, URL: e.URL, Model: e.Model})
+	}
+	seen := map[string]bool{}
+	for _, s := range p.Systems {
+		for _, h := range d.heuristics(s) {
+			if !seen[h] {
+				seen[h] = true
+				m.Heuristic = append(m.Heuristic, h)
+			}
+		}
+	}
+	sort.Strings(m.Heuristic)
+	m.Fingerprint = fingerprint(p, m)
+	now := time.Now().UTC()
+	m.Created, m.Updated = now, now
+	if old, err := record.ReadManifest(dir); err == nil {
+		if old.Fingerprint != m.Fingerprint && !p.Force {
+			return fmt.Errorf("results/%s was made with a different config, prompts or dataset (fingerprint %s, now %s); use another --run name, or --force to mix them", m.RunID, old.Fingerprint, m.Fingerprint)
+		}
+		m.Created = old.Created
+	}
+	return record.WriteManifest(dir, m)
+}

@@ -1,0 +1,110 @@
+package runners
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/arbor-eval/arbor/pkg/record"
+)
+
+// Merge combines the samples of several runs (shards of one plan, usually
+// made on different machines) into dst and renders its tables. Runs made
+// with different fingerprints are refused unless force. Duplicate keys are
+// kept once.
+func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, error) {
+	if len(srcs) == 0 {
+		return nil, fmt.Errorf("merge: no runs given")
+	}
+	var first *record.Manifest
+	systems, budgets, variants := map[string]bool{}, map[int]bool{}, map[string]bool{}
+	for _, src := range srcs {
+		m, err := record.ReadManifest(src)
+		if err != nil {
+			return nil, fmt.Errorf("merge: %s: %w", src, err)
+		}
+		if first == nil {
+			first = m
+		} else if m.Fingerprint != first.Fingerprint && !force {
+			return nil, fmt.Errorf("merge: %s has fingerprint %s but %s has %s (different config, prompts or dataset); --force to merge anyway", src, m.Fingerprint, srcs[0], first.Fingerprint)
+		} else if m.Benchmark != first.Benchmark {
+			return nil, fmt.Errorf("merge: %s is %s, %s is %s", src, m.Benchmark, srcs[0], first.Benchmark)
+		}
+		for _, s := range m.Systems {
+			systems[s] = true
+		}
+		for _, b := range m.Budgets {
+			budgets[b] = true
+		}
+		for _, v := range m.Variants {
+			variants[v] = true
+		}
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return nil, err
+	}
+	samples, _, err := record.OpenLog(filepath.Join(dst, "samples.jsonl"), record.Sample.Key)
+	if err != nil {
+		return nil, err
+	}
+	episodes, _, err := record.OpenLog(filepath.Join(dst, "episodes.jsonl"), record.EpisodeStat.Key)
+	if err != nil {
+		samples.Close()
+		return nil, err
+	}
+	for _, src := range srcs {
+		if err := copyLog(filepath.Join(src, "samples.jsonl"), samples); err != nil {
+			return nil, err
+		}
+		if err := copyLog(filepath.Join(src, "episodes.jsonl"), episodes); err != nil {
+			return nil, err
+		}
+	}
+	if err := samples.Close(); err != nil {
+		return nil, err
+	}
+	if err := episodes.Close(); err != nil {
+		return nil, err
+	}
+	m := *first
+	m.RunID, m.Shard, m.Updated = filepath.Base(dst), "", time.Now().UTC()
+	m.Systems, m.Variants = keys(systems), keys(variants)
+	m.Budgets = m.Budgets[:0:0]
+	for b := range budgets {
+		m.Budgets = append(m.Budgets, b)
+	}
+	sort.Ints(m.Budgets)
+	m.Command = append([]string{"arbor", "merge"}, srcs...)
+	if err := record.WriteManifest(dst, &m); err != nil {
+		return nil, err
+	}
+	return Report(dst, out)
+}
+
+func copyLog[T interface{ Key() string }](path string, dst *record.Log[T]) error {
+	recs, err := record.ReadLog[T](path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if _, err := dst.Append(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

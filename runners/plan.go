@@ -1,0 +1,137 @@
+// Package runners turns a Plan into a run: it replays benchmark episodes
+// through memory systems, answers, scores, records every sample as it is
+// produced, resumes interrupted runs, and renders the tables.
+package runners
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/arbor-eval/arbor/pkg/config"
+)
+
+// Plan is everything one run needs.
+type Plan struct {
+	Benchmark string
+	// Data is the dataset path; "" for benchmarks that embed a default.
+	Data string
+	// Systems to run; empty means every system available for the benchmark.
+	Systems []string
+	// Budgets in tokens; empty means the config's answer.budget.
+	Budgets []int
+	// Variants are ablation variants ("" is the reference configuration);
+	// empty means just the reference.
+	Variants   []string
+	Categories []string
+	// Limit keeps the first N episodes (after Episodes and Shard).
+	Limit int
+	// Subset samples N episodes with Seed (the read-budget and ablation subsets).
+	Subset   int
+	Seed     int
+	Episodes []string
+	Shard    Shard
+	// RunID names results/<RunID>; "" derives it from the plan.
+	RunID string
+	// Force allows resuming a run whose config fingerprint differs.
+	Force bool
+	// Command is the argv recorded in the manifest.
+	Command []string
+	// Judges adds further judge configurations (config files) whose scores
+	// are recorded beside the primary one.
+	Judges []string
+	Config *config.Config
+	// Out receives the rendered tables; Log receives progress and warnings.
+	Out io.Writer
+	Log io.Writer
+	// Kind names the experiment for the run id and tables: eval, sweep, ablate, latency.
+	Kind string
+}
+
+// Shard selects every episode whose index i satisfies i % N == K-1.
+type Shard struct{ K, N int }
+
+// ParseShard parses "k/n" (1 ≤ k ≤ n).
+func ParseShard(s string) (Shard, error) {
+	if s == "" {
+		return Shard{}, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
+		return Shard{}, fmt.Errorf("--shard %q: expected k/n with 1 ≤ k ≤ n, e.g. 2/4", s)
+	}
+	return Shard{K: k, N: n}, nil
+}
+
+func (s Shard) String() string {
+	if s.N == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.K, s.N)
+}
+
+// PaperBudget32K is the exact 32K answer-time limit: "The 32K condition uses
+// the exact 30,968-token evidence limit" (appendix C.4, Table
+// "Configurations used in the supplementary analyses").
+const PaperBudget32K = 30968
+
+// ParseBudget reads a budget: a plain token count, or nK meaning n×1024,
+// except 32K, which means the paper's exact 30,968.
+func ParseBudget(s string) (int, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	mult := 1
+	if strings.HasSuffix(t, "k") {
+		mult = 1024
+		t = strings.TrimSuffix(t, "k")
+	}
+	n, err := strconv.Atoi(t)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("budget %q: expected a token count like 4096 or 4k", s)
+	}
+	if mult == 1024 && n == 32 {
+		return PaperBudget32K, nil
+	}
+	return n * mult, nil
+}
+
+// ParseBudgets parses a comma-separated list of budgets.
+func ParseBudgets(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		b, err := ParseBudget(part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// runID derives a stable run name from what the run computes, so that the
+// same command resumes the same run; the config is deliberately left out so
+// that a changed config is caught by the fingerprint check instead of
+// silently starting a new run.
+func (p *Plan) runID() string {
+	if p.RunID != "" {
+		return p.RunID
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s|%s|%v|%v|%v|%v|%d|%d", p.Benchmark, p.Data, p.Systems, p.Budgets, p.Variants, p.Categories, p.Subset, p.Seed)
+	kind := p.Kind
+	if kind == "" {
+		kind = "eval"
+	}
+	id := fmt.Sprintf("%s-%s-%s", kind, p.Benchmark, hex.EncodeToString(h.Sum(nil))[:8])
+	if p.Shard.N > 0 {
+		id += fmt.Sprintf("-shard%dof%d", p.Shard.K, p.Shard.N)
+	}
+	return id
+}
