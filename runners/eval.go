@@ -475,7 +475,7 @@ func localization(stat *record.EpisodeStat, ep *datasets.Episode, sys memory.Sys
 }
 
 func writeManifest(dir string, p *Plan, d *deps) error {
-	m := &record.Manifest{RunID: filepath.Base(dir), Command: p.Command, Version: buildinfo.Version, Commit: buildinfo.GitCommit(),
+	m := &record.Manifest{RunID: filepath.Base(dir), Kind: p.Kind, Command: p.Command, Version: buildinfo.Version, Commit: buildinfo.GitCommit(),
 		Benchmark: p.Benchmark, Systems: p.Systems, Budgets: p.Budgets, Variants: p.Variants, Seed: p.Seed,
 		Config: p.Config, Prompts: d.prompts.Hashes(), Shard: p.Shard.String()}
 	m.Dataset.Path = p.Data

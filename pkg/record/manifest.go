@@ -14,7 +14,9 @@ import (
 // Manifest describes how a run was made: everything needed to reproduce it,
 // and nothing secret (the config's Secret fields marshal as "[redacted]").
 type Manifest struct {
-	RunID     string    `json:"run_id"`
+	RunID string `json:"run_id"`
+	// Kind is the experiment: eval, sweep, ablate or latency.
+	Kind      string    `json:"kind"`
 	Command   []string  `json:"command"`
 	Created   time.Time `json:"created"`
 	Updated   time.Time `json:"updated"`

@@ -1,0 +1,337 @@
+package answer
+
+import (
+	"context"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arbor-eval/arbor/answer/spans"
+	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/memory"
+)
+
+// Extractive is the offline answerer (a heuristic, labelled as such): it
+// returns the evidence span — a sentence, clause or list entry — that best
+// matches the question. It exists so that the whole pipeline runs, and
+// memory systems can be compared by what they recall, without a chat model;
+// its accuracy is not the paper's.
+type Extractive struct{}
+
+// Heuristic reports true: the extractive answerer stands in for a model.
+func (Extractive) Heuristic() bool { return true }
+
+// Answer extracts the answer from b; r is ignored because the heuristic
+// reads evidence, not messages.
+func (Extractive) Answer(_ context.Context, q memory.Query, b memory.Bundle, _ memory.Renderer) (Result, error) {
+	start := time.Now()
+	text := Extract(q.Text, b.Items)
+	lat := time.Since(start)
+	return Result{Text: text, TTFT: lat, Latency: lat}, nil
+}
+
+// intent is what the question's wording says about the answer it wants.
+type intent struct {
+	terms              []string
+	number, date, name bool
+	current, previous  bool
+	ordinal            int // list position asked for; -1 the last; 0 none
+}
+
+var (
+	numberQ   = regexp.MustCompile(`\bhow (many|much|long|far|old|often|tall|big|fast)\b|\bwhat (number|percentage|amount|price|score|size|distance)\b|\b(cost|price|count|total)\b`)
+	dateQ     = regexp.MustCompile(`\bwhen\b|\bwhat (date|day|time|year|month)\b|\bwhich (date|day|year|month)\b|\bhow long ago\b`)
+	nameQ     = regexp.MustCompile(`\b(who|whom|whose|where|which)\b|\bwhat(?:'s| is| was)? (?:the |my |his |her |their )?name\b|\bwhat (city|country|place|restaurant|hotel|book|novel|company|brand|store|shop|school|team|movie|film|song|band|app|game|dog|cat|pet)\b`)
+	currentQ  = regexp.MustCompile(`\b(current|currently|now|latest|most recent|newest|these days|at the moment|at present|still|anymore|today|updated)\b`)
+	previousQ = regexp.MustCompile(`\b(previous|previously|original|originally|initial|initially|before|former|formerly|used to|earlier|first)\b`)
+	// changeRe marks sentences that report a new value.
+	changeRe = regexp.MustCompile(`(?i)\b(now|new|raised|lowered|changed|switched|moved|updated|increased|decreased|instead|anymore|no longer|accepted|upgraded)\b`)
+
+	ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "last": -1, "final": -1}
+	ordinalQ     = regexp.MustCompile(`\bthe (first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|\d{1,2}(?:st|nd|rd|th))\b(?:\s+(\w+))?`)
+	numberedQ    = regexp.MustCompile(`(?:#|\bnumber |\bno\. ?|\bitem |\boption |\bstep )(\d{1,2})\b`)
+	// notListNoun follows "the first"/"the last" when the question is about
+	// time ("the first time", "the last week"), not a list.
+	notListNoun = map[string]bool{"time": true, "times": true, "day": true, "days": true, "week": true, "weeks": true, "month": true, "months": true, "year": true, "years": true, "session": true, "conversation": true, "chat": true, "visit": true, "trip": true, "meeting": true, "weekend": true, "night": true, "morning": true, "evening": true, "person": true}
+
+	// generic words say how to look, not what to look for.
+	generic = analyzeSet("current currently now latest recent newest previous previously original originally initial initially first second third fourth fifth last final before former formerly earlier old new update updated mention mentioned tell told say said remember recall ask asked talk talked discuss discussed chat conversation name called know")
+)
+
+func analyzeSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, t := range index.Analyze(words) {
+		m[t] = true
+	}
+	return m
+}
+
+func parseIntent(question string) intent {
+	lq := strings.ToLower(question)
+	in := intent{
+		number:  numberQ.MatchString(lq),
+		date:    dateQ.MatchString(lq),
+		current: currentQ.MatchString(lq),
+	}
+	in.name = nameQ.MatchString(lq) && !in.number && !in.date
+	if m := ordinalQ.FindStringSubmatch(lq); m != nil && !notListNoun[m[2]] {
+		if n, ok := ordinalWords[m[1]]; ok {
+			in.ordinal = n
+		} else if n, err := strconv.Atoi(strings.TrimRight(m[1], "stndrh")); err == nil {
+			in.ordinal = n
+		}
+	} else if m := numberedQ.FindStringSubmatch(lq); m != nil {
+		in.ordinal, _ = strconv.Atoi(m[1])
+	}
+	// "first" asks for a list position when it is an ordinal, and for the
+	// earliest value otherwise.
+	in.previous = previousQ.MatchString(strings.Replace(lq, "the first", "", boolInt(in.ordinal == 1)))
+	if in.current && in.previous {
+		in.current, in.previous = false, false // "what changed": no side to prefer
+	}
+	all := index.Analyze(question)
+	for _, t := range all {
+		if !generic[t] {
+			in.terms = append(in.terms, t)
+		}
+	}
+	if len(in.terms) == 0 {
+		in.terms = all
+	}
+	return in
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// cand is one candidate span.
+type cand struct {
+	span  spans.Span
+	item  int
+	pos   float64 // 0 = oldest evidence, 1 = newest
+	terms map[string]bool
+}
+
+// Extract returns the best-matching evidence span for question, or
+// NotAvailable when no span shares a content word with it.
+func Extract(question string, items []memory.Item) string {
+	in := parseIntent(question)
+	cands := candidates(items)
+	if len(cands) == 0 || len(in.terms) == 0 {
+		return NotAvailable
+	}
+	idf := idfOf(cands)
+	if in.ordinal != 0 {
+		if s, ok := pickListEntry(in, cands, idf); ok {
+			return s
+		}
+	}
+	best, bestScore := -1, 0.0
+	for i, c := range cands {
+		s := score(in, c, idf)
+		if s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	if best < 0 {
+		return NotAvailable
+	}
+	return narrow(in, cands[best].span.Text, idf)
+}
+
+// candidates splits every item into spans, in chronological order of the
+// items (by time when every item has one, else bundle order).
+func candidates(items []memory.Item) []cand {
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
+	}
+	timed := true
+	for _, it := range items {
+		if it.Time.IsZero() {
+			timed = false
+			break
+		}
+	}
+	if timed {
+		sort.SliceStable(order, func(a, b int) bool { return items[order[a]].Time.Before(items[order[b]].Time) })
+	}
+	var out []cand
+	for _, i := range order {
+		for _, sp := range spans.Split(items[i].Text) {
+			out = append(out, cand{span: sp, item: i, terms: termSet(sp.Text)})
+		}
+	}
+	for i := range out {
+		if len(out) > 1 {
+			out[i].pos = float64(i) / float64(len(out)-1)
+		}
+	}
+	return out
+}
+
+func termSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, t := range index.Analyze(s) {
+		m[t] = true
+	}
+	return m
+}
+
+func idfOf(cands []cand) map[string]float64 {
+	df := map[string]int{}
+	for _, c := range cands {
+		for t := range c.terms {
+			df[t]++
+		}
+	}
+	idf := make(map[string]float64, len(df))
+	n := float64(len(cands))
+	for t, d := range df {
+		idf[t] = math.Log(1 + n/float64(d))
+	}
+	return idf
+}
+
+func overlap(in intent, terms map[string]bool, idf map[string]float64) float64 {
+	s := 0.0
+	for _, t := range in.terms {
+		if terms[t] {
+			s += idf[t]
+		}
+	}
+	return s
+}
+
+// score weighs a span's word overlap with the question by whether it holds
+// the kind of value asked for, whether it is itself a question, and where it
+// sits in time when the question asks for the current or the previous value.
+func score(in intent, c cand, idf map[string]float64) float64 {
+	s := overlap(in, c.terms, idf)
+	if s == 0 {
+		return 0
+	}
+	v := spans.Typed(c.span.Text)
+	switch {
+	case (in.number && v.Number) || (in.date && v.Date) || (in.name && v.Name):
+		s *= 1.6
+	case !in.number && !in.date && !in.name && v.Any():
+		s *= 1.1
+	}
+	if strings.HasSuffix(strings.TrimSpace(c.span.Text), "?") {
+		s *= 0.3
+	}
+	change := changeRe.MatchString(c.span.Text)
+	switch {
+	case in.current:
+		s *= 1 + c.pos
+		if change {
+			s *= 1.2
+		}
+	case in.previous:
+		s *= 2 - c.pos
+		if change {
+			s *= 0.7
+		}
+	default:
+		s *= 1 + 0.1*c.pos // among equals, the later mention is the up-to-date one
+	}
+	return s
+}
+
+// narrow shortens a long sentence to its best clause, so the answer is the
+// value rather than the paragraph around it.
+func narrow(in intent, sentence string, idf map[string]float64) string {
+	if len(strings.Fields(sentence)) <= 20 {
+		return sentence
+	}
+	best, bestScore := sentence, 0.0
+	for _, cl := range spans.Clauses(sentence) {
+		s := overlap(in, termSet(cl), idf)
+		v := spans.Typed(cl)
+		if (in.number && v.Number) || (in.date && v.Date) || (in.name && v.Name) {
+			s += 0.5
+		}
+		if s > bestScore {
+			best, bestScore = cl, s
+		}
+	}
+	return best
+}
+
+// list is a run of consecutive list entries in one item.
+type list struct {
+	item    int
+	entries []cand
+	context float64
+	pos     float64
+}
+
+// pickListEntry answers an ordinal question ("the second book you
+// suggested") with the entry at that position of the list whose item best
+// matches the question.
+func pickListEntry(in intent, cands []cand, idf map[string]float64) (string, bool) {
+	var lists []list
+	itemTerms := map[int]map[string]bool{}
+	for i := 0; i < len(cands); i++ {
+		c := cands[i]
+		if itemTerms[c.item] == nil {
+			itemTerms[c.item] = map[string]bool{}
+		}
+		for t := range c.terms {
+			itemTerms[c.item][t] = true
+		}
+		if c.span.ListPos == 0 && !c.span.Bullet {
+			continue
+		}
+		if n := len(lists); n > 0 && lists[n-1].item == c.item && cands[i-1].item == c.item && (cands[i-1].span.ListPos > 0 || cands[i-1].span.Bullet) {
+			lists[n-1].entries = append(lists[n-1].entries, c)
+			continue
+		}
+		lists = append(lists, list{item: c.item, entries: []cand{c}, pos: c.pos})
+	}
+	best, bestScore := -1, 0.0
+	for i := range lists {
+		l := &lists[i]
+		if in.ordinal > len(l.entries) && !numbered(l, in.ordinal) {
+			continue
+		}
+		l.context = overlap(in, itemTerms[l.item], idf)
+		s := l.context * (1 + 0.1*l.pos)
+		if in.previous {
+			s = l.context * (1.1 - 0.1*l.pos)
+		}
+		if s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	if best < 0 {
+		return "", false
+	}
+	l := lists[best]
+	if in.ordinal < 0 {
+		return l.entries[len(l.entries)-1].span.Text, true
+	}
+	for _, e := range l.entries {
+		if e.span.ListPos == in.ordinal {
+			return e.span.Text, true
+		}
+	}
+	return l.entries[in.ordinal-1].span.Text, true
+}
+
+func numbered(l *list, n int) bool {
+	for _, e := range l.entries {
+		if e.span.ListPos == n {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,437 @@
+package baselines
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/llm"
+	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/memory/memorytest"
+	"github.com/arbor-eval/arbor/pkg/tokens"
+)
+
+// fakeChat is a deterministic summariser that records every request.
+type fakeChat struct {
+	mu   sync.Mutex
+	reqs []llm.ChatRequest
+}
+
+func (f *fakeChat) Chat(_ context.Context, req llm.ChatRequest) (llm.ChatResponse, error) {
+	f.mu.Lock()
+	f.reqs = append(f.reqs, req)
+	f.mu.Unlock()
+	// Echo the user lines of the new interactions, so the summary depends on
+	// the input and nothing else.
+	var keep []string
+	for _, l := range strings.Split(req.Messages[len(req.Messages)-1].Content, "\n") {
+		if strings.HasPrefix(l, "user: ") {
+			keep = append(keep, "The user said: "+strings.TrimPrefix(l, "user: "))
+		}
+	}
+	return llm.ChatResponse{Content: strings.Join(keep, "\n")}, nil
+}
+
+func (f *fakeChat) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.reqs)
+}
+
+func deps(bench string) Deps {
+	return Deps{Cfg: config.DefaultBaselines(), Tokens: tokens.Default(), Benchmark: bench}
+}
+
+func TestConformance(t *testing.T) {
+	type variant struct {
+		name, baseline string
+		d              Deps
+	}
+	var vs []variant
+	for _, n := range Names() {
+		for _, bench := range []string{"longmemeval", BranchMemEval} {
+			vs = append(vs, variant{n + "/" + bench, n, deps(bench)})
+		}
+	}
+	beam := deps(BEAM)
+	beam.Chunker = ChunkBySession
+	vs = append(vs, variant{"bm25/beam-chunks", "bm25", beam})
+	for _, bench := range []string{"locomo", BranchMemEval} {
+		d := deps(bench)
+		d.Chat = &fakeChat{}
+		vs = append(vs, variant{"summary-chat/" + bench, "summary", d})
+	}
+	for _, v := range vs {
+		t.Run(v.name, func(t *testing.T) {
+			memorytest.Run(t, Factory(v.baseline, v.d), memorytest.WithCounter(v.d.Tokens))
+		})
+	}
+}
+
+func TestNew(t *testing.T) {
+	if got := Names(); !slices.Equal(got, []string{"bm25", "full", "recent", "summary"}) {
+		t.Errorf("Names() = %v", got)
+	}
+	cases := []struct {
+		name    string
+		base    string
+		mutate  func(*Deps)
+		wantErr string
+	}{
+		{"unknown", "mem0", nil, `unknown baseline "mem0"`},
+		{"no counter", "full", func(d *Deps) { d.Tokens = nil }, "no token counter"},
+		{"negative", "recent", func(d *Deps) { d.Cfg.RecentTurnsBME = -1 }, "baselines.recent_turns_bme: -1"},
+		{"bad mode", "summary", func(d *Deps) { d.Cfg.Summaries = "gpt" }, `baselines.summaries: "gpt"`},
+		{"chat without client", "summary", func(d *Deps) { d.Cfg.Summaries = "chat" }, "no chat model"},
+		{"zero config takes defaults", "bm25", func(d *Deps) { d.Cfg = config.Baselines{} }, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := deps("")
+			if c.mutate != nil {
+				c.mutate(&d)
+			}
+			_, err := New(c.base, d)
+			if c.wantErr == "" {
+				if err != nil {
+					t.Fatalf("New: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Fatalf("New error = %v, want it to contain %q", err, c.wantErr)
+			}
+		})
+	}
+}
+
+func TestHeuristic(t *testing.T) {
+	d := deps("")
+	withChat := d
+	withChat.Chat = &fakeChat{}
+	forced := withChat
+	forced.Cfg.Summaries = "heuristic"
+	cases := []struct {
+		base string
+		d    Deps
+		want bool
+	}{
+		{"full", d, false}, {"bm25", d, false}, {"summary", d, true}, {"summary", withChat, false}, {"summary", forced, true},
+	}
+	for _, c := range cases {
+		if got := Heuristic(c.base, c.d); got != c.want {
+			t.Errorf("Heuristic(%s, chat=%v, mode=%q) = %v, want %v", c.base, c.d.Chat != nil, c.d.Cfg.Summaries, got, c.want)
+		}
+		sys, err := New(c.base, c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, ok := sys.(interface{ Heuristic() bool }); !ok || h.Heuristic() != c.want {
+			t.Errorf("%s: Heuristic method disagrees with Heuristic(name, deps) = %v", c.base, c.want)
+		}
+	}
+}
+
+var t0 = time.Date(2023, 5, 30, 23, 40, 0, 0, time.UTC)
+
+// numbered makes n interactions in session sess, i-th saying "fact i".
+func numbered(n int, sess string, from int) []dialog.Interaction {
+	var out []dialog.Interaction
+	for i := from; i < from+n; i++ {
+		id := fmt.Sprintf("i%03d", i)
+		out = append(out, dialog.Interaction{ID: id, Session: sess, Time: t0.Add(time.Duration(i) * time.Hour), Turns: []dialog.Turn{
+			{Role: dialog.RoleUser, Content: fmt.Sprintf("Note number %d: the locker code is %d.", i, 1000+i)},
+			{Role: dialog.RoleAssistant, Content: "Noted."},
+		}})
+	}
+	return out
+}
+
+func commitAll(t *testing.T, sys memory.System, ins []dialog.Interaction) {
+	t.Helper()
+	for _, in := range ins {
+		if err := sys.Commit(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func recall(t *testing.T, sys memory.System, text string, budget int) memory.Bundle {
+	t.Helper()
+	b, err := sys.Recall(context.Background(), memory.Query{ID: "q", Text: text, Time: t0.Add(1000 * time.Hour), Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func sourceIDs(b memory.Bundle) []string {
+	var ids []string
+	for _, it := range b.Items {
+		ids = append(ids, strings.Join(it.Sources, "+"))
+	}
+	return ids
+}
+
+func TestItemTextCarriesTime(t *testing.T) {
+	for _, base := range Names() {
+		sys, err := New(base, deps(BranchMemEval))
+		if err != nil {
+			t.Fatal(err)
+		}
+		commitAll(t, sys, numbered(8, "", 0))
+		b := recall(t, sys, "locker code note", 1<<20)
+		if len(b.Items) == 0 {
+			t.Fatalf("%s: empty bundle", base)
+		}
+		want := map[string]memory.Channel{"full": memory.ChannelLocal, "recent": memory.ChannelLocal, "bm25": memory.ChannelTurn, "summary": memory.ChannelSummary}[base]
+		it := b.Items[0]
+		if it.Channel != want {
+			t.Errorf("%s: channel %s, want %s", base, it.Channel, want)
+		}
+		if it.Time.IsZero() || !strings.HasPrefix(it.Text, "["+dialog.FormatTime(it.Time)+"] ") {
+			t.Errorf("%s: item does not start with its timestamp: time %v, text %q", base, it.Time, it.Text)
+		}
+	}
+	sys, _ := New("full", deps(""))
+	commitAll(t, sys, numbered(1, "", 0))
+	if got := recall(t, sys, "x", 100).Items[0].Text; got != "[2023-05-30 23:40] user: Note number 0: the locker code is 1000.\nassistant: Noted." {
+		t.Errorf("full item text = %q", got)
+	}
+}
+
+func TestFullKeepsNewestInOrder(t *testing.T) {
+	d := deps("")
+	sys, _ := New("full", d)
+	ins := numbered(6, "", 0)
+	commitAll(t, sys, ins)
+	per := d.Tokens.Count(stampedText(ins[5]))
+	b := recall(t, sys, "anything", 2*per+per/2)
+	if got := sourceIDs(b); !slices.Equal(got, []string{"i004", "i005"}) {
+		t.Errorf("full at a two-interaction budget kept %v, want [i004 i005]", got)
+	}
+	if got := recall(t, sys, "anything", per-1); len(got.Items) != 0 {
+		t.Errorf("budget below the newest interaction kept %v", sourceIDs(got))
+	}
+}
+
+func TestRecentCap(t *testing.T) {
+	ins := numbered(40, "", 0)
+	for _, c := range []struct {
+		bench string
+		want  int
+	}{{BranchMemEval, 32}, {"locomo", 40}, {"longmemeval", 40}} {
+		sys, _ := New("recent", deps(c.bench))
+		commitAll(t, sys, ins)
+		b := recall(t, sys, "what is the locker code", 1<<20)
+		if len(b.Items) != c.want {
+			t.Errorf("recent on %s: %d items, want %d", c.bench, len(b.Items), c.want)
+			continue
+		}
+		if last := b.Items[len(b.Items)-1].Sources[0]; last != "i039" {
+			t.Errorf("recent on %s: newest item %s, want i039", c.bench, last)
+		}
+		if first := b.Items[0].Sources[0]; first != fmt.Sprintf("i%03d", 40-c.want) {
+			t.Errorf("recent on %s: oldest item %s", c.bench, first)
+		}
+	}
+}
+
+func topicInteractions() []dialog.Interaction {
+	texts := []string{
+		"I adopted a cat named Miso last spring.",
+		"The quarterly report is due on Friday.",
+		"Miso the cat loves the sunny windowsill.",
+		"My sister lives in Valencia near the beach.",
+		"I bought a new espresso machine for the kitchen.",
+	}
+	var out []dialog.Interaction
+	for i, tx := range texts {
+		id := fmt.Sprintf("t%d", i)
+		out = append(out, dialog.Interaction{ID: id, Session: fmt.Sprintf("s%d", i/2), Time: t0.Add(time.Duration(i) * time.Hour),
+			Turns: []dialog.Turn{{Role: dialog.RoleUser, Content: tx}, {Role: dialog.RoleAssistant, Content: "Thanks for telling me."}}})
+	}
+	return out
+}
+
+func TestBM25Retrieval(t *testing.T) {
+	sys, _ := New("bm25", deps("locomo"))
+	commitAll(t, sys, topicInteractions())
+	b := recall(t, sys, "What is my cat Miso like?", 1<<20)
+	if got := sourceIDs(b); !slices.Equal(got, []string{"t0", "t2"}) {
+		t.Errorf("bm25 for the cat question returned %v, want [t0 t2] in chronological order", got)
+	}
+	if got := recall(t, sys, "zeppelin", 1<<20); len(got.Items) != 0 {
+		t.Errorf("a query sharing no term returned %v", sourceIDs(got))
+	}
+}
+
+func TestBM25UnitCap(t *testing.T) {
+	for _, c := range []struct {
+		bench string
+		want  int
+	}{{"longmemeval", 5}, {BEAM, 3}} {
+		d := deps(c.bench)
+		d.Cfg.BM25Units, d.Cfg.BM25ChunksBEAM = 5, 3
+		sys, _ := New("bm25", d)
+		commitAll(t, sys, numbered(20, "", 0))
+		if b := recall(t, sys, "locker code note", 1<<20); len(b.Items) != c.want {
+			t.Errorf("%s: %d units, want the cap %d", c.bench, len(b.Items), c.want)
+		}
+	}
+}
+
+func TestBM25Chunks(t *testing.T) {
+	d := deps(BEAM)
+	d.Chunker = ChunkBySession
+	sys, _ := New("bm25", d)
+	ins := topicInteractions() // sessions s0: t0 t1, s1: t2 t3, s2: t4
+	commitAll(t, sys, ins[:3])
+	// t2 opened chunk s1; it grows after being indexed and must still be found.
+	b := recall(t, sys, "Valencia beach", 1<<20)
+	if len(b.Items) != 0 {
+		t.Errorf("Valencia found before it was committed: %v", sourceIDs(b))
+	}
+	commitAll(t, sys, ins[3:])
+	b = recall(t, sys, "Where does my sister live? Valencia", 1<<20)
+	if got := sourceIDs(b); !slices.Equal(got, []string{"t2+t3"}) {
+		t.Fatalf("chunked bm25 returned %v, want the s1 chunk [t2+t3]", got)
+	}
+	it := b.Items[0]
+	if !strings.Contains(it.Text, "Miso the cat") || !strings.Contains(it.Text, "Valencia") || it.Tokens != d.Tokens.Count(it.Text) {
+		t.Errorf("chunk item = %+v", it)
+	}
+	if !it.Time.Equal(ins[3].Time) {
+		t.Errorf("chunk time %v, want its latest interaction's %v", it.Time, ins[3].Time)
+	}
+}
+
+func TestSummaryUpdatesEvery8OnBME(t *testing.T) {
+	chat := &fakeChat{}
+	d := deps(BranchMemEval)
+	d.Chat = chat
+	sys, _ := New("summary", d)
+	ins := numbered(20, "", 0)
+	for i, in := range ins {
+		commitAll(t, sys, []dialog.Interaction{in})
+		if want := (i + 1) / 8; chat.count() != want {
+			t.Fatalf("after %d interactions: %d summary calls, want %d", i+1, chat.count(), want)
+		}
+	}
+	b := recall(t, sys, "locker code", 1<<20)
+	if len(b.Items) != 5 || b.Items[0].Channel != memory.ChannelSummary {
+		t.Fatalf("recall = %v, want one summary and the 4 raw interactions since its update", sourceIDs(b))
+	}
+	if n := len(b.Items[0].Sources); n != 16 {
+		t.Errorf("the summary cites %d interactions, want 16", n)
+	}
+	if got := sourceIDs(memory.Bundle{Items: b.Items[1:]}); !slices.Equal(got, []string{"i016", "i017", "i018", "i019"}) {
+		t.Errorf("raw tail = %v", got)
+	}
+	second := chat.reqs[1]
+	p := second.Messages[0].Content
+	if !strings.Contains(p, "### SUMMARY SO FAR") || !strings.Contains(p, "The user said: Note number 7:") {
+		t.Errorf("the second update does not carry the first summary:\n%s", p)
+	}
+	if strings.Contains(p, "user: Note number 7:") || !strings.Contains(p, "user: Note number 15:") || strings.Contains(p, "Note number 16") {
+		t.Errorf("the second update must send exactly interactions 8..15 as new:\n%s", p)
+	}
+	if second.Temperature != 0 || second.MaxTokens != summaryMaxTokens || second.Purpose != "session_summary" {
+		t.Errorf("summary request settings = %+v", second)
+	}
+}
+
+func TestSummaryPerSession(t *testing.T) {
+	chat := &fakeChat{}
+	d := deps("locomo")
+	d.Chat = chat
+	sys, _ := New("summary", d)
+	ins := append(numbered(10, "S1", 0), numbered(3, "S2", 10)...)
+	commitAll(t, sys, ins)
+	if chat.count() != 1 {
+		t.Fatalf("%d summary calls, want 1 (S1 closed when S2 began; no every-8 rule off BranchMemEval)", chat.count())
+	}
+	b := recall(t, sys, "locker", 1<<20)
+	if got := sourceIDs(b); len(got) != 4 || b.Items[0].Channel != memory.ChannelSummary || !strings.Contains(b.Items[0].Text, "session S1") {
+		t.Fatalf("recall = %v", got)
+	}
+	// A budget that holds the summary and one raw interaction keeps the newest one.
+	sum := b.Items[0].Tokens
+	small := recall(t, sys, "locker", sum+b.Items[3].Tokens)
+	if got := sourceIDs(small); len(got) != 2 || got[1] != "i012" {
+		t.Errorf("tight budget kept %v, want the summary and i012", got)
+	}
+	// The summary alone does not fit: the raw tail still fills the budget.
+	tail := recall(t, sys, "locker", b.Items[3].Tokens)
+	if got := sourceIDs(tail); !slices.Equal(got, []string{"i012"}) {
+		t.Errorf("budget below the summary kept %v, want [i012]", got)
+	}
+}
+
+func TestHeuristicSummary(t *testing.T) {
+	sys, _ := New("summary", deps("locomo"))
+	ins := memorytest.Conversation()
+	commitAll(t, sys, ins)
+	b := recall(t, sys, "budget", 1<<20)
+	var sums []string
+	for _, it := range b.Items {
+		if it.Channel == memory.ChannelSummary {
+			sums = append(sums, it.Text)
+		}
+	}
+	if len(sums) != 2 {
+		t.Fatalf("%d summaries for two closed sessions", len(sums))
+	}
+	for _, want := range []string{"Casa Azul", "2,000 euros", "Fernwood Labs"} {
+		if !strings.Contains(sums[0], want) {
+			t.Errorf("first session summary lacks %q:\n%s", want, sums[0])
+		}
+	}
+	if !strings.Contains(sums[1], "2. Piranesi by Susanna Clarke") {
+		t.Errorf("second session summary lacks the numbered list entry:\n%s", sums[1])
+	}
+	if strings.Contains(sums[1], "?") {
+		t.Errorf("heuristic summary kept a question:\n%s", sums[1])
+	}
+}
+
+// failingChat fails while fail is set.
+type failingChat struct {
+	fakeChat
+	fail bool
+}
+
+func (f *failingChat) Chat(ctx context.Context, req llm.ChatRequest) (llm.ChatResponse, error) {
+	if f.fail {
+		return llm.ChatResponse{}, fmt.Errorf("endpoint down")
+	}
+	return f.fakeChat.Chat(ctx, req)
+}
+
+func TestSummaryFailedUpdateCanBeRetried(t *testing.T) {
+	chat := &failingChat{fail: true}
+	d := deps(BranchMemEval)
+	d.Chat = chat
+	sys, _ := New("summary", d)
+	ins := numbered(8, "", 0)
+	commitAll(t, sys, ins[:7])
+	err := sys.Commit(context.Background(), ins[7])
+	if err == nil || !strings.Contains(err.Error(), "i007") || !strings.Contains(err.Error(), "endpoint down") {
+		t.Fatalf("commit error = %v", err)
+	}
+	if b := recall(t, sys, "locker", 1<<20); len(b.Items) != 7 {
+		t.Errorf("after a failed commit the bundle has %d items, want the 7 committed", len(b.Items))
+	}
+	chat.fail = false
+	commitAll(t, sys, ins[7:])
+	b := recall(t, sys, "locker", 1<<20)
+	if len(b.Items) != 1 || len(b.Items[0].Sources) != 8 {
+		t.Errorf("after the retry: %v, want one summary of 8 interactions", sourceIDs(b))
+	}
+}

@@ -1,0 +1,169 @@
+package table
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Plot is a line chart: one series per system (accuracy or evidence recall
+// against the answer-time budget, paper §6.3).
+type Plot struct {
+	Title  string `json:"title"`
+	XLabel string `json:"x_label"`
+	YLabel string `json:"y_label"`
+	// LogX puts the x axis on a log scale (budgets double from 256 to 32K).
+	LogX bool `json:"log_x,omitempty"`
+	// XTicks labels the x axis at these values ("1K", "32K"); empty means a
+	// tick at every x value present, labelled with %g.
+	XTicks []Tick    `json:"x_ticks,omitempty"`
+	Series []Series  `json:"series"`
+	Width  vg.Length `json:"-"` // default 7in
+	Height vg.Length `json:"-"` // default 4in
+}
+
+// Tick is a labelled position on an axis.
+type Tick struct {
+	Value float64 `json:"value"`
+	Label string  `json:"label"`
+}
+
+// Series is one named line; X and Y pair up by index. Points where either
+// coordinate is not finite (or x ≤ 0 on a log axis) are left out.
+type Series struct {
+	Name string    `json:"name"`
+	X    []float64 `json:"x"`
+	Y    []float64 `json:"y"`
+}
+
+// seriesColors is Tableau's ten-colour palette: the paper compares nine
+// systems, more than gonum's seven default colours tell apart.
+var seriesColors = []color.RGBA{
+	{0x1f, 0x77, 0xb4, 0xff}, {0xff, 0x7f, 0x0e, 0xff}, {0x2c, 0xa0, 0x2c, 0xff},
+	{0xd6, 0x27, 0x28, 0xff}, {0x94, 0x67, 0xbd, 0xff}, {0x8c, 0x56, 0x4b, 0xff},
+	{0xe3, 0x77, 0xc2, 0xff}, {0x7f, 0x7f, 0x7f, 0xff}, {0xbc, 0xbd, 0x22, 0xff},
+	{0x17, 0xbe, 0xcf, 0xff},
+}
+
+// LinePlotSVG draws p as SVG to w, with the legend to the right of the
+// plotting area so that it never hides a line.
+func LinePlotSVG(w io.Writer, p Plot) (err error) {
+	// gonum panics on degenerate ranges; a table run must get an error.
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("plot %q: %v", p.Title, r)
+		}
+	}()
+	width, height := p.Width, p.Height
+	if width <= 0 {
+		width = 7 * vg.Inch
+	}
+	if height <= 0 {
+		height = 4 * vg.Inch
+	}
+
+	pl := plot.New()
+	pl.Title.Text = p.Title
+	pl.X.Label.Text = p.XLabel
+	pl.Y.Label.Text = p.YLabel
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
+
+	var xs []float64
+	seen := map[float64]bool{}
+	minY := math.Inf(1)
+	points := 0
+	for i, s := range p.Series {
+		var xy plotter.XYs
+		for j := range min(len(s.X), len(s.Y)) {
+			x, y := s.X[j], s.Y[j]
+			if !finite(x) || !finite(y) || (p.LogX && x <= 0) {
+				continue
+			}
+			xy = append(xy, plotter.XY{X: x, Y: y})
+			if !seen[x] {
+				seen[x] = true
+				xs = append(xs, x)
+			}
+			minY = math.Min(minY, y)
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		points += len(xy)
+		line, pts, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return fmt.Errorf("plot %q: series %d (%q): %w", p.Title, i, s.Name, err)
+		}
+		c := seriesColors[i%len(seriesColors)]
+		line.Color = c
+		line.Width = vg.Points(1.5)
+		pts.Color = c
+		pts.Shape = plotutil.Shape(i)
+		pl.Add(line, pts)
+		legend.Add(s.Name, line, pts)
+	}
+	if points == 0 {
+		return fmt.Errorf("plot %q: no finite points to draw", p.Title)
+	}
+	if minY >= 0 {
+		pl.Y.Min = 0
+	}
+	if p.LogX {
+		pl.X.Scale = plot.LogScale{}
+	}
+	ticks := plot.ConstantTicks{}
+	if len(p.XTicks) > 0 {
+		for _, t := range p.XTicks {
+			if finite(t.Value) && (!p.LogX || t.Value > 0) {
+				ticks = append(ticks, plot.Tick{Value: t.Value, Label: t.Label})
+			}
+		}
+	} else {
+		for _, x := range xs {
+			ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', -1, 64)})
+		}
+	}
+	pl.X.Tick.Marker = ticks
+	pl.Y.Tick.Marker = shortTicks{}
+
+	legendW := vg.Length(0)
+	for _, s := range p.Series {
+		legendW = max(legendW, legend.TextStyle.Rectangle(s.Name).Size().X)
+	}
+	legendW += legend.ThumbnailWidth + 3*legend.TextStyle.Font.Size
+
+	canvas := vgsvg.New(width, height)
+	dc := draw.New(canvas)
+	pl.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
+	legend.Draw(draw.Crop(dc, width-legendW, 0, 0, -legend.TextStyle.Font.Size))
+	if _, err := canvas.WriteTo(w); err != nil {
+		return fmt.Errorf("plot %q: write svg: %w", p.Title, err)
+	}
+	return nil
+}
+
+// shortTicks is gonum's default ticker with labels in shortest form ("75"
+// rather than "75.00").
+type shortTicks struct{}
+
+func (shortTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+		}
+	}
+	return ts
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -1,0 +1,140 @@
+package runners
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/arbor-eval/arbor/pkg/record"
+	"github.com/arbor-eval/arbor/pkg/table"
+	"github.com/arbor-eval/arbor/scoring"
+)
+
+// namedTable is one rendered table and whether the run's kind prints it.
+type namedTable struct {
+	name  string
+	t     table.Table
+	print bool
+}
+
+// Report rebuilds every table of a run from samples.jsonl and episodes.jsonl
+// alone, writes them under dir/tables/, and prints the ones the run's kind
+// is about to out.
+func Report(dir string, out io.Writer) (*Outcome, error) {
+	samples, err := record.ReadLog[record.Sample](filepath.Join(dir, "samples.jsonl"))
+	if err != nil {
+		return nil, fmt.Errorf("report %s: %w", dir, err)
+	}
+	episodes, err := record.ReadLog[record.EpisodeStat](filepath.Join(dir, "episodes.jsonl"))
+	if err != nil && !os.IsNotExist(err) {
+		return nil, fmt.Errorf("report %s: %w", dir, err)
+	}
+	kind, bench := "eval", ""
+	if m, err := record.ReadManifest(dir); err == nil {
+		kind, bench = m.Kind, m.Benchmark
+	}
+	if bench == "" && len(samples) > 0 {
+		bench = samples[0].Benchmark
+	}
+	tdir := filepath.Join(dir, "tables")
+	if err := os.MkdirAll(tdir, 0o755); err != nil {
+		return nil, err
+	}
+	for _, nt := range tablesFor(kind, bench, samples, episodes) {
+		if err := table.WriteAll(tdir, nt.name, nt.t); err != nil {
+			return nil, err
+		}
+		if nt.print && out != nil {
+			fmt.Fprintln(out, nt.t.Markdown())
+		}
+	}
+	if budgets(samples) > 1 {
+		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall} {
+			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if out != nil {
+		fmt.Fprintf(out, "results: %s (tables in %s)\n", dir, tdir)
+	}
+	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, nil
+}
+
+// tablesFor picks the tables that the samples support.
+func tablesFor(kind, bench string, samples []record.Sample, episodes []record.EpisodeStat) []namedTable {
+	isEval := kind == "eval" || kind == ""
+	ts := []namedTable{
+		{"main", scoring.MainTable(samples), isEval},
+		{"categories", scoring.CategoryTable(bench, samples), isEval && bench != "branchmemeval"},
+	}
+	if bench == "branchmemeval" {
+		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes), isEval})
+	}
+	if budgets(samples) > 1 {
+		ts = append(ts,
+			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy), true},
+			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), true})
+	}
+	if variants := variantsOf(samples); len(variants) > 1 {
+		t := scoring.AblationTable(samples, nil)
+		var shared, separate []string
+		for _, v := range variants {
+			if v == "" {
+				continue
+			}
+			if recallOnly(v) {
+				shared = append(shared, v)
+			} else {
+				separate = append(separate, v)
+			}
+		}
+		t.Notes = append(t.Notes, fmt.Sprintf("Ingestion shared with the reference instance (recall-only variants): %s; ingested separately: %s.", orNone(shared), orNone(separate)))
+		ts = append(ts, namedTable{"ablation", t, true})
+	}
+	ts = append(ts,
+		namedTable{"latency", scoring.LatencyTable(samples, episodes), kind == "latency"},
+		namedTable{"cost", scoring.CostTable(samples, episodes), kind == "latency"})
+	if multiScored(samples) {
+		ts = append(ts, namedTable{"judges", scoring.JudgeAgreementTable(samples), isEval})
+	}
+	return ts
+}
+
+func budgets(samples []record.Sample) int {
+	seen := map[int]bool{}
+	for _, s := range samples {
+		seen[s.Budget] = true
+	}
+	return len(seen)
+}
+
+func variantsOf(samples []record.Sample) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range samples {
+		if !seen[s.Variant] {
+			seen[s.Variant] = true
+			out = append(out, s.Variant)
+		}
+	}
+	return out
+}
+
+func multiScored(samples []record.Sample) bool {
+	for _, s := range samples {
+		if len(s.Scores) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
