@@ -1,0 +1,198 @@
+package index
+
+import (
+	"math"
+	"sync"
+)
+
+// BM25 parameters: Lucene's defaults (BM25Similarity, k1 = 1.2, b = 0.75).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// BM25 is an in-memory inverted index scored with Lucene's BM25 variant
+// (org.apache.lucene.search.similarities.BM25Similarity, Lucene ≥ 8):
+//
+//	score(q, d) = Σ_{t ∈ q} idf(t) · tf / (tf + k1 · (1 − b + b · |d| / avgdl))
+//	idf(t)      = ln(1 + (N − n(t) + 0.5) / (n(t) + 0.5))
+//
+// with k1 = 1.2, b = 0.75, N the number of documents, n(t) the number of
+// documents containing t, tf the count of t in d, |d| the number of terms
+// of d and avgdl their mean. Unlike Lucene, document lengths are exact
+// (Lucene stores them in one lossy byte). This IDF is always positive, so
+// a term in every document still counts a little, and a query term that
+// repeats counts once per repeat, as in a Lucene boolean query.
+//
+// Hand-written because bleve's BM25 is computed with a wrong average length
+// and is slow (see doc.go). Postings are term → [](doc, tf); a search adds
+// into a dense score array, remembers which documents it touched, and keeps
+// the best k in a heap. Safe for concurrent use: searches share a read
+// lock; Add, AddTerms and Remove take the write lock.
+type BM25 struct {
+	mu       sync.RWMutex
+	postings map[string][]posting
+	docs     []bm25Doc   // by internal number; removed docs keep a slot
+	internal map[int]int // caller's id → internal number
+	live     int
+	totalLen int
+
+	scratch sync.Pool // *accumulator
+}
+
+type posting struct {
+	doc int32 // internal number
+	tf  int32
+}
+
+type bm25Doc struct {
+	id     int
+	length int      // -1 once removed
+	terms  []string // distinct terms, for Remove
+}
+
+type accumulator struct {
+	score   []float64
+	touched []int32
+}
+
+// NewBM25 returns an empty index.
+func NewBM25() *BM25 {
+	return &BM25{postings: make(map[string][]posting), internal: make(map[int]int)}
+}
+
+// Add indexes text under id (replacing id's earlier text), analysed with
+// Analyze.
+func (x *BM25) Add(id int, text string) { x.AddTerms(id, Analyze(text)) }
+
+// AddTerms indexes already analysed terms under id, replacing id's earlier
+// document. Callers that analyse anyway (to build embeddings, to route by
+// keyword) use it to skip a second analysis.
+func (x *BM25) AddTerms(id int, terms []string) {
+	tf := make(map[string]int32, len(terms))
+	for _, t := range terms {
+		tf[t]++
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.removeLocked(id)
+	n := int32(len(x.docs))
+	distinct := make([]string, 0, len(tf))
+	for t, c := range tf {
+		x.postings[t] = append(x.postings[t], posting{doc: n, tf: c})
+		distinct = append(distinct, t)
+	}
+	x.docs = append(x.docs, bm25Doc{id: id, length: len(terms), terms: distinct})
+	x.internal[id] = int(n)
+	x.live++
+	x.totalLen += len(terms)
+}
+
+// Remove deletes id's document; it reports whether there was one.
+func (x *BM25) Remove(id int) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.removeLocked(id)
+}
+
+func (x *BM25) removeLocked(id int) bool {
+	n, ok := x.internal[id]
+	if !ok {
+		return false
+	}
+	d := &x.docs[n]
+	for _, t := range d.terms {
+		ps := x.postings[t]
+		for i, p := range ps {
+			if int(p.doc) == n {
+				ps = append(ps[:i], ps[i+1:]...)
+				break
+			}
+		}
+		if len(ps) == 0 {
+			delete(x.postings, t)
+		} else {
+			x.postings[t] = ps
+		}
+	}
+	x.live--
+	x.totalLen -= d.length
+	d.length, d.terms = -1, nil
+	delete(x.internal, id)
+	return true
+}
+
+// Len is the number of documents.
+func (x *BM25) Len() int { return x.N() }
+
+// N is the number of documents (BM25's N).
+func (x *BM25) N() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.live
+}
+
+// DocFreq is the number of documents containing the analysed term. With N
+// it supports rules such as ArborMem's "ignore terms found in more than 40%
+// of nodes".
+func (x *BM25) DocFreq(term string) int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.postings[term])
+}
+
+// Search analyses query with Analyze and returns the k best documents.
+func (x *BM25) Search(query string, k int) []Hit { return x.SearchTerms(Analyze(query), k) }
+
+// SearchTerms returns the k documents with the highest BM25 score for the
+// analysed query terms, best first, ties by ascending id. Documents that
+// share no term with the query are not returned.
+func (x *BM25) SearchTerms(terms []string, k int) []Hit {
+	if k <= 0 || len(terms) == 0 {
+		return nil
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.live == 0 {
+		return nil
+	}
+	acc, _ := x.scratch.Get().(*accumulator)
+	if acc == nil {
+		acc = &accumulator{}
+	}
+	if len(acc.score) < len(x.docs) {
+		acc.score = make([]float64, len(x.docs)+len(x.docs)/4)
+	}
+	N := float64(x.live)
+	avgdl := float64(x.totalLen) / N
+	if avgdl == 0 {
+		avgdl = 1 // every document is empty; no posting will be read anyway
+	}
+	for _, t := range terms {
+		ps := x.postings[t]
+		if len(ps) == 0 {
+			continue
+		}
+		n := float64(len(ps))
+		idf := math.Log(1 + (N-n+0.5)/(n+0.5))
+		for _, p := range ps {
+			tf := float64(p.tf)
+			dl := float64(x.docs[p.doc].length)
+			s := idf * tf / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
+			if acc.score[p.doc] == 0 {
+				acc.touched = append(acc.touched, p.doc)
+			}
+			acc.score[p.doc] += s
+		}
+	}
+	top := newTopK(min(k, len(acc.touched)))
+	for _, d := range acc.touched {
+		top.push(x.docs[d].id, acc.score[d])
+		acc.score[d] = 0
+	}
+	acc.touched = acc.touched[:0]
+	x.scratch.Put(acc)
+	return top.sorted()
+}
+
+var _ Lexical = (*BM25)(nil)

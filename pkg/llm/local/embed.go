@@ -1,0 +1,184 @@
+// Package local is the offline provider: a hashed n-gram embedder and a
+// lexical reranker that need no model, no GPU and no network. Both are
+// heuristics, and results produced with them are labelled so. They satisfy
+// llm.Embedder and llm.Reranker structurally; the package does not import
+// pkg/llm, which builds providers from it.
+package local
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/arbor-eval/arbor/pkg/index"
+)
+
+// DefaultDim is the dimension NewEmbedder uses when given dim <= 0.
+const DefaultDim = 384
+
+// Feature groups and their weights. Each group is normalised on its own
+// before the weighted sum, so a long word's many trigrams cannot drown its
+// one unigram: with these weights unigrams carry about 2/3 of the squared
+// norm, bigrams and trigrams 1/6 each.
+const (
+	weightUnigram = 1.0
+	weightBigram  = 0.5
+	weightTrigram = 0.5
+)
+
+// Embedder turns texts into deterministic hashed feature vectors ("feature
+// hashing", signed): stemmed word unigrams (so "adopted" meets "adopting"),
+// adjacent stemmed bigrams (word order and phrases), and character trigrams
+// of each unstemmed word padded with '#' (spelling variants, compounds,
+// numbers). Stop words are dropped first, as index.Analyze does. Term
+// counts are damped to 1+ln(tf). Hashing is 64-bit FNV-1a over bytes, so a
+// text has the same vector on every platform and in every run.
+//
+// Vectors are L2-normalised, so cosine similarity is a dot product. A text
+// with no features (empty, or only stop words and punctuation) gets the
+// zero vector, which has similarity 0 with everything.
+type Embedder struct {
+	dim int
+}
+
+// NewEmbedder returns an embedder of dimension dim (DefaultDim if dim <= 0).
+func NewEmbedder(dim int) *Embedder {
+	if dim <= 0 {
+		dim = DefaultDim
+	}
+	return &Embedder{dim: dim}
+}
+
+// Dim is the vector dimension.
+func (e *Embedder) Dim() int { return e.dim }
+
+// Embed returns one vector per text, in order. It fails only when ctx is
+// done.
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("local embed: text %d of %d: %w", i, len(texts), err)
+			}
+		}
+		out[i] = e.vector(t)
+	}
+	return out, nil
+}
+
+// vector builds one embedding.
+func (e *Embedder) vector(text string) []float32 {
+	words := index.ContentWords(text)
+	uni := make(map[uint64]float64, len(words))
+	bi := make(map[uint64]float64, len(words))
+	tri := make(map[uint64]float64, 4*len(words))
+	prev := ""
+	for i, w := range words {
+		stem := index.Stem(w)
+		uni[fnv1a('u', stem)]++
+		if i > 0 {
+			bi[fnvAdd(fnvAdd(fnv1a('b', prev), " "), stem)]++
+		}
+		prev = stem
+		padded := "#" + w + "#"
+		// Trigrams of runes: start at each rune boundary, span three runes.
+		var starts [3]int
+		n := 0
+		for j := range padded {
+			if n >= 3 {
+				tri[fnv1a('t', padded[starts[n%3]:j])]++
+			}
+			starts[n%3] = j
+			n++
+		}
+		if n >= 3 {
+			tri[fnv1a('t', padded[starts[n%3]:])]++
+		}
+	}
+	acc := make([]float64, e.dim)
+	var scratch []feature
+	scratch = e.addGroup(acc, scratch, uni, weightUnigram)
+	scratch = e.addGroup(acc, scratch, bi, weightBigram)
+	e.addGroup(acc, scratch, tri, weightTrigram)
+
+	var ss float64
+	for _, v := range acc {
+		ss += v * v
+	}
+	out := make([]float32, e.dim)
+	if ss == 0 {
+		return out
+	}
+	inv := 1 / math.Sqrt(ss)
+	for i, v := range acc {
+		out[i] = float32(v * inv)
+	}
+	return out
+}
+
+type feature struct {
+	idx int
+	val float64
+}
+
+// addGroup hashes one feature group (hash → count) into acc with norm
+// weight: the hash picks the slot and, by its top bit, the sign; counts
+// are damped to 1+ln(tf). The group byte in the hash keeps "ab" the
+// unigram apart from "ab" the trigram.
+func (e *Embedder) addGroup(acc []float64, scratch []feature, feats map[uint64]float64, weight float64) []feature {
+	scratch = scratch[:0]
+	for h, tf := range feats {
+		v := 1 + math.Log(tf)
+		if h>>63 == 1 {
+			v = -v
+		}
+		scratch = append(scratch, feature{idx: int(h % uint64(len(acc))), val: v})
+	}
+	// Colliding features share a slot; sum them before taking the norm.
+	slices.SortFunc(scratch, func(a, b feature) int { return cmp.Compare(a.idx, b.idx) })
+	merged := scratch[:0]
+	for _, f := range scratch {
+		if k := len(merged) - 1; k >= 0 && merged[k].idx == f.idx {
+			merged[k].val += f.val
+		} else {
+			merged = append(merged, f)
+		}
+	}
+	var ss float64
+	for _, f := range merged {
+		ss += f.val * f.val
+	}
+	if ss == 0 {
+		return scratch // no features, or all cancelled out in collisions
+	}
+	scale := weight / math.Sqrt(ss)
+	for _, f := range merged {
+		acc[f.idx] += f.val * scale
+	}
+	return scratch
+}
+
+// fnv1a is 64-bit FNV-1a of the group byte followed by s.
+func fnv1a(group byte, s string) uint64 {
+	h := uint64(fnvOffset)
+	h ^= uint64(group)
+	h *= fnvPrime
+	return fnvAdd(h, s)
+}
+
+// fnvAdd continues an FNV-1a hash over s.
+func fnvAdd(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)

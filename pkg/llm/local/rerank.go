@@ -1,0 +1,102 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/arbor-eval/arbor/pkg/index"
+)
+
+// Reranker parameters. k1 and b are Lucene's BM25 defaults, as in
+// index.BM25; idfFloor and steepness are our choices for the score scale
+// (see Reranker).
+const (
+	rerankK1        = 1.2
+	rerankB         = 0.75
+	rerankIDFFloor  = 0.1
+	rerankSteepness = 2.0
+)
+
+// Reranker is a lexical stand-in for a cross-encoder (the paper uses
+// BGE-Reranker-v2-M3, §6.1): it scores each document by BM25 against the query
+// with statistics taken from the documents being reranked, over
+// index.Analyze terms (stemmed, stop words removed).
+//
+// Score scale. ArborMem adds the reranker score s_ce to other routing
+// signals and compares the sum with the new-root threshold τ (paper §4,
+// "State Localization", equations for s_t(v) and p_t), after multiplying
+// it by a configurable scale. So the score is a probability-like value in
+// [0, 1), like a cross-encoder's sigmoid output:
+//
+//	x     = Σ_{t ∈ q} idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·|d|/avgdl))
+//	xmax  = Σ_{t ∈ q} idf(t)
+//	score = 1 − exp(−2 · x / xmax)
+//
+// where idf(t) = ln(1 + (N − n(t) + 0.5)/(n(t) + 0.5)) + 0.1 over the N
+// documents given, so even a single document, or a term every document
+// has, still scores. x/xmax is the share of the query's IDF weight the
+// document covers: 1 when it holds every query term once at average length.
+// So a document that covers the whole query scores 1 − e⁻² ≈ 0.86 (more
+// with repeats), half of it ≈ 0.63, a quarter ≈ 0.39, nothing 0. Query
+// terms that no document contains still count in xmax and lower every
+// score, as a missing key entity lowers a cross-encoder's.
+//
+// This is a heuristic; results made with it are labelled heuristic.
+type Reranker struct{}
+
+// NewReranker returns the lexical reranker.
+func NewReranker() *Reranker { return &Reranker{} }
+
+// Rerank returns one score in [0, 1) per document, in input order. An
+// empty query (or one of stop words only) scores every document 0. It
+// fails only when ctx is done.
+func (r *Reranker) Rerank(ctx context.Context, query string, docs []string) ([]float64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("local rerank: %w", err)
+	}
+	scores := make([]float64, len(docs))
+	qterms := index.Analyze(query)
+	if len(qterms) == 0 || len(docs) == 0 {
+		return scores, nil
+	}
+	tfs := make([]map[string]int, len(docs))
+	lens := make([]int, len(docs))
+	df := make(map[string]int)
+	total := 0
+	for i, d := range docs {
+		terms := index.Analyze(d)
+		tf := make(map[string]int, len(terms))
+		for _, t := range terms {
+			if tf[t] == 0 {
+				df[t]++
+			}
+			tf[t]++
+		}
+		tfs[i], lens[i] = tf, len(terms)
+		total += len(terms)
+	}
+	N := float64(len(docs))
+	avgdl := float64(total) / N
+	if avgdl == 0 {
+		avgdl = 1
+	}
+	idf := make([]float64, len(qterms))
+	var xmax float64
+	for j, t := range qterms {
+		n := float64(df[t])
+		idf[j] = math.Log(1+(N-n+0.5)/(n+0.5)) + rerankIDFFloor
+		xmax += idf[j]
+	}
+	for i := range docs {
+		var x float64
+		norm := rerankK1 * (1 - rerankB + rerankB*float64(lens[i])/avgdl)
+		for j, t := range qterms {
+			if tf := float64(tfs[i][t]); tf > 0 {
+				x += idf[j] * tf * (rerankK1 + 1) / (tf + norm)
+			}
+		}
+		scores[i] = 1 - math.Exp(-rerankSteepness*x/xmax)
+	}
+	return scores, nil
+}
