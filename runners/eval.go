@@ -64,6 +64,8 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Close flushes the response cache's background writes.
+	defer d.models.Close()
 	dir := filepath.Join(p.Config.Run.Results, p.runID())
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("results folder: %w", err)
