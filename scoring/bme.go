@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
-	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/arbor-eval/arbor/datasets"
@@ -96,36 +96,79 @@ var _ Recaller = BMERecall
 // "3.30", or "Smith-Jones" and "Smith Jones", normalise alike; that is why
 // numerical commas need their own rule, as the paper lists it.
 func NormalizeAnswer(s string) string {
-	// A Caser keeps state, so each call makes its own.
-	s = cases.Fold().String(norm.NFKC.String(s))
-	rs := []rune(s)
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i, r := range rs {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		s = norm.NFKC.String(s)
+	}
+	b := make([]byte, 0, len(s)+8)
+	space := true // collapse runs of spaces and drop leading ones
+	word := 0     // start of the current word in b, for article removal
+	endWord := func() {
+		switch string(b[word:]) {
+		case "a", "an", "the":
+			b = b[:word]
+		default:
+			b = append(b, ' ')
+		}
+		word = len(b)
+		space = true
+	}
+	var prev rune = -1
+	for i, r := range s {
 		switch {
-		case r == ',' && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]):
+		case r == ',' && isDigitRune(prev) && i+1 < len(s) && isDigitRune(rune(s[i+1])):
 			// numerical comma: join the digit groups
 		case r == '&':
-			b.WriteString(" and ")
-		case unicode.IsPunct(r) || unicode.IsSymbol(r):
-			b.WriteByte(' ')
-		case unicode.IsSpace(r) || unicode.IsControl(r):
-			b.WriteByte(' ')
+			if !space {
+				endWord()
+			}
+			b = append(b, "and"...)
+			endWord()
+		case r < 0x80:
+			c := byte(r)
+			switch {
+			case 'A' <= c && c <= 'Z':
+				b = append(b, c+'a'-'A')
+				space = false
+			case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '_':
+				b = append(b, c)
+				space = false
+			default: // ASCII punctuation, symbols, white space, controls
+				if !space {
+					endWord()
+				}
+			}
+		case unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.IsSpace(r) || unicode.IsControl(r):
+			if !space {
+				endWord()
+			}
 		default:
-			b.WriteRune(r)
+			if f, ok := foldSpecial[r]; ok {
+				b = append(b, f...)
+			} else {
+				b = utf8.AppendRune(b, unicode.ToLower(r))
+			}
+			space = false
 		}
+		prev = r
 	}
-	f := strings.Fields(b.String())
-	out := f[:0]
-	for _, w := range f {
-		switch w {
-		case "a", "an", "the":
-			continue
-		}
-		out = append(out, w)
+	if !space {
+		endWord()
 	}
-	return strings.Join(out, " ")
+	return strings.TrimSuffix(string(b), " ")
 }
+
+func isDigitRune(r rune) bool { return '0' <= r && r <= '9' || r > 0x80 && unicode.IsDigit(r) }
+
+// foldSpecial are the full case foldings that differ from unicode.ToLower
+// and that NFKC does not already take care of.
+var foldSpecial = map[rune]string{'ß': "ss", 'ẞ': "ss", 'ς': "σ", 'İ': "i̇", 'ſ': "s"}
 
 // ContainsAnswer reports whether needle occurs in haystack at token
 // boundaries; both must already be normalised by NormalizeAnswer (so tokens

@@ -77,6 +77,7 @@ func TestBMERulesScore(t *testing.T) {
 	}{
 		{"dollar and commas", "$1,200", "$1,800", "It is 1200 dollars.", OutcomeCorrect},
 		{"ampersand", "Barnes & Noble", "Waterstones", "barnes and noble", OutcomeCorrect},
+		{"A & B", "A & B", "C & D", "It was a and b.", OutcomeCorrect},
 		{"articles", "the Harbor Room", "the Lantern Hall", "A harbor room, I think", OutcomeCorrect},
 		{"year is not ten", "10", "12", "That was back in 2010.", OutcomeMiss},
 		{"punctuation only", "Dr. Lee", "Dr. Park", "dr lee!", OutcomeCorrect},
