@@ -276,6 +276,9 @@ func (r *run) replay(ctx context.Context, j job) error {
 	ingCtx, ingUsage := llm.WithUsage(ctx)
 	sys, err := factory(ingCtx, j.ep.ID)
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return r.failEpisode(j, stat, fmt.Errorf("create %s: %w", j.system, err))
 	}
 	var (
@@ -310,6 +313,11 @@ func (r *run) replay(ctx context.Context, j job) error {
 					continue
 				}
 				s := r.answer(ctx, j, sys, q, v, b, lat)
+				if err := ctx.Err(); err != nil {
+					// An answer cut short by an interrupt is not a result:
+					// recorded as an error sample, resuming would skip it.
+					return err
+				}
 				if _, err := r.samples.Append(s); err != nil {
 					return err
 				}
@@ -319,6 +327,9 @@ func (r *run) replay(ctx context.Context, j job) error {
 		if q.Canonical != nil {
 			commit(q.Canonical)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err // the last commit may have been cut short: record nothing
 	}
 	stat.Committed = len(committed)
 	stat.IngestSeconds = ingest.Seconds()
@@ -363,9 +374,10 @@ func (r *run) baseSample(j job, q *datasets.Question, variant string, budget int
 		EvidenceRecall: -1, Heuristic: r.d.heuristics(j.system)}
 }
 
-// answer recalls, answers and scores one question at one budget.
-func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, lat record.Latency) record.Sample {
-	s := r.baseSample(j, q, variant, budget)
+// answer recalls, answers and scores one question at one budget. The result
+// is named so that the deferred call accounting reaches the caller.
+func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, lat record.Latency) (s record.Sample) {
+	s = r.baseSample(j, q, variant, budget)
 	s.Latency = lat
 	qctx, usage := llm.WithUsage(ctx)
 	defer func() { s.Calls = toCalls(usage.Snapshot()) }()
@@ -487,8 +499,6 @@ func writeManifest(dir string, p *Plan, d *deps) error {
 			return fmt.Errorf("hash dataset: %w", err)
 		}
 		m.Dataset.SHA256 = sum
-	} else {
-		m.Dataset.Path = "(embedded)"
 	}
 	for _, e := range d.models.Describe() {
 		m.Endpoints = append(m.Endpoints, record.Endpoint{Role: e.Role, URL: e.URL, Model: e.Model})
