@@ -37,30 +37,41 @@ const probeTimeout = 30 * time.Second
 // tokenizer (plus models). Probes go straight to the endpoint: no pool, retry or cache.
 func Check(ctx context.Context, cfg *config.Config) []CheckResult {
 	hc := llm.NewHTTPClient()
-	var out []CheckResult
-	var wg sync.WaitGroup
-	var mu sync.Mutex
+	type job struct {
+		i    int
+		name string
+		role config.Role
+		ep   config.Endpoint
+	}
+	var (
+		out  []CheckResult
+		jobs []job
+	)
+	// The result slice is complete before any probe starts, so probes write
+	// only their own element.
 	for _, r := range roles(cfg) {
 		if r.role.Local() {
 			out = append(out, CheckResult{Role: r.name, URL: "-", Model: localName(r.name), Status: "local"})
 			continue
 		}
 		for _, ep := range r.role.Endpoints {
-			i := len(out)
+			jobs = append(jobs, job{i: len(out), name: r.name, role: r.role, ep: ep})
 			out = append(out, CheckResult{Role: r.name, URL: llm.DisplayURL(ep.URL), Model: ep.Model})
-			wg.Go(func() {
-				start := time.Now()
-				err := probe(ctx, hc, r.name, r.role, ep)
-				mu.Lock()
-				defer mu.Unlock()
-				out[i].Latency = time.Since(start)
-				out[i].Status = "ok"
-				if err != nil {
-					out[i].Status = "FAIL"
-					out[i].Err = oneLine(err.Error())
-				}
-			})
 		}
+	}
+	var wg sync.WaitGroup
+	for _, j := range jobs {
+		wg.Go(func() {
+			start := time.Now()
+			err := probe(ctx, hc, j.name, j.role, j.ep)
+			res := &out[j.i]
+			res.Latency = time.Since(start)
+			res.Status = "ok"
+			if err != nil {
+				res.Status = "FAIL"
+				res.Err = oneLine(err.Error())
+			}
+		})
 	}
 	wg.Wait()
 	return out
