@@ -201,8 +201,9 @@ type job struct {
 	variants []string // variants answered from this instance ("" = reference)
 }
 
-// jobs groups the plan into memory instances and counts the samples to make
-// and those already recorded.
+// jobs groups the plan into memory instances still to replay (a sample or
+// the episode record missing) and counts the samples to make and those
+// already recorded.
 func (r *run) jobs(eps []datasets.Episode) (jobs []job, total, done int) {
 	p := r.plan
 	for i := range eps {
@@ -211,7 +212,9 @@ func (r *run) jobs(eps []datasets.Episode) (jobs []job, total, done int) {
 		for _, sys := range p.Systems {
 			for build, vs := range groupVariants(sys, p.Variants) {
 				j := job{ep: ep, system: sys, build: build, variants: vs}
-				missing := false
+				// A run killed after an episode's last sample but before its
+				// episode record must replay the episode to record it.
+				missing := !r.episodes.Has(record.EpisodeStat{Benchmark: p.Benchmark, Episode: ep.ID, System: sys, Variant: build}.Key())
 				for _, q := range qs {
 					for _, v := range vs {
 						for _, b := range p.Budgets {
