@@ -23,6 +23,8 @@ func addRunFlags(c *cobra.Command) {
 	f.String("shard", "", "run shard k/n of the episodes (combine shards with arbor merge)")
 	f.String("run", "", "run id (folder under --results); default derived from the command so re-running resumes")
 	f.Bool("force", false, "resume a run even if its config fingerprint differs")
+	f.Bool("retry-errors", false, "on resume, answer again the questions whose recorded sample is an error")
+	addDryRunFlags(c)
 }
 
 // planFromFlags builds the shared part of a Plan.
@@ -41,6 +43,7 @@ func planFromFlags(cmd *cobra.Command, kind, benchmark string) (runners.Plan, er
 	p.Seed, _ = f.GetInt("seed")
 	p.RunID, _ = f.GetString("run")
 	p.Force, _ = f.GetBool("force")
+	p.RetryErrors, _ = f.GetBool("retry-errors")
 	if s, _ := f.GetString("shard"); s != "" {
 		if p.Shard, err = runners.ParseShard(s); err != nil {
 			return p, err
@@ -85,6 +88,9 @@ BranchMemEval set with the offline default and prints the table.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := planFromFlags(cmd, "eval", args[0])
 			if err != nil {
+				return err
+			}
+			if done, err := dryRunIfAsked(cmd, p, nil); done {
 				return err
 			}
 			_, err = runners.Run(cmd.Context(), p)

@@ -46,6 +46,9 @@ type run struct {
 	mu       sync.Mutex
 	scored   float64
 	answered int
+	// retry holds the keys of recorded error samples to answer again
+	// (Plan.RetryErrors); guarded by mu.
+	retry map[string]bool
 }
 
 // Run executes the plan: replays every selected episode through every
@@ -74,9 +77,18 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	r := &run{plan: &p, d: d}
-	r.samples, _, err = record.OpenLog(filepath.Join(dir, "samples.jsonl"), record.Sample.Key)
+	var prev []record.Sample
+	r.samples, prev, err = record.OpenLog(filepath.Join(dir, "samples.jsonl"), record.Sample.Key)
 	if err != nil {
 		return nil, err
+	}
+	if p.RetryErrors {
+		r.retry = map[string]bool{}
+		for _, s := range record.Latest(prev, record.Sample.Key) {
+			if s.Error != "" {
+				r.retry[s.Key()] = true
+			}
+		}
 	}
 	defer r.samples.Close()
 	if r.samples.Repaired > 0 {
@@ -219,7 +231,7 @@ func (r *run) jobs(eps []datasets.Episode) (jobs []job, total, done int) {
 					for _, v := range vs {
 						for _, b := range p.Budgets {
 							total++
-							if r.samples.Has(r.key(ep, q, sys, v, b)) {
+							if r.has(r.key(ep, q, sys, v, b)) {
 								done++
 							} else {
 								missing = true
@@ -250,6 +262,30 @@ func groupVariants(system string, variants []string) map[string][]string {
 		g[build] = append(g[build], v)
 	}
 	return g
+}
+
+// has reports whether a sample is recorded and not due to be redone.
+func (r *run) has(key string) bool {
+	if !r.samples.Has(key) {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return !r.retry[key]
+}
+
+// write records a sample; a redone error sample supersedes the old line.
+func (r *run) write(s record.Sample) error {
+	k := s.Key()
+	r.mu.Lock()
+	redo := r.retry[k]
+	delete(r.retry, k)
+	r.mu.Unlock()
+	if redo {
+		return r.samples.Supersede(s)
+	}
+	_, err := r.samples.Append(s)
+	return err
 }
 
 func (r *run) key(ep *datasets.Episode, q *datasets.Question, sys, variant string, budget int) string {
@@ -312,7 +348,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 		}
 		for _, v := range j.variants {
 			for _, b := range p.Budgets {
-				if r.samples.Has(r.key(j.ep, q, j.system, v, b)) {
+				if r.has(r.key(j.ep, q, j.system, v, b)) {
 					continue
 				}
 				s := r.answer(ctx, j, sys, q, v, b, lat)
@@ -321,7 +357,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 					// recorded as an error sample, resuming would skip it.
 					return err
 				}
-				if _, err := r.samples.Append(s); err != nil {
+				if err := r.write(s); err != nil {
 					return err
 				}
 				r.progress(s)
@@ -350,12 +386,12 @@ func (r *run) failEpisode(j job, stat record.EpisodeStat, cause error) error {
 	for _, q := range j.ep.Questions() {
 		for _, v := range j.variants {
 			for _, b := range r.plan.Budgets {
-				if r.samples.Has(r.key(j.ep, q, j.system, v, b)) {
+				if r.has(r.key(j.ep, q, j.system, v, b)) {
 					continue
 				}
 				s := r.baseSample(j, q, v, b)
 				s.Error = stat.Error
-				if _, err := r.samples.Append(s); err != nil {
+				if err := r.write(s); err != nil {
 					return err
 				}
 				r.progress(s)

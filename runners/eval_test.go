@@ -201,6 +201,37 @@ func TestEvalEndpointErrorIsRecorded(t *testing.T) {
 	if !slices.ContainsFunc(main.Notes, func(n string) bool { return strings.Contains(n, "1 failed sample counted as wrong answers") }) {
 		t.Errorf("main table notes do not count the failed sample: %q", main.Notes)
 	}
+
+	// Resuming without --retry-errors keeps the error; with it, only the
+	// failed question is answered again and its new line supersedes the old.
+	plan := Plan{Benchmark: "branchmemeval", Limit: 2, Systems: []string{"bm25"}, Config: cfg, Out: io.Discard, Log: io.Discard}
+	if _, err := Run(deadline(t), plan); err != nil {
+		t.Fatal(err)
+	}
+	before := fake.PathStats("/v1/chat/completions").Requests
+	if before != int64(len(qs)) {
+		t.Fatalf("a plain resume answered again: %d requests", before)
+	}
+	plan.RetryErrors = true
+	res, err = Run(deadline(t), plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := fake.PathStats("/v1/chat/completions").Requests - before; n != 1 {
+		t.Fatalf("--retry-errors made %d chat requests, want 1 (the failed question)", n)
+	}
+	latest := record.Latest(res.Samples, record.Sample.Key)
+	if len(latest) != len(qs) || len(res.Samples) != len(qs)+1 {
+		t.Fatalf("%d lines, %d keys; want %d lines (one superseded) and %d keys", len(res.Samples), len(latest), len(qs)+1, len(qs))
+	}
+	for _, s := range latest {
+		if s.Error != "" {
+			t.Errorf("%s still an error after retry: %s", s.Key(), s.Error)
+		}
+	}
+	if notes := readTable(t, res.Dir, "main").Notes; slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "failed sample") }) {
+		t.Errorf("main table still counts failed samples after the retry: %q", notes)
+	}
 }
 
 // TestInterruptLeavesNoErrorSamples cancels a run while answers are in

@@ -92,7 +92,7 @@ func copyLog[T interface{ Key() string }](path string, dst *record.Log[T]) error
 	if err != nil {
 		return err
 	}
-	for _, r := range recs {
+	for _, r := range record.Latest(recs, T.Key) {
 		if _, err := dst.Append(r); err != nil {
 			return err
 		}

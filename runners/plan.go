@@ -8,6 +8,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -38,6 +40,10 @@ type Plan struct {
 	RunID string
 	// Force allows resuming a run whose config fingerprint differs.
 	Force bool
+	// RetryErrors answers again, on resume, the questions whose recorded
+	// sample is an error (an endpoint that was down, a 400); the new line
+	// supersedes the old one.
+	RetryErrors bool
 	// Command is the argv recorded in the manifest.
 	Command []string
 	// Judges adds further judge configurations (config files) whose scores
@@ -90,7 +96,7 @@ func ParseBudget(s string) (int, error) {
 		t = strings.TrimSuffix(t, "k")
 	}
 	n, err := strconv.Atoi(t)
-	if err != nil || n < 0 {
+	if err != nil || n < 0 || n > math.MaxInt32/mult {
 		return 0, fmt.Errorf("budget %q: expected a token count like 4096 or 4k", s)
 	}
 	if mult == 1024 && n == 32 {
@@ -124,7 +130,10 @@ func (p *Plan) runID() string {
 		return p.RunID
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s|%s|%v|%v|%v|%v|%d|%d", p.Benchmark, p.Data, p.Systems, p.Budgets, p.Variants, p.Categories, p.Subset, p.Seed)
+	// Sorted, so that --systems bm25,full and full,bm25 resume each other.
+	systems := append([]string(nil), p.Systems...)
+	sort.Strings(systems)
+	fmt.Fprintf(h, "%s|%s|%v|%v|%v|%v|%d|%d", p.Benchmark, p.Data, systems, p.Budgets, p.Variants, p.Categories, p.Subset, p.Seed)
 	kind := p.Kind
 	if kind == "" {
 		kind = "eval"

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -369,10 +370,17 @@ func (c *Config) resolve() error {
 	if c.Answer.Budget < 0 {
 		return fmt.Errorf("answer.budget: %d must not be negative", c.Answer.Budget)
 	}
-	if c.Cache.Dir == "" {
-		c.Cache.Dir = strings.TrimRight(c.Run.Results, "/") + "/.cache/llm"
-	}
 	return nil
+}
+
+// CacheDir is where the response cache lives: cache.dir, or
+// <run.results>/.cache/llm when that is empty. It is computed on use, not at
+// load, so that a caller who changes Run.Results moves the cache with it.
+func (c *Config) CacheDir() string {
+	if c.Cache.Dir != "" {
+		return c.Cache.Dir
+	}
+	return filepath.Join(c.Run.Results, ".cache", "llm")
 }
 
 // UseChat reports whether an operation configured as mode ("auto", "chat",

@@ -142,6 +142,39 @@ func (l *Log[T]) Append(rec T) (bool, error) {
 	return true, nil
 }
 
+// Supersede writes rec even if its key is already recorded: the newer line
+// replaces the older one for every reader (see Latest). Used to redo error
+// samples on resume.
+func (l *Log[T]) Supersede(rec T) error {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("encode record: %w", err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, err := l.f.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("append %s: %w", l.path, err)
+	}
+	l.seen[l.key(rec)] = true
+	return nil
+}
+
+// Latest keeps the last record of each key, in the order of those last
+// records, so that a superseding line wins.
+func Latest[T any](recs []T, key func(T) string) []T {
+	last := make(map[string]int, len(recs))
+	for i, r := range recs {
+		last[key(r)] = i
+	}
+	out := make([]T, 0, len(last))
+	for i, r := range recs {
+		if last[key(r)] == i {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // Close syncs and closes the file.
 func (l *Log[T]) Close() error {
 	l.mu.Lock()

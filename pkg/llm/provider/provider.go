@@ -62,7 +62,7 @@ func New(ctx context.Context, cfg *config.Config) (*Set, error) {
 	}
 	b.metrics = llm.NewMetrics(callLog)
 	if cfg.Cache.Enabled {
-		c, err := llm.OpenCache(cfg.Cache.Dir, b.logger)
+		c, err := llm.OpenCache(cfg.CacheDir(), b.logger)
 		if err != nil {
 			return nil, fmt.Errorf("cache.dir: %w", err)
 		}
