@@ -80,18 +80,7 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 	}
 	if variants := variantsOf(samples); len(variants) > 1 {
 		t := scoring.AblationTable(samples, nil)
-		var shared, separate []string
-		for _, v := range variants {
-			if v == "" {
-				continue
-			}
-			if recallOnly(v) {
-				shared = append(shared, v)
-			} else {
-				separate = append(separate, v)
-			}
-		}
-		t.Notes = append(t.Notes, fmt.Sprintf("Ingestion shared with the reference instance (recall-only variants): %s; ingested separately: %s.", orNone(shared), orNone(separate)))
+		t.Notes = append(t.Notes, ingestionNote(variants))
 		ts = append(ts, namedTable{"ablation", t, true})
 	}
 	ts = append(ts,

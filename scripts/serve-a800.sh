@@ -16,11 +16,14 @@
 set -euo pipefail
 LOG_DIR=${LOG_DIR:-logs}
 CHAT_MODEL=${CHAT_MODEL:-Qwen/Qwen3-30B-A3B-Instruct-2507}
+# The name clients ask for; keep it equal to the model: field of the config
+# (configs/a800.yaml asks for Qwen3-30B-A3B-Instruct-2507).
+SERVED_NAME=${SERVED_NAME:-${CHAT_MODEL##*/}}
 mkdir -p "$LOG_DIR"
 for gpu in 0 1 2 3 4 5 6; do
   port=$((8001 + gpu))
   CUDA_VISIBLE_DEVICES=$gpu nohup vllm serve "$CHAT_MODEL" \
-    --served-model-name Qwen3-30B-A3B-Instruct-2507 \
+    --served-model-name "$SERVED_NAME" \
     --port "$port" --max-model-len 40960 --gpu-memory-utilization 0.90 \
     --generation-config vllm --disable-log-requests \
     >"$LOG_DIR/chat-$port.log" 2>&1 &
