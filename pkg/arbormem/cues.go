@@ -1,0 +1,421 @@
+package arbormem
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file holds the rule-based readers of an input: the cascade's cues
+// (§4.2: explicit continuation and temporal-return cues), explicit topic
+// anchors, and the query types that select dynamic answer-format lines
+// (appendix D). They are rules, not models, in both the chat-backed and the
+// offline configuration.
+
+// reContinuation matches an explicit continuation cue at the start of an
+// input, after an optional acknowledgement ("Thanks! Also, ..."). The cue
+// must open the message: "also" in mid-sentence says nothing about which
+// state is resumed.
+var reContinuation = regexp.MustCompile(`(?i)^\s*(?:(?:ok(?:ay)?|great|thanks|thank you|perfect|cool|nice|sure|got it|awesome|sounds good|alright|right|yes|yeah|good|hmm+|so)[\s,.!:;-]+)*` +
+	`(?:also\b|and\s+(?:what|how|when|where|which|who|can|could|should|would|is|are|do|does|did|if|also|then)\b|plus\b|additionally\b|what about\b|how about\b|and\s+the\b|` +
+	`one more (?:thing|question)\b|another (?:thing|question|detail)\b|quick (?:one|follow[- ]up|question)\b|follow(?:ing)?[- ]up\b|continuing\b|to continue\b|in that case\b|on that note\b|building on (?:that|this)\b|` +
+	`related to (?:that|this)\b|speaking of (?:that|which)\b|while we're (?:at it|on (?:it|this|that))\b|(?:can|could|would|should) (?:you|i|we) also\b|same (?:question|thing) for\b|then\s+(?:what|how|should|can)\b)`)
+
+// continuationCue reports whether text opens with an explicit continuation cue.
+func continuationCue(text string) bool { return reContinuation.MatchString(text) }
+
+// temporalCue is a resolved explicit temporal-return cue: a time window
+// relative to the input's time, and the topic phrase it names, if any
+// ("last week when we discussed the garden" → last week, "the garden").
+type temporalCue struct {
+	Phrase   string
+	From, To time.Time
+	Topic    string
+}
+
+var reTemporal = regexp.MustCompile(`(?i)\b(earlier today|this morning|this afternoon|this evening|earlier this (?:week|month)|yesterday|last night|` +
+	`last (?:week|weekend|month|year|time)|the other day|(?:a|one|two|three|four|five|six|a few|a couple of|couple of|several) (?:days?|weeks?|months?) ago|` +
+	`(?:on|last) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
+
+var reDiscussed = regexp.MustCompile(`(?i)\bwhen (?:we|i|you) (?:discussed|talked about|were discussing|were talking about|chatted about|spoke about|went over|covered|looked at|mentioned)\s+([^.?!,;]{2,80})`)
+
+var numberWords = map[string]int{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a few": 3, "a couple of": 2, "couple of": 2, "several": 4}
+
+// reConversationRef marks a time phrase as a reference back to the
+// conversation ("what you suggested yesterday", "when we discussed the
+// garden last week"), not a report about the world ("I talked it over last
+// night").
+var reConversationRef = regexp.MustCompile(`(?i)\b(?:(?:we|you and i)\s+(?:discussed|talked about|were talking about|chatted about|went over|covered|spoke about)|you\s+(?:said|say|told|tell|mentioned|mention|suggested|suggest|recommended|recommend|gave|give|listed|list|proposed|propose|came up with)|i\s+(?:mentioned|told you|asked you|said to you|shared)|(?:our|that|the) (?:conversation|chat|discussion)\b)`)
+
+// detectTemporal finds an explicit temporal-return cue (a time phrase that
+// refers back to the conversation) and resolves its window against now; ok
+// is false without a cue or without a time.
+func detectTemporal(text string, now time.Time) (temporalCue, bool) {
+	m := reTemporal.FindStringSubmatch(text)
+	if m == nil || now.IsZero() || !reConversationRef.MatchString(text) {
+		return temporalCue{}, false
+	}
+	phrase := strings.ToLower(m[1])
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	c := temporalCue{Phrase: phrase}
+	switch {
+	case phrase == "earlier today" || phrase == "this morning" || phrase == "this afternoon" || phrase == "this evening":
+		c.From, c.To = day, now
+	case phrase == "yesterday" || phrase == "last night":
+		c.From, c.To = day.AddDate(0, 0, -1), day
+	case phrase == "earlier this week":
+		wd := (int(now.Weekday()) + 6) % 7 // Monday = 0
+		c.From, c.To = day.AddDate(0, 0, -wd), now
+	case phrase == "earlier this month":
+		c.From, c.To = time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location()), now
+	case phrase == "last week" || phrase == "last weekend":
+		c.From, c.To = day.AddDate(0, 0, -10), day.AddDate(0, 0, -3)
+		if phrase == "last week" {
+			c.From, c.To = day.AddDate(0, 0, -13), day.AddDate(0, 0, -1)
+		}
+	case phrase == "last month":
+		c.From, c.To = day.AddDate(0, -2, 0), day.AddDate(0, 0, -14)
+	case phrase == "last year":
+		c.From, c.To = day.AddDate(-2, 0, 0), day.AddDate(0, -6, 0)
+	case phrase == "last time" || phrase == "the other day":
+		c.From, c.To = day.AddDate(0, 0, -30), now
+	case strings.HasSuffix(phrase, " ago"):
+		f := strings.Fields(phrase)
+		unit := f[len(f)-2]
+		n := numberWords[strings.Join(f[:len(f)-2], " ")]
+		switch {
+		case strings.HasPrefix(unit, "day"):
+			c.From, c.To = day.AddDate(0, 0, -n-1), day.AddDate(0, 0, -n+2)
+		case strings.HasPrefix(unit, "week"):
+			c.From, c.To = day.AddDate(0, 0, -7*n-4), day.AddDate(0, 0, -7*n+4)
+		default:
+			c.From, c.To = day.AddDate(0, -n, -15), day.AddDate(0, -n, 15)
+		}
+	default: // "on monday", "last friday"
+		f := strings.Fields(phrase)
+		wd := weekdayIndex(f[len(f)-1])
+		back := (int(now.Weekday()) - wd + 7) % 7
+		if back == 0 {
+			back = 7
+		}
+		d := day.AddDate(0, 0, -back)
+		c.From, c.To = d, d.AddDate(0, 0, 1)
+	}
+	if d := reDiscussed.FindStringSubmatch(text); d != nil {
+		c.Topic = strings.TrimSpace(d[1])
+	}
+	return c, true
+}
+
+func weekdayIndex(s string) int {
+	for i, n := range []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"} {
+		if n == s {
+			return i
+		}
+	}
+	return 0
+}
+
+// anchor is an explicit topic anchor in an input: a named instance ("Sam's
+// trip"), a quoted topic ('book club picks'), or the object of a return
+// phrase ("back to the kitchen remodel").
+type anchor struct {
+	Text string
+	// Terms are the anchor's analyzed terms with weights: a name counts twice
+	// as much as a common noun, so that "Sam's trip" matches Sam's branch
+	// and not Alex's trip.
+	Terms   []string
+	Weights []float64
+	Kind    string // "possessive", "quoted", "return", "named"
+}
+
+var (
+	rePossessive = regexp.MustCompile(`\b([A-Z][\p{L}]+(?:\s+[A-Z][\p{L}]+)?)['’]s\s+((?:[\p{L}-]+\s*){1,3})`)
+	reReturn     = regexp.MustCompile(`(?i)\b(?:back to|return(?:ing)? to|regarding|re:|about|on|for)\s+(?:the|my|our|that|this)\s+([\p{L}0-9'’ -]{3,50})`)
+	reNamedThing = regexp.MustCompile(`\b(?:the|my|our)\s+((?:[A-Z][\p{L}]+\s+){1,2}(?:[a-z][\p{L}-]+))`)
+)
+
+// anchorStop ends a noun phrase in an anchor.
+var anchorStop = toSet(`is are was were be been being do does did has have had will would can could should may might must
+to for of in on at by with from about into and or but so than then that which who whom whose what when where why how
+if as again again? please now still also just yet there here we i you he she they it this these those again`)
+
+// nounEndings are -ing/-ed words that end a topic phrase as nouns.
+var nounEndings = toSet("wedding wedding's meeting building painting training clothing housing booking planning landing ceiling seating catering shopping hiking camping cooking reading writing bedroom bed")
+
+// topicNouns are the heads that make a "the/my/our X Y" phrase a topic
+// anchor for return phrases ("back to the garden plan").
+func cleanAnchorPhrase(p string) string {
+	f := strings.Fields(strings.Trim(p, " ,.;:!?"))
+	var keep []string
+	for i, w := range f {
+		lw := strings.ToLower(strings.Trim(w, ",.;:!?'\""))
+		if anchorStop[lw] || i > 0 && len(lw) > 5 && (strings.HasSuffix(lw, "ing") || strings.HasSuffix(lw, "ed")) && !nounEndings[lw] {
+			break
+		}
+		keep = append(keep, strings.Trim(w, ",.;:!?\""))
+		if strings.ContainsAny(w, ",.;:!?") {
+			break
+		}
+		if len(keep) == 4 {
+			break
+		}
+	}
+	return strings.Join(keep, " ")
+}
+
+// returnStrong are the verbs whose object is an anchor even without a
+// capitalised word ("back to the kitchen remodel").
+var returnStrong = regexp.MustCompile(`(?i)^(?:back to|return(?:ing)? to|regarding|re:)`)
+
+// reReturnCue is an explicit return to an earlier topic ("back to the
+// renovation", "let's pick up the move again", "switching back to Maya's
+// party"); its capture is the topic returned to.
+var reReturnCue = regexp.MustCompile(`(?i)\b(?:(?:get|go|going|come|coming|switch(?:ing)?|circl(?:e|ing)|head(?:ing)?)\s+back\s+(?:to|on)|back\s+(?:to|on)|return(?:ing)?\s+to|revisit(?:ing)?|regarding|re:|pick(?:ing)?\s+up|resum(?:e|ing))\s+(?:the\s+|my\s+|our\s+|that\s+|this\s+)?([\p{L}0-9'’ -]{3,60}?)(?:\s+again\b|\s+for\s+a\s+\w+|\s+while\b|\s+before\b|[.,;:!?—–(]|$)`)
+
+// notReturnVerbs precede "back to/on" without making it a return.
+var notReturnVerbs = toSet("came comes got gets went goes sent send sends brought bring brings called call calls wrote write writes paid pay pays moved refer refers referring look looking")
+
+// returnCue reports an explicit return cue and the topic phrase it names.
+// "pick up" counts only with "again" ("let's pick up the move again").
+func returnCue(text string) (string, bool) {
+	m := reReturnCue.FindStringSubmatchIndex(text)
+	if m == nil {
+		return "", false
+	}
+	cue := strings.ToLower(text[m[0]:m[2]])
+	if strings.HasPrefix(cue, "back") {
+		// "The reviews came back on my paper" reports, it does not return.
+		before := strings.Fields(strings.ToLower(text[:m[0]]))
+		if len(before) > 0 && notReturnVerbs[strings.Trim(before[len(before)-1], ",.;:")] {
+			return "", false
+		}
+	}
+	if strings.Contains(cue, "pick") {
+		rest := text[m[3]:]
+		if i := strings.IndexAny(rest, ".!?"); i >= 0 {
+			rest = rest[:i]
+		}
+		if !strings.Contains(strings.ToLower(rest), "again") {
+			return "", false
+		}
+	}
+	obj := cleanAnchorPhrase(text[m[2]:m[3]])
+	return obj, obj != ""
+}
+
+// reNewTopic marks an input that opens a new agenda rather than continuing
+// or resuming one: an announcement ("New project:", "Big news:"), a change
+// of subject ("on another note", "separately"), or a first-person opening
+// of a project ("I'm planning a trip…", "We're moving to…", "My sister asked
+// me to help…", "Can you help me plan it?"). It is a routing heuristic of
+// the offline configuration, not a rule of the paper.
+var reNewTopic = regexp.MustCompile(`(?i)(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|alright|right|anyway|also)[,.!]?\s+)?(?:` +
+	`new (?:project|topic|thing)\b|big news\b|different (?:topic|question)\b|change of (?:subject|topic)\b|on (?:an)?other note\b|switching gears\b|unrelated(?: question)?[,:]|separately[,:]|` +
+	`(?:i'm|i am|we're|we are)\s+(?:finally\s+|also\s+|now\s+|officially\s+)?(?:planning|organi[sz]ing|co-planning|throwing|hosting|renovating|redoing|moving|relocating|revising|coaching|helping|taking|starting|launching|preparing|training for|shopping for|looking for|enrolled)\b|` +
+	`(?:i|we)\s+(?:just\s+|finally\s+|recently\s+)?(?:enrolled|signed up|decided to|got engaged|started planning|want to get fit|need to (?:buy|find|plan|organi[sz]e))\b|` +
+	`(?:my|our|a|the)\s+(?:[\p{L}'’-]+\s+){0,3}(?:asked me to|is getting married|are getting married|is job hunting|is redoing|finally died|is getting (?:gutted|redone|renovated)|came back on)\b|` +
+	`[\p{L} ]{0,30}\b(?:planning|search|hunt) (?:time|has officially started)\b)`)
+
+// reNewTopicTail are closing requests typical of opening a project ("Can
+// you help me plan it?", "I'll keep Luca's details with you.").
+var reNewTopicTail = regexp.MustCompile(`(?i)\b(?:(?:can|could) you help me (?:plan|organi[sz]e|keep|build|run|think|do this|approach|stay)|(?:i'd like|i want|i need) a (?:sane |clear |proper |good |solid |realistic )?plan\b|help me (?:plan|organi[sz]e|keep it together|approach)|i'll (?:keep|track|note) [\p{L}'’ ]{0,40}(?:with you|here)|let's keep [\p{L}'’ ]{0,40}(?:here|organi[sz]ed|on track|straight)|where do i (?:even )?begin|starting from (?:zero|scratch)|keep track of decisions|let's start a plan)\b`)
+
+// newTopicCue reports whether text opens a new agenda (see reNewTopic).
+func newTopicCue(text string) bool {
+	return reNewTopic.MatchString(text) || reNewTopicTail.MatchString(text)
+}
+
+// detectAnchors finds explicit topic anchors in text (at most 3).
+func detectAnchors(text string) []anchor {
+	var out []anchor
+	seen := map[string]bool{}
+	add := func(phrase, kind string, names map[string]bool) {
+		phrase = strings.TrimSpace(phrase)
+		if phrase == "" || len(out) == 3 {
+			return
+		}
+		key := strings.ToLower(phrase)
+		if seen[key] {
+			return
+		}
+		terms := termsOf(phrase)
+		if len(terms) == 0 {
+			return
+		}
+		seen[key] = true
+		a := anchor{Text: phrase, Kind: kind, Terms: terms, Weights: make([]float64, len(terms))}
+		for i, t := range terms {
+			a.Weights[i] = 1
+			if names[t] {
+				a.Weights[i] = 2
+			}
+		}
+		out = append(out, a)
+	}
+	nameTerms := func(names ...string) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range names {
+			for _, t := range termsOf(n) {
+				m[t] = true
+			}
+		}
+		return m
+	}
+	for _, m := range reQuoted.FindAllStringSubmatch(text, -1) {
+		for _, g := range m[1:] {
+			if g != "" && len(strings.Fields(g)) <= 6 {
+				add(g, "quoted", nameTerms(properNounStrings(g)...))
+			}
+		}
+	}
+	for _, m := range rePossessive.FindAllStringSubmatch(text, -1) {
+		owner := m[1]
+		if sentenceStarters[strings.ToLower(owner)] {
+			continue
+		}
+		head := cleanAnchorPhrase(m[2])
+		if head == "" {
+			continue
+		}
+		add(owner+"'s "+head, "possessive", nameTerms(owner))
+	}
+	if obj, ok := returnCue(text); ok && obj != "" {
+		add(obj, "return", nameTerms(properNounStrings(obj)...))
+	}
+	for _, m := range reReturn.FindAllStringSubmatchIndex(text, -1) {
+		obj := cleanAnchorPhrase(text[m[2]:m[3]])
+		if obj == "" {
+			continue
+		}
+		names := properNounStrings(obj)
+		if len(names) == 0 && !returnStrong.MatchString(text[m[0]:m[1]]) {
+			continue // "about the weather" is not an explicit anchor
+		}
+		add(obj, "return", nameTerms(names...))
+	}
+	for _, m := range reNamedThing.FindAllStringSubmatch(text, -1) {
+		obj := cleanAnchorPhrase(m[1])
+		names := properNounStrings(obj)
+		if len(names) == 0 {
+			continue
+		}
+		add(obj, "named", nameTerms(names...))
+	}
+	return out
+}
+
+// properNounStrings lists the capitalised words of a phrase.
+func properNounStrings(p string) []string {
+	var out []string
+	for _, w := range words(p) {
+		if w != "" && strings.ToUpper(w[:1]) == w[:1] && strings.ToLower(w[:1]) != w[:1] && !sentenceStarters[strings.ToLower(w)] {
+			out = append(out, strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
+		}
+	}
+	return out
+}
+
+// topicMatch is the share of an anchor's weighted terms found in a
+// candidate's topic terms, in [0,1] (the "topic-match score" of Table
+// "Reference implementation settings").
+func topicMatch(a anchor, topic termSet) float64 {
+	var hit, all float64
+	for i, t := range a.Terms {
+		all += a.Weights[i]
+		if topic.has(t) {
+			hit += a.Weights[i]
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return hit / all
+}
+
+// QueryType holds the query-type conditions of the dynamic answer-format
+// instructions (appendix D) and of structured retrieval.
+type QueryType struct {
+	Preference bool `json:"preference,omitempty"`
+	YesNo      bool `json:"yes_no,omitempty"`
+	Previous   bool `json:"previous,omitempty"`
+	Current    bool `json:"current,omitempty"`
+	Count      bool `json:"count,omitempty"`
+	Sum        bool `json:"sum,omitempty"`
+	Latest     bool `json:"latest,omitempty"`
+	Earliest   bool `json:"earliest,omitempty"`
+	Ordering   bool `json:"ordering,omitempty"`
+	DateDiff   bool `json:"date_diff,omitempty"`
+	// Ordinal is the asked list position (1-based; -1 for "last"), 0 if none.
+	Ordinal int  `json:"ordinal,omitempty"`
+	Bridge  bool `json:"bridge,omitempty"`
+	// Anchors are the explicit topic anchors of the question.
+	Anchors []string `json:"anchors,omitempty"`
+}
+
+var (
+	reYesNo      = regexp.MustCompile(`(?i)^\s*(?:(?:so|and|but|ok|okay|hey|quick question)[,:]?\s+)?(?:is|are|was|were|do|does|did|have|has|had|can|could|should|will|would|am|isn't|aren't|wasn't|didn't|doesn't|don't|haven't|hasn't)\b`)
+	rePrevious   = regexp.MustCompile(`(?i)\b(?:previous(?:ly)?|before (?:the|that|it|i|we) (?:change|update|switch)|former(?:ly)?|original(?:ly)?|used to|old (?:value|one|name|address|plan|budget|number)|at first|initially|had been)\b`)
+	reCurrent    = regexp.MustCompile(`(?i)\b(?:now|current(?:ly)?|latest|after (?:the )?(?:update|change)|these days|at the moment|most recent(?:ly)?|anymore|updated|still)\b`)
+	rePreference = regexp.MustCompile(`(?i)\b(?:recommend|recommendation|suggest(?:ion)?s?|any ideas|ideas for|what should i|tips|advice|what would you suggest|could you suggest|can you suggest|help me (?:pick|choose|find|decide))\b`)
+	reCount      = regexp.MustCompile(`(?i)\b(?:how many|number of|how often|count of|how many times)\b`)
+	reSum        = regexp.MustCompile(`(?i)\b(?:in total|total|altogether|combined|in all|sum of|overall amount|how much (?:did|have) (?:i|we) (?:spend|spent|pay|paid|raise|raised|save|saved))\b`)
+	reLatest     = regexp.MustCompile(`(?i)\b(?:most recent(?:ly)?|latest|last time|the last (?:time|one)|most recently)\b`)
+	reEarliest   = regexp.MustCompile(`(?i)\b(?:earliest|first time|the first one|initially|at the very start)\b`)
+	reOrdering   = regexp.MustCompile(`(?i)\b(?:in what order|what order|which came first|which (?:did|happened) (?:i|first)|chronolog\w*|sequence|before or after|order of)\b`)
+	reDateDiff   = regexp.MustCompile(`(?i)\b(?:how many (?:days|weeks|months|years)|how long (?:ago|since|between|before|after)|days? (?:between|since|until|before|after)|weeks? (?:between|since|until))\b`)
+	reBridge     = regexp.MustCompile(`(?i)\b(?:connect(?:s|ed|ion)?|alongside|link(?:s|ed)? (?:to|with|between)|tie[sd]? (?:in|together)|combine[sd]?|together with|both (?:the|of)|relate[sd]? to|in common|same as (?:the|my))\b`)
+	reOrdinal    = regexp.MustCompile(`(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|1st|2nd|3rd|[4-9]th|10th|number \d+|#\d+|no\. ?\d+|item \d+)\b`)
+)
+
+var reDigits = regexp.MustCompile(`\d+`)
+
+var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+	"last": -1, "final": -1, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10}
+
+// reListNoun marks an ordinal as a list position ("the second restaurant you
+// suggested") rather than a time ("the first time").
+var reListNoun = regexp.MustCompile(`(?i)\b(?:item|one|option|pick|choice|suggestion|recommendation|recommended|suggested|listed|list|step|book|novel|movie|film|song|restaurant|place|idea|title|name|dish|recipe|move|tip|point|entry|spot|hotel|activity|destination|exercise|podcast|show|track)s?\b`)
+
+// classifyQuery derives a question's query type.
+func classifyQuery(text string) QueryType {
+	var q QueryType
+	q.Preference = rePreference.MatchString(text)
+	q.YesNo = reYesNo.MatchString(text) && !strings.Contains(strings.ToLower(text), " or ")
+	q.Previous = rePrevious.MatchString(text)
+	q.Current = reCurrent.MatchString(text)
+	q.Count = reCount.MatchString(text)
+	q.Sum = reSum.MatchString(text) || (strings.Contains(strings.ToLower(text), "how much") && reSum.MatchString(text))
+	q.DateDiff = reDateDiff.MatchString(text)
+	if q.DateDiff {
+		q.Count = false
+	}
+	q.Ordering = reOrdering.MatchString(text)
+	q.Latest = reLatest.MatchString(text)
+	q.Earliest = reEarliest.MatchString(text)
+	if m := reOrdinal.FindStringSubmatch(text); m != nil && reListNoun.MatchString(text) && !strings.Contains(strings.ToLower(text), m[1]+" time") {
+		w := strings.ToLower(m[1])
+		if n, ok := ordinalWords[w]; ok {
+			q.Ordinal = n
+		} else if d := reDigits.FindString(w); d != "" {
+			q.Ordinal, _ = strconv.Atoi(d)
+		}
+		if q.Ordinal == 1 || q.Ordinal == -1 {
+			// "the first/last one you suggested" is a list position, not the
+			// earliest/latest event.
+			q.Earliest, q.Latest = false, false
+		}
+	}
+	for _, a := range detectAnchors(text) {
+		q.Anchors = append(q.Anchors, a.Text)
+	}
+	q.Bridge = reBridge.MatchString(text) && (len(q.Anchors) >= 1 || strings.Contains(strings.ToLower(text), " and "))
+	return q
+}
+
+// Computes reports whether the question asks for a deterministic event
+// computation (count, sum, latest/earliest, ordering, date difference).
+func (q QueryType) Computes() bool {
+	return q.Count || q.Sum || q.Latest || q.Earliest || q.Ordering || q.DateDiff
+}

@@ -1,0 +1,174 @@
+package arbormem
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestContinuationCue(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"Also, what about the hotel?", true},
+		{"Thanks! Also, can you check the dates?", true},
+		{"And what should I pack?", true},
+		{"What about the second day?", true},
+		{"Another thing: the flight leaves at 9.", true},
+		{"One more thing on this. The budget is $400.", true},
+		{"I also need a hotel.", false}, // "also" mid-sentence
+		{"Andrew said hi.", false},
+		{"Back to the renovation.", false},
+		{"", false},
+	} {
+		if got := continuationCue(tc.text); got != tc.want {
+			t.Errorf("continuationCue(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestReturnCue(t *testing.T) {
+	for _, tc := range []struct {
+		text, obj string
+		ok        bool
+	}{
+		{"Okay, back to the renovation. What goes wrong?", "renovation", true},
+		{"Back on Yara's wedding — what about photographers?", "Yara's wedding", true},
+		{"Let's pick up the speech diarization paper again.", "speech diarization paper", true},
+		{"Let's pick up Sam's job search for a project manager role again.", "Sam's job search", true},
+		{"Switching back to the car search for a bit.", "car search", true},
+		{"So, returning to the relocation.", "relocation", true},
+		{"Can we go back to the Oslo wedding?", "Oslo wedding", true},
+		{"The reviews came back on my graph clustering paper.", "", false},
+		{"I'll want to refer back to it later.", "", false},
+		{"Can you pick up the kids?", "", false},
+		{"I went back home.", "", false},
+	} {
+		obj, ok := returnCue(tc.text)
+		if ok != tc.ok || obj != tc.obj {
+			t.Errorf("returnCue(%q) = %q, %v; want %q, %v", tc.text, obj, ok, tc.obj, tc.ok)
+		}
+	}
+}
+
+func TestNewTopicCue(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"New project: a trip to Austin in the summer.", true},
+		{"Big news: I'm relocating to Boulder.", true},
+		{"I'm planning a trip to Oslo for early autumn. Can you help me think it through?", true},
+		{"My sister Iris is redoing the living room and asked me to help coordinate.", true},
+		{"The basement is getting gutted and redone this year. I'd like a sane plan.", true},
+		{"Separately, I'm training for the Porto half marathon.", true},
+		{"The flight leaves at 9:40 am.", false},
+		{"What should we ask potential photographers?", false},
+		{"We've gone with $47,000 for the budget.", false},
+	} {
+		if got := newTopicCue(tc.text); got != tc.want {
+			t.Errorf("newTopicCue(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestDetectTemporal(t *testing.T) {
+	now := time.Date(2024, 5, 15, 18, 0, 0, 0, time.UTC) // a Wednesday
+	for _, tc := range []struct {
+		text     string
+		ok       bool
+		from, to string
+		topic    string
+	}{
+		{"What did you suggest earlier today?", true, "2024-05-15 00:00", "2024-05-15 18:00", ""},
+		{"Last week when we discussed the garden, what did you say?", true, "2024-05-02 00:00", "2024-05-14 00:00", "the garden"},
+		{"What was the recipe you gave me yesterday?", true, "2024-05-14 00:00", "2024-05-15 00:00", ""},
+		{"I talked it over last night.", false, "", "", ""}, // a report, not a reference to the chat
+		{"What did we decide?", false, "", "", ""},
+	} {
+		c, ok := detectTemporal(tc.text, now)
+		if ok != tc.ok {
+			t.Errorf("detectTemporal(%q) ok=%v, want %v", tc.text, ok, tc.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if got := c.From.Format("2006-01-02 15:04"); got != tc.from {
+			t.Errorf("%q: from %s, want %s", tc.text, got, tc.from)
+		}
+		if got := c.To.Format("2006-01-02 15:04"); got != tc.to {
+			t.Errorf("%q: to %s, want %s", tc.text, got, tc.to)
+		}
+		if c.Topic != tc.topic {
+			t.Errorf("%q: topic %q, want %q", tc.text, c.Topic, tc.topic)
+		}
+	}
+	if _, ok := detectTemporal("What did you suggest yesterday?", time.Time{}); ok {
+		t.Error("without a time a temporal cue cannot be resolved")
+	}
+}
+
+func TestDetectAnchors(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"Going back to Sam's trip, what was the budget?", []string{"Sam's trip"}},
+		{"If the question quotes 'book club picks', ignore other topics.", []string{"book club picks"}},
+		{"How is Maya's surprise birthday coming along?", []string{"Maya's surprise birthday"}},
+		{"What time is it?", nil},
+		{"I spoke about the weather.", nil},
+	} {
+		var got []string
+		for _, a := range detectAnchors(tc.text) {
+			got = append(got, a.Text)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("detectAnchors(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestClassifyQuery(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		check func(QueryType) bool
+	}{
+		{"How many times did I visit the museum?", func(q QueryType) bool { return q.Count && q.Computes() }},
+		{"How much did I spend in total on coffee?", func(q QueryType) bool { return q.Sum }},
+		{"What is my current job?", func(q QueryType) bool { return q.Current && !q.Previous }},
+		{"What was my previous address?", func(q QueryType) bool { return q.Previous }},
+		{"Did I book the hotel?", func(q QueryType) bool { return q.YesNo }},
+		{"What was the third suggestion you made in that list?", func(q QueryType) bool { return q.Ordinal == 3 }},
+		{"What was the last recommendation you gave?", func(q QueryType) bool { return q.Ordinal == -1 && !q.Latest }},
+		{"How many days between the two concerts?", func(q QueryType) bool { return q.DateDiff && !q.Count }},
+		{"Can you recommend a restaurant for our anniversary?", func(q QueryType) bool { return q.Preference }},
+		{"What's the budget for Kofi's party?", func(q QueryType) bool { return len(q.Anchors) == 1 && q.Anchors[0] == "Kofi's party" }},
+	} {
+		if q := classifyQuery(tc.text); !tc.check(q) {
+			t.Errorf("classifyQuery(%q) = %+v", tc.text, q)
+		}
+	}
+}
+
+func TestExtractEntities(t *testing.T) {
+	got := extractEntities("We booked the Casa Azul hotel in Alfama for $2,400 on June 14, room 312.", 10)
+	for _, want := range []string{"Casa Azul", "Alfama", "$2,400", "June 14"} {
+		found := false
+		for _, g := range got {
+			if g == want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("entities %q lack %q", got, want)
+		}
+	}
+	for _, g := range got {
+		if g == "We" {
+			t.Errorf("sentence starter taken for a name: %q", got)
+		}
+	}
+}

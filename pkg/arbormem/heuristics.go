@@ -1,0 +1,756 @@
+package arbormem
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/arbor-eval/arbor/pkg/dialog"
+)
+
+// ruleOps implements Extractor, Auditor and TagPredictor with rules only, so
+// that ArborMem runs with no chat model (the offline default). Results are
+// labelled heuristic wherever they are reported.
+type ruleOps struct{}
+
+var (
+	_ Extractor    = ruleOps{}
+	_ Auditor      = ruleOps{}
+	_ TagPredictor = ruleOps{}
+)
+
+// Name labels the rule-based operations.
+func (ruleOps) Name() string { return "heuristic" }
+
+// Heuristic is true: results come from rules.
+func (ruleOps) Heuristic() bool { return true }
+
+// turnSource is one turn a rule reads, with the name facts about its author
+// are written with ("User" for the user side; a corpus speaker's name when
+// the corpus gives one, as LoCoMo does for both speakers).
+type turnSource struct {
+	who   string
+	text  string
+	human bool
+}
+
+func sourcesOf(in dialog.Interaction) []turnSource {
+	var out []turnSource
+	for _, t := range in.Turns {
+		who := "User"
+		human := t.Role == dialog.RoleUser
+		if t.Speaker != "" {
+			who, human = t.Speaker, true
+		}
+		out = append(out, turnSource{who: who, text: t.Content, human: human})
+	}
+	return out
+}
+
+// NodeMetadata summarises an interaction by its most informative sentences
+// within node_metadata's 50-word limit: the human side's sentences that
+// carry concrete detail first, then its remaining statements, then
+// assistant sentences that add details not yet covered; discourse fillers
+// ("One more thing on this.") and generic advice are left out.
+func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta, error) {
+	type cand struct {
+		text  string
+		prio  int
+		order int
+		terms []string
+	}
+	var cands []cand
+	for _, src := range sourcesOf(in) {
+		for _, sent := range sentences(stripMarkdown(src.text)) {
+			n := len(strings.Fields(sent))
+			if n < 3 || isFiller(sent) {
+				continue
+			}
+			detail := hasDetail(sent)
+			prio := 0
+			switch {
+			case src.human && detail:
+				prio = 0
+			case src.human:
+				prio = 1
+			case detail:
+				prio = 2
+			default:
+				continue
+			}
+			text := sent
+			if src.human {
+				text = personalize(sent, src.who)
+			}
+			var dt []string
+			for _, e := range extractEntities(sent, 8) {
+				dt = append(dt, strings.ToLower(e))
+			}
+			cands = append(cands, cand{text: text, prio: prio, order: len(cands), terms: dt})
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].prio < cands[j].prio })
+	budget := maxSummaryWords
+	covered := map[string]bool{}
+	var picked []cand
+	for _, c := range cands {
+		if budget <= 0 {
+			break
+		}
+		if c.prio == 2 {
+			fresh := false
+			for _, t := range c.terms {
+				if !covered[t] {
+					fresh = true
+				}
+			}
+			if !fresh {
+				continue
+			}
+		}
+		n := len(strings.Fields(c.text))
+		if n > budget {
+			if len(picked) > 0 && c.prio > 0 {
+				continue
+			}
+			c.text = clipWords(c.text, budget)
+			n = budget
+		}
+		budget -= n
+		for _, t := range c.terms {
+			covered[t] = true
+		}
+		picked = append(picked, c)
+	}
+	sort.SliceStable(picked, func(i, j int) bool { return picked[i].order < picked[j].order })
+	parts := make([]string, len(picked))
+	for i, c := range picked {
+		parts[i] = c.text
+	}
+	all := strings.TrimSpace(in.Text())
+	return sanitizeMeta(NodeMeta{Summary: strings.Join(parts, " "), Entities: extractEntities(stripMarkdown(all), 12)}), nil
+}
+
+// isFiller reports a sentence that is only a discourse cue ("One more
+// thing on this.", "Okay, another thing:").
+func isFiller(sent string) bool {
+	loc := reContinuation.FindStringIndex(sent)
+	if loc == nil || hasDetail(sent) {
+		return false
+	}
+	return len(strings.Fields(strings.Trim(sent[loc[1]:], " .,:;!-—"))) < 3
+}
+
+// personalize rewrites first-person words with the author's name.
+func personalize(s, who string) string {
+	out := firstPersonToUser(s)
+	if who != "User" {
+		out = strings.ReplaceAll(out, "User's", who+"'s")
+		out = strings.ReplaceAll(out, "User", who)
+	}
+	return out
+}
+
+var reMarkdown = regexp.MustCompile(`\*\*|__|#+\s|` + "`")
+
+func stripMarkdown(s string) string { return reMarkdown.ReplaceAllString(s, "") }
+
+// hasValue reports whether a sentence states a recallable value: a number,
+// a date, a quoted title, or a name that is not just the possessor of a
+// topic ("Kofi's party" names a topic, "Gloria Abernathy" a value).
+func hasValue(s string) bool {
+	for _, r := range s {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	if reQuoted.MatchString(s) || reDateText.MatchString(s) {
+		return true
+	}
+	for _, p := range properNouns(s) {
+		end := p.pos + len(p.s)
+		if end < len(s) && (strings.HasPrefix(s[end:], "'s") || strings.HasPrefix(s[end:], "’s")) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// returnOnly reports a sentence that only announces a return to a topic
+// ("Right, back to Kofi's party.").
+func returnOnly(s string) bool {
+	obj, ok := returnCue(s)
+	return ok && len(strings.Fields(s)) <= len(strings.Fields(obj))+5
+}
+
+// PathSummary keeps the branch's topic (inherited from the parent, or derived
+// from a new root's own input) with the branch's accumulated key entities,
+// and records the current node as progress, in path_evolution's
+// "Topic: … | Progress: …" format.
+func (ruleOps) PathSummary(_ context.Context, prev string, cur NodeMeta, in dialog.Interaction) (string, error) {
+	topic, ents := parsePathTopic(prev)
+	if topic == "" {
+		topic = deriveTopic(in, cur)
+	}
+	seen := map[string]bool{strings.ToLower(topic): true}
+	for _, e := range ents {
+		seen[strings.ToLower(e)] = true
+	}
+	for _, e := range cur.Entities {
+		if len(ents) >= 10 {
+			break
+		}
+		if k := strings.ToLower(e); !seen[k] && isNameLike(e) {
+			seen[k] = true
+			ents = append(ents, e)
+		}
+	}
+	t := topic
+	if len(ents) > 0 {
+		t += " (" + strings.Join(ents, ", ") + ")"
+	}
+	return clipRunes("Topic: "+t+" | Progress: "+clipWords(cur.Summary, 30), maxPathSummary), nil
+}
+
+// isNameLike keeps names and titles in the path's entity list, not numbers
+// or dates ("June 14").
+func isNameLike(e string) bool {
+	r := []rune(e)
+	if len(r) < 2 || !unicode.IsUpper(r[0]) {
+		return false
+	}
+	f := strings.Fields(strings.ToLower(e))
+	return !calendarWords[strings.Trim(f[0], ".,")]
+}
+
+// parsePathTopic splits "Topic: T (e1, e2) | Progress: …" into T and [e1 e2].
+func parsePathTopic(p string) (string, []string) {
+	if p == "" {
+		return "", nil
+	}
+	t := p
+	if i := strings.Index(strings.ToLower(t), "topic:"); i >= 0 {
+		t = t[i+len("topic:"):]
+	}
+	if i := strings.Index(t, "|"); i >= 0 {
+		t = t[:i]
+	}
+	t = strings.TrimSpace(t)
+	var ents []string
+	if i := strings.Index(t, " ("); i >= 0 && strings.HasSuffix(t, ")") {
+		for _, e := range strings.Split(t[i+2:len(t)-1], ",") {
+			if e = strings.TrimSpace(e); e != "" {
+				ents = append(ents, e)
+			}
+		}
+		t = strings.TrimSpace(t[:i])
+	}
+	return t, ents
+}
+
+// topicKeyOf extracts the core subject of a path summary ("Topic: X | …").
+func topicKeyOf(pathSummary string) string {
+	t, _ := parsePathTopic(pathSummary)
+	return clipRunes(t, 100)
+}
+
+// deriveTopic names a new branch from its first interaction: an explicit
+// anchor of the user's input, else its first names, else its first content
+// words.
+func deriveTopic(in dialog.Interaction, meta NodeMeta) string {
+	u := in.User()
+	if u == "" {
+		u = in.Text()
+	}
+	if as := detectAnchors(u); len(as) > 0 {
+		return as[0].Text
+	}
+	var names []string
+	for _, e := range extractEntities(u, 6) {
+		if isNameLike(e) {
+			names = append(names, e)
+			if len(names) == 3 {
+				break
+			}
+		}
+	}
+	var cw []string
+	inName := map[string]bool{}
+	for _, n := range names {
+		for _, w := range strings.Fields(strings.ToLower(n)) {
+			inName[w] = true
+		}
+	}
+	for _, w := range contentWords(u, 8) {
+		if !inName[w] && len(cw) < 4 {
+			cw = append(cw, w)
+		}
+	}
+	switch {
+	case len(names) > 0 && len(cw) > 0:
+		return strings.Join(names, ", ") + ": " + strings.Join(cw, " ")
+	case len(names) > 0:
+		return strings.Join(names, ", ")
+	case len(cw) > 0:
+		return strings.Join(cw, " ")
+	}
+	return clipWords(meta.Summary, 6)
+}
+
+// genericWords are frequent chat words that never name a topic.
+var genericWords = toSet(`want need like love think know help please thanks thank hi hello hey could would should can will just really
+get got make made go going tell let give find look looking good great nice sure okay ok yes no also well much many lot lots
+something anything thing things way idea ideas question questions maybe pretty quite bit little kind sort plan planning
+today tomorrow yesterday week day time now still already again actually currently start started starting trying try
+his her hers their theirs them him its mine yours ours`)
+
+// contentWords returns the first n non-stop, non-generic words of s,
+// lower-cased, in order.
+func contentWords(s string, n int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range words(s) {
+		lw := strings.ToLower(strings.Trim(w, "'’-"))
+		if len(lw) < 3 || anchorStop[lw] || sentenceStarters[lw] || genericWords[lw] || seen[lw] {
+			continue
+		}
+		if _, err := strconv.Atoi(lw); err == nil {
+			continue
+		}
+		seen[lw] = true
+		out = append(out, lw)
+		if len(out) == n {
+			break
+		}
+	}
+	return out
+}
+
+var (
+	reFirstPerson = regexp.MustCompile(`(?i)\b(?:i|i'm|i've|i'd|i'll|my|mine|me|we|our|we're|we've|us)\b`)
+	rePreferVerb  = regexp.MustCompile(`(?i)\b(?:love|loves|like|likes|prefer|prefers|favou?rite|hate|hates|enjoy|enjoys|allergic|vegetarian|vegan|pescatarian|gluten-free|can't stand|dislike)\b`)
+	reUpdateCue   = regexp.MustCompile(`(?i)\b(?:now|actually|changed|change(?:d)? to|switched|moved|no longer|instead|updated?|raised|lowered|increased|decreased|renamed|new|anymore|correction|revised|bumped|cut)\b`)
+)
+
+// Facts keeps self-contained statements with concrete detail from the human
+// side of the interaction, rewritten in the third person ("User …"), each
+// tagged with the best-matching ontology category.
+func (ruleOps) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, error) {
+	var out []FactDraft
+	for _, src := range sourcesOf(in) {
+		if !src.human {
+			continue
+		}
+		for _, sent := range sentences(src.text) {
+			sent = strings.TrimSpace(stripMarkdown(sent))
+			if strings.HasSuffix(sent, "?") || len(strings.Fields(sent)) < 4 {
+				continue
+			}
+			// A statement with a concrete value, or a first-person preference.
+			if returnOnly(sent) || !hasValue(sent) && !(reFirstPerson.MatchString(sent) && rePreferVerb.MatchString(sent)) {
+				continue
+			}
+			fact := clipRunes(personalize(sent, src.who), 300)
+			tags := ruleTags(sent, 1)
+			tag := ""
+			if len(tags) > 0 {
+				tag = tags[0]
+			}
+			out = append(out, FactDraft{Fact: fact, Tag: tag, Entities: extractEntities(sent, 6)})
+		}
+	}
+	return sanitizeFacts(out), nil
+}
+
+var (
+	reNumbered = regexp.MustCompile(`^\s*(?:\(?(\d{1,2})[.)]|#(\d{1,2}))\s+(.+)$`)
+	reBullet   = regexp.MustCompile(`^\s*[-*•]\s+(.+)$`)
+	reItemCut  = regexp.MustCompile(`\s+[–—]\s+|\s+-\s+|:\s+|\s+\(`)
+	reAskList  = regexp.MustCompile(`(?i)\b(?:suggest|recommend|list|give me|share|find|ideas? for|options? for|what are some|name|pick|draft|write|plan)\b\s*(.*)`)
+	reInline   = regexp.MustCompile(`\((\d{1,2})\)\s*([^();]+?)(?:[,;]|\s+and\s+|$)`)
+)
+
+// Artifacts reads list items, links and quoted titles from the assistant's
+// answer (assistant_artifact_miner's limits: at most 8 items, short fields).
+func (ruleOps) Artifacts(_ context.Context, in dialog.Interaction) ([]Artifact, error) {
+	var asst []string
+	for _, t := range in.Turns {
+		if t.Role == dialog.RoleAssistant && t.Speaker == "" {
+			asst = append(asst, t.Content)
+		}
+	}
+	text := strings.Join(asst, "\n")
+	if strings.TrimSpace(text) == "" {
+		return nil, nil
+	}
+	topic := artifactTopic(in.User())
+	kind := "list_item"
+	lu := strings.ToLower(in.User())
+	switch {
+	case strings.Contains(lu, "recipe"):
+		kind = "recipe"
+	case strings.Contains(lu, "step"):
+		kind = "step"
+	case rePreference.MatchString(lu):
+		kind = "recommendation"
+	}
+	var out []Artifact
+	add := func(item string, ord int, typ string) {
+		item = strings.TrimSpace(stripMarkdown(item))
+		if item == "" {
+			return
+		}
+		ev := item
+		if loc := reItemCut.FindStringIndex(item); loc != nil && loc[0] >= 3 {
+			item = item[:loc[0]]
+		}
+		item = strings.Trim(item, " .,;:*\"")
+		if item == "" {
+			return
+		}
+		out = append(out, Artifact{Type: typ, Topic: topic, Item: item, Ordinal: ord, Entities: extractEntities(ev, 4), Evidence: ev})
+	}
+	bullet := 0
+	for _, line := range strings.Split(text, "\n") {
+		if m := reNumbered.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[1] + m[2])
+			add(m[3], n, kind)
+			continue
+		}
+		if m := reBullet.FindStringSubmatch(line); m != nil {
+			bullet++
+			add(m[1], bullet, kind)
+			continue
+		}
+		bullet = 0
+		for _, m := range reInline.FindAllStringSubmatch(line, -1) {
+			n, _ := strconv.Atoi(m[1])
+			add(m[2], n, kind)
+		}
+	}
+	for _, u := range reURL.FindAllString(text, -1) {
+		add(u, 0, "link")
+	}
+	if len(out) == 0 {
+		for _, m := range reQuoted.FindAllStringSubmatch(text, -1) {
+			for _, g := range m[1:] {
+				if g != "" {
+					add(g, 0, "title")
+				}
+			}
+		}
+	}
+	return sanitizeArtifacts(out), nil
+}
+
+// artifactTopic names what the user asked the assistant to produce.
+func artifactTopic(user string) string {
+	if as := detectAnchors(user); len(as) > 0 {
+		return as[0].Text
+	}
+	first := user
+	if ss := sentences(user); len(ss) > 0 {
+		first = ss[len(ss)-1]
+		for _, s := range ss {
+			if reAskList.MatchString(s) {
+				first = s
+				break
+			}
+		}
+	}
+	if m := reAskList.FindStringSubmatch(first); m != nil && strings.TrimSpace(m[1]) != "" {
+		first = m[1]
+	}
+	return clipWords(strings.Trim(oneLine(first), " ?.!"), 8)
+}
+
+// eventVerbs maps verb forms to canonical actions for the event rules.
+var eventVerbs = map[string]string{
+	"visited": "visit", "visit": "visit", "toured": "visit", "went": "go", "go": "go",
+	"bought": "buy", "buy": "buy", "purchased": "buy", "ordered": "buy", "picked": "buy", "got": "get",
+	"ate": "eat", "eat": "eat", "had": "have", "tried": "try", "cooked": "cook", "baked": "bake", "made": "make",
+	"watched": "watch", "watch": "watch", "saw": "watch", "read": "read", "finished": "finish", "listened": "listen",
+	"ran": "run", "run": "run", "jogged": "run", "hiked": "hike", "cycled": "cycle", "biked": "cycle", "swam": "swim", "walked": "walk",
+	"met": "meet", "meet": "meet", "attended": "attend", "attend": "attend", "joined": "join",
+	"scheduled": "schedule", "booked": "book", "book": "book", "reserved": "book",
+	"spent": "spend", "spend": "spend", "paid": "pay", "pay": "pay", "donated": "donate", "raised": "raise", "saved": "save", "earned": "earn",
+	"traveled": "travel", "travelled": "travel", "flew": "fly", "drove": "drive", "moved": "move",
+	"played": "play", "won": "win", "lost": "lose", "completed": "complete", "started": "start", "adopted": "adopt",
+	"volunteered": "volunteer", "planted": "plant", "painted": "paint", "wrote": "write", "sold": "sell", "returned": "return",
+}
+
+// genericVerbs make an event only with a quantity, a date or a detail.
+var genericVerbs = toSet("have get go make try start finish")
+
+// measureNouns head "N <measure> of <object>" phrases ("2 cups of coffee"),
+// whose object is what follows "of".
+var measureNouns = toSet("cup cups glass glasses bottle bottles slice slices piece pieces bag bags box boxes pack packs pair pairs pound pounds kilo kilos kg liter liters litre litres bowl bowls plate plates serving servings loaf loaves jar jars can cans dozen")
+
+var (
+	reNegation = regexp.MustCompile(`(?i)\b(?:didn't|did not|never|cancel(?:l)?ed|skipped|couldn't|could not|wasn't able|haven't|have not)\b`)
+	rePlan     = regexp.MustCompile(`(?i)\b(?:will|going to|plan(?:ning)? to|want to|would like|hope to|might|next (?:week|month|year)|tomorrow)\b`)
+	reNumber   = regexp.MustCompile(`[$€£]?\d[\d,]*(?:\.\d+)?`)
+)
+
+// Events reads completed or scheduled actions with an object, a quantity or a
+// date from the human side (event_miner's limits).
+func (ruleOps) Events(_ context.Context, in dialog.Interaction) ([]Event, error) {
+	var out []Event
+	for _, src := range sourcesOf(in) {
+		if !src.human {
+			continue
+		}
+		for _, sent := range sentences(src.text) {
+			if strings.HasSuffix(strings.TrimSpace(sent), "?") {
+				continue
+			}
+			ws := words(sent)
+			for i, w := range ws {
+				action, ok := eventVerbs[strings.ToLower(w)]
+				if !ok || i == 0 && !reFirstPerson.MatchString(sent) {
+					continue
+				}
+				obj := eventObject(ws[i+1:])
+				if obj == "" {
+					continue
+				}
+				e := Event{Type: strings.ToLower(w), Subject: src.who, Object: obj, CanonicalAction: action,
+					CanonicalObject: strings.ToLower(obj), Evidence: under(sent, maxEventField)}
+				if q, unit, ok := quantityIn(sent); ok {
+					e.Quantity, e.Unit = &q, unit
+				}
+				if dt, t, ok := resolveDate(sent, in.Time); ok {
+					e.DateText = dt
+					e.NormalizedDate = t.Format("2006-01-02")
+				}
+				e.Negated = reNegation.MatchString(sent)
+				e.Countable = !e.Negated && !rePlan.MatchString(sent)
+				if e.Quantity == nil && e.DateText == "" && !hasDetail(sent) && genericVerbs[action] {
+					continue // "I had a thought", "we got going"
+				}
+				e.Entities = extractEntities(sent, 4)
+				out = append(out, e)
+				break // one event per sentence
+			}
+		}
+	}
+	return sanitizeEvents(out), nil
+}
+
+// eventObject takes up to three content words after the verb, skipping
+// determiners and stopping at a preposition or punctuation.
+func eventObject(ws []string) string {
+	for i := 0; i+2 < len(ws) && i < 3; i++ {
+		if measureNouns[strings.ToLower(ws[i])] && strings.ToLower(ws[i+1]) == "of" {
+			ws = ws[i+2:]
+			break
+		}
+	}
+	var keep []string
+	for _, w := range ws {
+		lw := strings.ToLower(w)
+		if lw == "a" || lw == "an" || lw == "the" || lw == "my" || lw == "our" || lw == "some" || lw == "to" && len(keep) == 0 || lw == "up" || lw == "out" {
+			continue
+		}
+		if anchorStop[lw] || lw == "to" || lw == "after" || lw == "before" || lw == "last" || lw == "yesterday" || lw == "today" || lw == "tonight" {
+			if len(keep) > 0 {
+				break
+			}
+			continue
+		}
+		if _, err := strconv.Atoi(strings.ReplaceAll(lw, ",", "")); err == nil {
+			continue
+		}
+		keep = append(keep, lw)
+		if len(keep) == 3 {
+			break
+		}
+	}
+	return strings.Join(keep, " ")
+}
+
+// quantityIn finds the first amount in a sentence that is not part of a date
+// or clock time, with the word after it as unit.
+func quantityIn(sent string) (float64, string, bool) {
+	skip := map[int]bool{}
+	for _, re := range []*regexp.Regexp{reDateISO, reDateText, reClock} {
+		for _, m := range re.FindAllStringIndex(sent, -1) {
+			for i := m[0]; i < m[1]; i++ {
+				skip[i] = true
+			}
+		}
+	}
+	for _, m := range reNumber.FindAllStringIndex(sent, -1) {
+		if skip[m[0]] {
+			continue
+		}
+		raw := sent[m[0]:m[1]]
+		x, ok := parseNumber(raw)
+		if !ok {
+			continue
+		}
+		unit := ""
+		if strings.ContainsAny(raw, "$€£") {
+			unit = map[byte]string{'$': "dollars"}[raw[0]]
+			if unit == "" {
+				unit = "currency"
+			}
+		} else if f := strings.Fields(sent[m[1]:]); len(f) > 0 {
+			unit = strings.ToLower(strings.Trim(f[0], ".,;:!?)"))
+			if anchorStop[unit] {
+				unit = ""
+			}
+		}
+		return x, unit, true
+	}
+	return 0, "", false
+}
+
+// stateRule maps a pattern to a canonical state key; the value is the first
+// capture group.
+type stateRule struct {
+	key string
+	tag string
+	re  *regexp.Regexp
+}
+
+const valueRe = `([A-Z][\p{L}'’.-]*(?:\s+(?:[A-Z][\p{L}'’.-]*|(?:of|de|la)\b))*)`
+
+var stateRules = []stateRule{
+	{"home_city", "1.0", regexp.MustCompile(`(?:\b[Ii] (?:now )?live in|\b[Ii]'m (?:now )?(?:living|based) in|\b[Ii] (?:just )?moved to|\b[Ii] relocated to|\bliving in)\s+` + valueRe)},
+	{"hometown", "1.0", regexp.MustCompile(`(?:grew up in|growing up in|\b[Ii]'m (?:originally )?from|originally from|my hometown is)\s+` + valueRe)},
+	{"pet_name", "5.0", regexp.MustCompile(`(?i:my (?:dog|cat|puppy|kitten|pet|parrot|hamster|rabbit|bird|fish|horse))(?:,)?\s+(?:(?i:is )?(?i:named|called)\s+)?` + valueRe)},
+	{"pet_name", "5.0", regexp.MustCompile(`(?i:renamed (?:him|her|it|my \w+|the \w+) to)\s+` + valueRe)},
+	{"workplace", "1.0", regexp.MustCompile(`(?:\b[Ii] work (?:at|for)|\bjob (?:at|with)|\b[Ii] joined|\b[Ii]'m (?:now )?working (?:at|for)|\bstarted (?:working )?at)\s+` + valueRe)},
+	{"job", "1.0", regexp.MustCompile(`(?i)\b(?:i work as|i'm working as|job as|i am|i'm) (?:an? )((?:senior |junior |lead |head )?(?:[a-z]+ )?(?:engineer|developer|analyst|teacher|nurse|designer|manager|doctor|lawyer|writer|consultant|scientist|architect|accountant|chef|student|researcher))\b`)},
+	{"dietary_pref", "2.7", regexp.MustCompile(`(?i)\b(?:i'm|i am|i've gone|i went|i became|became)\s+(?:now\s+|fully\s+|a\s+)?(vegetarian|vegan|pescatarian|gluten-free|keto|dairy-free)\b`)},
+	{"birthday_month", "1.0", regexp.MustCompile(`(?i)\bmy birthday is (?:in |on )?(january|february|march|april|may|june|july|august|september|october|november|december)\b`)},
+}
+
+var reFavorite = regexp.MustCompile(`(?i)\bmy (?:new )?favou?rite ([a-z]+(?: [a-z]+)?) (?:is|are|has become|is now) ([^.,;!?]{2,60})`)
+
+var reHobby = regexp.MustCompile(`(?i)\b(?:my (?:new )?hobby is|i(?:'ve| have)? (?:recently )?(?:taken up|picked up|started)|i'm into)\s+([a-z][a-z -]{2,40}?)(?:[.,;!?]|\s+(?:and|but|because|since|lately|recently)\b|$)`)
+
+// States reads mutable user attributes and preferences with fixed patterns
+// (state_slot_miner's canonical keys, at most 6 slots).
+func (ruleOps) States(_ context.Context, in dialog.Interaction) ([]State, error) {
+	var out []State
+	for _, src := range sourcesOf(in) {
+		if !src.human {
+			continue
+		}
+		// A named speaker's states are keyed by name, so two speakers'
+		// home cities never revise each other.
+		prefix := ""
+		if src.who != "User" {
+			prefix = snakeKey(src.who) + "_"
+		}
+		for _, sent := range sentences(src.text) {
+			if strings.HasSuffix(strings.TrimSpace(sent), "?") {
+				continue
+			}
+			for _, r := range stateRules {
+				if m := r.re.FindStringSubmatch(sent); m != nil {
+					v := strings.TrimSpace(m[1])
+					out = append(out, State{Key: prefix + r.key, Value: v, Tag: r.tag, Entities: []string{v}, Evidence: under(sent, maxStateField)})
+				}
+			}
+			if m := reFavorite.FindStringSubmatch(sent); m != nil {
+				out = append(out, State{Key: prefix + "favorite_" + snakeKey(m[1]), Value: strings.TrimSpace(m[2]), Tag: firstTag(sent),
+					Entities: extractEntities(m[2], 3), Evidence: under(sent, maxStateField)})
+			}
+			if m := reHobby.FindStringSubmatch(sent); m != nil {
+				out = append(out, State{Key: prefix + "hobby", Value: strings.TrimSpace(m[1]), Tag: "2.6", Evidence: under(sent, maxStateField)})
+			}
+		}
+	}
+	return sanitizeStates(out), nil
+}
+
+func firstTag(s string) string {
+	if t := ruleTags(s, 1); len(t) > 0 {
+		return t[0]
+	}
+	return ""
+}
+
+// Audit marks a pair CONFLICT when the new fact restates the old fact's
+// attribute with a different value: the two facts share most of their
+// non-value words and differ in their values (numbers, names, dates), or the
+// new fact carries an update cue and they share the slot's words.
+func (ruleOps) Audit(_ context.Context, pairs []AuditPair) ([]bool, error) {
+	out := make([]bool, len(pairs))
+	for i, p := range pairs {
+		out[i] = ruleConflict(p.Old, p.New)
+	}
+	return out, nil
+}
+
+func ruleConflict(oldF, newF string) bool {
+	ov, ow := splitValues(oldF)
+	nv, nw := splitValues(newF)
+	if len(ow) == 0 || len(nw) == 0 {
+		return false
+	}
+	shared := 0
+	for t := range nw {
+		if ow.has(t) {
+			shared++
+		}
+	}
+	small := len(ow)
+	if len(nw) < small {
+		small = len(nw)
+	}
+	overlap := float64(shared) / float64(small)
+	sameValues := len(ov) > 0 && len(nv) > 0
+	if sameValues {
+		for v := range nv {
+			if !ov.has(v) {
+				sameValues = false
+				break
+			}
+		}
+	}
+	valuesDiffer := len(nv) > 0 && !sameValues
+	switch {
+	case overlap >= 0.6 && valuesDiffer:
+		return true
+	case reUpdateCue.MatchString(newF) && overlap >= 0.4 && (valuesDiffer || len(nv) == 0):
+		return true
+	}
+	return false
+}
+
+// splitValues separates a fact's value terms (numbers, names, dates) from
+// its slot words.
+func splitValues(f string) (values, slot termSet) {
+	values, slot = termSet{}, termSet{}
+	vals := map[string]bool{}
+	for _, e := range extractEntities(f, 12) {
+		for _, t := range termsOf(e) {
+			vals[t] = true
+		}
+	}
+	for _, t := range termsOf(f) {
+		if t == "user" {
+			continue
+		}
+		if vals[t] {
+			values[t] = struct{}{}
+		} else {
+			slot[t] = struct{}{}
+		}
+	}
+	return values, slot
+}
+
+// PredictTags picks the ontology categories whose cue words the question
+// contains (at most 3).
+func (ruleOps) PredictTags(_ context.Context, query string) ([]string, error) {
+	return ruleTags(query, maxPredictedTags), nil
+}

@@ -1,0 +1,540 @@
+package arbormem
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/arbor-eval/arbor/pkg/memory"
+)
+
+// Decision is the outcome of state localization for one input (§4.2).
+type Decision struct {
+	// Parent is the chosen parent's Seq, -1 for a new root.
+	Parent int
+	// Path names the cascade step that decided: "empty" (nothing committed),
+	// "continuation", "temporal", "scored".
+	Path string
+	// Anchors are the explicit topic anchors detected in the input.
+	Anchors []anchor
+	// Candidates are the scored candidates, best first ("scored" only).
+	Candidates []Scored
+}
+
+// Scored is one candidate with its score parts (eq. 1).
+type Scored struct {
+	Seq   int
+	CE    float64
+	Key   float64
+	Rec   float64
+	Topic float64
+	// From records which recall channels proposed the candidate:
+	// "s" semantic, "k" keyword, "e" entity, "t" topic anchor.
+	From string
+}
+
+// Total is s_t(v) = s_ce + s_key + s_rec + s_topic.
+func (c Scored) Total() float64 { return c.CE + c.Key + c.Rec + c.Topic }
+
+// recencyScale is the e-folding distance, in committed interactions, of the
+// recency bonus s_rec = recency_max · exp(−Δ/recencyScale), Δ = interactions
+// committed after the candidate. The paper bounds the bonus (1.0) but gives
+// no decay; 8 makes the bonus prefer the newest node of a trajectory that was
+// left a few turns ago without rewarding staleness.
+const recencyScale = 8.0
+
+// localize runs the cascade for input text at time t against the committed
+// forest. qvec embeds the input lazily (only the scored path needs it).
+// keyword reports whether keyword/entity routing is on (ablation switch).
+func (s *System) localize(ctx context.Context, text string, t time.Time, session string, query bool, qvec func() ([]float32, error), keyword bool) (*Decision, error) {
+	f := s.forest
+	if f.Len() == 0 {
+		return &Decision{Parent: -1, Path: "empty"}, nil
+	}
+	anchors := s.knownAnchors(detectAnchors(text))
+	d := &Decision{Parent: -1, Anchors: anchors}
+	heur := s.heuristicRouting()
+	// (a) Explicit continuation cue: attach to the active state, unless the
+	// input names a topic or entity that belongs to another trajectory.
+	if continuationCue(text) && !s.anchorConflict(anchors, f.Active) && !s.entityConflict(text, f.Active) {
+		d.Parent, d.Path = f.Active, "continuation"
+		return d, nil
+	}
+	qterms := termsOf(text)
+	// (b) Explicit temporal-return cue: resolve through the timeline.
+	if tc, ok := detectTemporal(text, t); ok {
+		if seq, ok := s.resolveTemporal(tc, qterms); ok {
+			d.Parent, d.Path = seq, "temporal"
+			return d, nil
+		}
+	}
+	_, isReturn := returnCue(text)
+	newTopic := newTopicCue(text)
+	// Offline routing only: an input with no sign of leaving the active
+	// state (no return or new-topic cue, no foreign anchor, no pause or
+	// session change) continues it.
+	if heur && !isReturn && !newTopic && s.sameConversation(t, session, query) && !s.anchorConflict(anchors, f.Active) {
+		d.Parent, d.Path = f.Active, "implicit"
+		return d, nil
+	}
+	// (c) Hybrid candidate set, reranked and scored.
+	d.Path = "scored"
+	from := map[int]string{}
+	note := func(seq int, ch string) {
+		if !strings.Contains(from[seq], ch) {
+			from[seq] += ch
+		}
+	}
+	if s.cfg.SemanticCandidates > 0 {
+		v, err := qvec()
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range s.nodeVec.Search(v, s.cfg.SemanticCandidates) {
+			note(h.ID, "s")
+		}
+	}
+	if keyword && s.cfg.KeywordCandidates > 0 {
+		q := text
+		for _, e := range extractEntities(text, 8) {
+			q += " " + e
+		}
+		for _, h := range s.nodeLex.Search(q, s.cfg.KeywordCandidates) {
+			note(h.ID, "k")
+		}
+		for _, seq := range s.entityCandidates(text, s.cfg.KeywordCandidates) {
+			note(seq, "e")
+		}
+	}
+	for _, a := range anchors {
+		for _, seq := range s.topicCandidates(a, s.cfg.TopicCandidates) {
+			note(seq, "t")
+		}
+	}
+	if len(from) == 0 {
+		return d, nil
+	}
+	seqs := make([]int, 0, len(from))
+	for seq := range from {
+		seqs = append(seqs, seq)
+	}
+	sort.Ints(seqs)
+	docs := make([]string, len(seqs))
+	for i, seq := range seqs {
+		docs[i] = f.Nodes[seq].rerankDoc
+	}
+	rq, err := s.rerankQuery(text)
+	if err != nil {
+		return nil, err
+	}
+	ce, err := s.deps.Rerank.Rerank(ctx, rq, docs)
+	if err != nil {
+		return nil, fmt.Errorf("localization rerank: %w", err)
+	}
+	if len(ce) != len(docs) {
+		return nil, fmt.Errorf("localization rerank: %d scores for %d candidates", len(ce), len(docs))
+	}
+	informative := s.informativeTerms(qterms)
+	n := f.Len()
+	for i, seq := range seqs {
+		node := f.Nodes[seq]
+		c := Scored{Seq: seq, From: from[seq]}
+		c.CE = s.cfg.CEScale * clamp01(ce[i])
+		if keyword {
+			c.Key = s.keywordScore(informative, node)
+		}
+		c.Rec = s.recencyScore(n - 1 - seq)
+		c.Topic = s.topicScore(anchors, node)
+		d.Candidates = append(d.Candidates, c)
+	}
+	sort.SliceStable(d.Candidates, func(i, j int) bool {
+		a, b := d.Candidates[i], d.Candidates[j]
+		if a.Total() != b.Total() {
+			return a.Total() > b.Total()
+		}
+		return a.Seq > b.Seq
+	})
+	// eq. 2: the argmax becomes the parent only if it strictly exceeds τ.
+	if best := d.Candidates[0]; best.Total() > s.cfg.Tau {
+		d.Parent = best.Seq
+	}
+	if heur {
+		switch {
+		case isReturn && (d.Parent < 0 || f.Nodes[d.Parent].Root == f.Nodes[f.Active].Root):
+			// A return cue names an earlier trajectory: take the best
+			// candidate outside the active one that has any support.
+			if seq, ok := s.returnTarget(d.Candidates, f.Nodes[f.Active].Root); ok {
+				d.Parent, d.Path = seq, "return"
+			}
+		case newTopic && !anyAnchorMatch(d.Candidates):
+			// An announced new agenda that names no known trajectory starts
+			// a root even when it shares vocabulary with a twin.
+			d.Parent = -1
+		}
+		if d.Parent >= 0 {
+			// Resume a trajectory at its most recent state rather than
+			// forking it at an older node whose summary happens to match.
+			d.Parent = s.rootLatest[f.Nodes[d.Parent].Root]
+		}
+	}
+	return d, nil
+}
+
+// implicitGap is the longest pause after which the offline routing still
+// assumes the conversation continues the active state.
+const implicitGap = time.Hour
+
+// heuristicRouting reports whether the offline routing rules (implicit
+// continuation, return and new-topic cues) are on: Deps.Routing
+// "heuristic", or "" with rule-based memory operations.
+func (s *System) heuristicRouting() bool {
+	switch s.deps.Routing {
+	case RoutingHeuristic:
+		return true
+	case RoutingPaper:
+		return false
+	}
+	return s.ext.Heuristic()
+}
+
+// sameConversation reports whether an input at time t (in session, if
+// known) follows the active node without a pause or a session change. A
+// question (query) must come strictly after the active node: benchmarks that
+// pose their questions after the whole conversation (LoCoMo dates them at
+// the last session's start, LongMemEval days later, some not at all) are not
+// continuing any state, while an in-dialogue question (BranchMemEval) is.
+func (s *System) sameConversation(t time.Time, session string, query bool) bool {
+	a := s.forest.Nodes[s.forest.Active]
+	if session != "" && a.Interaction.Session != "" && session != a.Interaction.Session {
+		return false
+	}
+	if t.IsZero() || a.Time().IsZero() {
+		return !query
+	}
+	gap := t.Sub(a.Time())
+	if query {
+		return gap > 0 && gap <= implicitGap
+	}
+	return gap >= 0 && gap <= implicitGap
+}
+
+// returnTarget picks, for an input with a return cue, the best candidate
+// outside the active trajectory by s_ce + s_key + s_rec + max(s_topic, 0),
+// provided it has lexical or topical support.
+func (s *System) returnTarget(cands []Scored, activeRoot int) (int, bool) {
+	best, bestScore := -1, 0.0
+	for _, c := range cands {
+		if s.forest.Nodes[c.Seq].Root == activeRoot {
+			continue
+		}
+		support := c.CE + c.Key + math.Max(c.Topic, 0)
+		if support <= 0 {
+			continue
+		}
+		if sc := support + c.Rec; best < 0 || sc > bestScore {
+			best, bestScore = c.Seq, sc
+		}
+	}
+	return best, best >= 0
+}
+
+func anyAnchorMatch(cands []Scored) bool {
+	for _, c := range cands {
+		if c.Topic > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// clamp01 keeps a reranker score in [0,1]: servers return probabilities, and
+// anything outside (raw logits by mistake) must not dominate the sum.
+func clamp01(x float64) float64 {
+	switch {
+	case math.IsNaN(x) || x < 0:
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
+}
+
+// rerankQuery wraps the input in the reranker instruction (appendix D,
+// _RERANKER_PROMPT).
+func (s *System) rerankQuery(text string) (string, error) {
+	if !s.deps.RerankInstruction {
+		return text, nil
+	}
+	return s.deps.Prompts.Render("reranker_instruction", struct{ Query string }{text})
+}
+
+// informativeTerms keeps query terms that appear in at most keyword_max_df of
+// the committed nodes (Table "Reference implementation settings": "terms
+// appearing in more than 40% of nodes are ignored").
+func (s *System) informativeTerms(qterms []string) []string {
+	n := float64(s.forest.Len())
+	var out []string
+	for _, t := range qterms {
+		df := s.df[t]
+		if df == 0 || float64(df) > s.cfg.KeywordMaxDF*n {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// keywordScore is s_key: keyword_first for the first informative overlap and
+// keyword_next for each further one (same table).
+func (s *System) keywordScore(informative []string, n *Node) float64 {
+	k := 0
+	for _, t := range informative {
+		if n.keyTerms.has(t) {
+			k++
+		}
+	}
+	if k == 0 {
+		return 0
+	}
+	return s.cfg.KeywordFirst + s.cfg.KeywordNext*float64(k-1)
+}
+
+// recencyScore is s_rec for a node with delta interactions committed after
+// it, bounded by recency_max (same table).
+func (s *System) recencyScore(delta int) float64 {
+	if delta < 0 {
+		delta = 0
+	}
+	return s.cfg.RecencyMax * math.Exp(-float64(delta)/recencyScale)
+}
+
+// topicScore is s_topic: topic_weight × match for the best-matching anchor
+// when the match exceeds topic_match_min, topic_penalty otherwise; zero when
+// no anchor was detected (same table).
+func (s *System) topicScore(anchors []anchor, n *Node) float64 {
+	if len(anchors) == 0 {
+		return 0
+	}
+	best := 0.0
+	for _, a := range anchors {
+		if m := topicMatch(a, n.topic); m > best {
+			best = m
+		}
+	}
+	if best > s.cfg.TopicMatchMin {
+		return s.cfg.TopicWeight * best
+	}
+	return s.cfg.TopicPenalty
+}
+
+// topicCandidates returns up to k nodes whose topic terms match anchor a,
+// best match first, newest first among equals (topic-anchor candidates:
+// "Up to 12 additional candidates per detected topic anchor").
+func (s *System) topicCandidates(a anchor, k int) []int {
+	if k <= 0 {
+		return nil
+	}
+	seen := map[int]bool{}
+	type cm struct {
+		seq int
+		m   float64
+	}
+	var cs []cm
+	for _, t := range a.Terms {
+		for _, seq := range s.topicIdx[t] {
+			if seen[seq] {
+				continue
+			}
+			seen[seq] = true
+			if m := topicMatch(a, s.forest.Nodes[seq].topic); m > 0 {
+				cs = append(cs, cm{seq, m})
+			}
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].m != cs[j].m {
+			return cs[i].m > cs[j].m
+		}
+		return cs[i].seq > cs[j].seq
+	})
+	out := make([]int, 0, k)
+	for _, c := range cs {
+		if len(out) == k {
+			break
+		}
+		out = append(out, c.seq)
+	}
+	return out
+}
+
+// entityCandidates returns up to k nodes (newest first) that mention an
+// entity of text (the entity index of keyword recall).
+func (s *System) entityCandidates(text string, k int) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, e := range extractEntities(text, 8) {
+		seqs := s.entityIdx[normEntity(e)]
+		if len(seqs) > 0 && float64(len(seqs)) > s.cfg.KeywordMaxDF*float64(s.forest.Len()) && s.forest.Len() >= 5 {
+			continue // a ubiquitous entity routes nowhere
+		}
+		for i := len(seqs) - 1; i >= 0; i-- {
+			if !seen[seqs[i]] {
+				seen[seqs[i]] = true
+				out = append(out, seqs[i])
+			}
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(out)))
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+// knownAnchors drops "named" anchors ("the Baltic Summit") that match no
+// committed trajectory: a capitalised noun phrase is a topic anchor only
+// when it names a known topic; otherwise it is a new value, not a
+// reference. Possessive, quoted and return anchors are explicit and stay.
+func (s *System) knownAnchors(as []anchor) []anchor {
+	var out []anchor
+	for _, a := range as {
+		if a.Kind == "named" {
+			known := false
+			for _, seq := range s.topicCandidates(a, 1) {
+				known = topicMatch(a, s.forest.Nodes[seq].topic) > s.cfg.TopicMatchMin
+			}
+			if !known {
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// anchorConflict reports whether an explicit anchor points away from the
+// active state's trajectory.
+func (s *System) anchorConflict(anchors []anchor, active int) bool {
+	if active < 0 {
+		return true
+	}
+	n := s.forest.Nodes[active]
+	for _, a := range anchors {
+		if topicMatch(a, n.topic) <= s.cfg.TopicMatchMin {
+			return true
+		}
+	}
+	return false
+}
+
+// entityConflict reports whether the input names an entity that is known
+// only from other trajectories than the active one.
+func (s *System) entityConflict(text string, active int) bool {
+	if active < 0 {
+		return true
+	}
+	root := s.forest.Nodes[active].Root
+	for _, e := range extractEntities(text, 8) {
+		if !isNameLike(e) {
+			continue
+		}
+		seqs := s.entityIdx[normEntity(e)]
+		if len(seqs) == 0 {
+			continue
+		}
+		inActive := false
+		for _, seq := range seqs {
+			if s.forest.Nodes[seq].Root == root {
+				inActive = true
+				break
+			}
+		}
+		if !inActive {
+			return true
+		}
+	}
+	return false
+}
+
+// temporalStop are words of a temporal-return cue that say nothing about
+// the topic.
+var temporalStop = sync.OnceValue(func() termSet {
+	return newTermSet(termsOf("earlier today yesterday week month time ago discuss discussed talked remember mention mentioned chat conversation morning night"))
+})
+
+// resolveTemporal picks, within the cue's time window, the node that shares
+// the most informative terms with the cue's topic (or with the rest of the
+// input), newest first among equals. No window node with an overlap: no
+// fast path.
+func (s *System) resolveTemporal(tc temporalCue, qterms []string) (int, bool) {
+	window := s.forest.Window(tc.From, tc.To)
+	if len(window) == 0 {
+		return -1, false
+	}
+	want := qterms
+	if tc.Topic != "" {
+		want = termsOf(tc.Topic)
+	}
+	var terms []string
+	for _, t := range s.informativeTerms(want) {
+		if !temporalStop().has(t) {
+			terms = append(terms, t)
+		}
+	}
+	best, bestN := -1, 0
+	for _, seq := range window {
+		n := s.forest.Nodes[seq]
+		k := 0
+		for _, t := range terms {
+			if n.keyTerms.has(t) || n.topic.has(t) {
+				k++
+			}
+		}
+		if k > bestN || (k == bestN && k > 0 && seq > best) {
+			best, bestN = seq, k
+		}
+	}
+	return best, bestN > 0
+}
+
+// cachedDecision returns the decision made at the last Recall for the same
+// text and time against the current forest, if any.
+func (s *System) cachedDecision(text string, t time.Time) (*Decision, bool) {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	d, ok := s.locCache[s.locKey(text, t)]
+	return d, ok
+}
+
+func (s *System) storeDecision(text string, t time.Time, d *Decision) {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	if len(s.locCache) > 256 {
+		s.locCache = map[string]*Decision{}
+	}
+	s.locCache[s.locKey(text, t)] = d
+}
+
+// locKey identifies a decision: the same text at the same time against the
+// same committed forest.
+func (s *System) locKey(text string, t time.Time) string {
+	return strconv.Itoa(s.forest.Len()) + "\x00" + strconv.FormatInt(t.UnixNano(), 10) + "\x00" + strings.TrimSpace(text)
+}
+
+// trace converts a decision to memory.Trace's form.
+func (s *System) traceOf(d *Decision) *memory.Trace {
+	tr := &memory.Trace{Localized: true, Path: d.Path}
+	if d.Parent >= 0 {
+		tr.Parent = s.forest.Nodes[d.Parent].ID()
+	}
+	for _, c := range d.Candidates {
+		tr.Candidates = append(tr.Candidates, memory.Candidate{Node: s.forest.Nodes[c.Seq].ID(), Score: c.Total(),
+			CE: c.CE, Key: c.Key, Rec: c.Rec, Topic: c.Topic})
+	}
+	return tr
+}

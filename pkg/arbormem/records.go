@@ -1,0 +1,592 @@
+package arbormem
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/memory"
+)
+
+// Limits of the structured evidence blocks (ours: the paper gives none; they
+// keep each block a compact index rather than a second history).
+const (
+	maxArtifactLines = 8
+	maxEventLines    = 8
+	maxStateLines    = 6
+	maxCountSources  = 8
+	maxTopicSlot     = 6
+	maxBridgePerSide = 3
+	recordHits       = 60
+)
+
+// updateLine renders an old → new fact pair for [UpdateEvidence].
+func updateLine(old, nw *Fact) string {
+	tag := old.Tag
+	if tag == "" {
+		tag = "-"
+	}
+	return fmt.Sprintf("- [slot %s] old: %q (%s) -> new: %q (%s)", tag, oneLine(old.Text), dialog.FormatTime(old.Time),
+		oneLine(nw.Text), dialog.FormatTime(nw.Time))
+}
+
+var (
+	reArtifactAsk = regexp.MustCompile(`(?i)\b(?:you|your)\b.*\b(?:suggest|recommend|list|gave|give|propos|mention|came up|wrote|draft)|\b(?:list|suggestion|recommendation|option|idea|pick)s?\b`)
+	reListRequest = regexp.MustCompile(`(?i)\b(?:list|ranked|rank|shortlist|suggest|recommend|steps?|options|ideas|lay out|propose|give me (?:a|some|the)|name (?:a few|some|three|five)|top \d+|in order)\b`)
+	reWhen        = regexp.MustCompile(`(?i)\b(?:when|what (?:day|date|time)|which (?:day|date)|how long|how often|last time|first time)\b`)
+)
+
+// recordItems retrieves structured records (§4.3: "Structured records are
+// serialized into a dedicated evidence block that preserves their types,
+// content, provenance, and revision status"), in priority order.
+func (rc *recallCtx) recordItems() []memory.Item {
+	s := rc.s
+	var out []memory.Item
+	if rc.qt.Computes() && len(s.store.Events) > 0 {
+		out = append(out, rc.computation()...)
+	}
+	if rc.fl.local && rc.dec != nil && len(rc.dec.Anchors) > 0 {
+		out = append(out, rc.topicSlot()...)
+		if rc.qt.Bridge {
+			out = append(out, rc.bridge()...)
+		}
+	}
+	if len(s.store.records) == 0 {
+		return out
+	}
+	hits := s.recLex.Search(rc.q.Text, recordHits)
+	var arts, evs, sts []int
+	for _, h := range hits {
+		r := s.store.records[h.ID]
+		switch r.kind {
+		case kindArtifact:
+			arts = append(arts, r.idx)
+		case kindEvent:
+			evs = append(evs, r.idx)
+		case kindState:
+			sts = append(sts, r.idx)
+		}
+	}
+	// Artifacts answer list and recommendation questions; events, dated
+	// and countable questions. Other questions get neither, so that a shared
+	// word ("book" in "which hotel did I book") does not fill the budget
+	// with unrelated lists.
+	if rc.qt.Ordinal != 0 || rc.qt.Preference || reListNoun.MatchString(rc.q.Text) && reArtifactAsk.MatchString(rc.q.Text) {
+		out = append(out, rc.artifactItems(arts)...)
+	}
+	out = append(out, rc.stateItems(sts)...)
+	if !rc.qt.Computes() && reWhen.MatchString(rc.q.Text) {
+		for i, e := range evs {
+			if i == maxEventLines {
+				break
+			}
+			ev := s.store.Events[e]
+			out = append(out, rc.recordItem(BlockEvent, eventLine(ev), ev.Provenance))
+		}
+	}
+	return out
+}
+
+func (rc *recallCtx) recordItem(block, text string, p Provenance, more ...string) memory.Item {
+	it := rc.item(memory.ChannelRecord, block, text, nil, append([]string{p.Source}, more...)...)
+	it.Time = p.Time
+	return it
+}
+
+// artifactItems renders lexical artifact hits, the item at the asked
+// ordinal of the best-matching topic first and marked exact_match.
+func (rc *recallCtx) artifactItems(hits []int) []memory.Item {
+	s := rc.s
+	if len(hits) == 0 && rc.qt.Ordinal == 0 {
+		return nil
+	}
+	exact := -1
+	if rc.qt.Ordinal != 0 {
+		if group := rc.askedList(hits); len(group) > 0 {
+			want := rc.qt.Ordinal
+			if want == -1 {
+				for _, i := range group {
+					want = max(want, s.store.Artifacts[i].Ordinal)
+				}
+			}
+			for _, i := range group {
+				if s.store.Artifacts[i].Ordinal == want {
+					exact = i
+				}
+			}
+			if exact >= 0 {
+				// The exact item first, then the rest of that list in order;
+				// same-position items of other lists are left out.
+				list := []int{exact}
+				for _, i := range group {
+					if i != exact {
+						list = append(list, i)
+					}
+				}
+				hits = list
+			}
+		}
+	}
+	var out []memory.Item
+	for _, i := range hits {
+		if len(out) == maxArtifactLines {
+			break
+		}
+		a := s.store.Artifacts[i]
+		out = append(out, rc.recordItem(BlockArtifact, artifactLine(a, i == exact), a.Provenance))
+	}
+	return out
+}
+
+// askedList returns the ordered list an ordinal question refers to: the
+// most recent ordered list produced on the localized trajectory, else the
+// list of the best lexical hit. Items are in ordinal order.
+func (rc *recallCtx) askedList(hits []int) []int {
+	s := rc.s
+	var group []int
+	if rc.dec != nil && rc.dec.Parent >= 0 {
+		path := s.forest.Path(rc.dec.Parent)
+		// A list the user asked for beats a list that merely appears in a
+		// reply; among either kind, the most recent one.
+		for _, requested := range []bool{true, false} {
+			for k := len(path) - 1; k >= 0 && len(group) == 0; k-- {
+				n := s.forest.Nodes[path[k]]
+				if requested && !reListRequest.MatchString(n.Interaction.User()) {
+					continue
+				}
+				for _, i := range s.nodeArtifacts[path[k]] {
+					if s.store.Artifacts[i].Ordinal > 0 {
+						group = append(group, i)
+					}
+				}
+			}
+		}
+	}
+	if len(group) == 0 && len(hits) > 0 {
+		src := s.store.Artifacts[hits[0]].Node
+		for _, i := range s.nodeArtifacts[src] {
+			if s.store.Artifacts[i].Ordinal > 0 {
+				group = append(group, i)
+			}
+		}
+	}
+	sort.SliceStable(group, func(a, b int) bool { return s.store.Artifacts[group[a]].Ordinal < s.store.Artifacts[group[b]].Ordinal })
+	return group
+}
+
+// stateItems renders the current value of each state key hit (with its
+// revision history), preferences in their own block; for preference
+// questions every current preference is added.
+func (rc *recallCtx) stateItems(hits []int) []memory.Item {
+	s := rc.s
+	keys := map[string]bool{}
+	var order []int
+	add := func(i int) {
+		cur := s.store.stateByKey[s.store.States[i].Key]
+		if keys[s.store.States[cur].Key] {
+			return
+		}
+		keys[s.store.States[cur].Key] = true
+		order = append(order, cur)
+	}
+	for _, i := range hits {
+		add(i)
+	}
+	if rc.qt.Preference {
+		var prefs []string
+		for k := range s.store.stateByKey {
+			if isPreferenceKey(k) {
+				prefs = append(prefs, k)
+			}
+		}
+		sort.Strings(prefs)
+		for _, k := range prefs {
+			add(s.store.stateByKey[k])
+		}
+	}
+	var out []memory.Item
+	for _, i := range order {
+		if len(out) == maxStateLines {
+			break
+		}
+		st := s.store.States[i]
+		block := BlockState
+		if isPreferenceKey(st.Key) {
+			block = BlockPreference
+		}
+		var more []string
+		for j := st.Prev; j >= 0; j = s.store.States[j].Prev {
+			more = append(more, s.store.States[j].Source)
+		}
+		out = append(out, rc.recordItem(block, s.store.stateLine(i), st.Provenance, more...))
+	}
+	return out
+}
+
+// eventTerms is what an event is matched on for computation.
+func eventTerms(e *Event) termSet {
+	return newTermSet(termsOf(strings.Join([]string{e.CanonicalObject, e.Object, e.CanonicalAction, e.Type, e.Value, strings.Join(e.Entities, " ")}, " ")))
+}
+
+// computeStop are question words that say nothing about which events count.
+var computeStop = toSet("mani much time total number often day week month year ago long sinc between order first last latest earliest recent did do have ha")
+
+// computation matches events to the question and computes count, sum,
+// latest/earliest, ordering or date differences deterministically
+// ([EventComputationEvidence], with the source turns as
+// [CountSourceEvidence] for count and sum questions).
+func (rc *recallCtx) computation() []memory.Item {
+	s := rc.s
+	var want []string
+	for _, t := range rc.qterms {
+		if !computeStop[t] {
+			want = append(want, t)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	// Count, per event, the question terms it matches (exactly, or as part
+	// of a longer term: "museum" in "rijksmuseum"), through the event term
+	// index rather than a scan of every event.
+	hits := map[int]int{}
+	for _, t := range want {
+		seen := map[int]bool{}
+		for _, x := range s.eventTermsMatching(t) {
+			for _, ei := range s.eventIdx[x] {
+				if !seen[ei] {
+					seen[ei] = true
+					hits[ei]++
+				}
+			}
+		}
+	}
+	best := 0
+	for _, k := range hits {
+		best = max(best, k)
+	}
+	var matched []*Event
+	for ei, k := range hits {
+		if k == best {
+			matched = append(matched, s.store.Events[ei])
+		}
+	}
+	sort.SliceStable(matched, func(i, j int) bool {
+		a, b := eventDate(matched[i]), eventDate(matched[j])
+		if !a.Equal(b) {
+			return a.Before(b)
+		}
+		return matched[i].Node < matched[j].Node
+	})
+	if len(matched) == 0 {
+		return nil
+	}
+	sort.SliceStable(matched, func(i, j int) bool { return eventDate(matched[i]).Before(eventDate(matched[j])) })
+	op, answer, list := computeOp(rc.qt, matched, rc.q.Time)
+	if op == "" {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "operation=%s matched_events=%d computed_answer=%q", op, len(list), answer)
+	var sources []string
+	seen := map[string]bool{}
+	for i, e := range list {
+		if i < 12 {
+			b.WriteString("\n")
+			b.WriteString(eventLine(e))
+		}
+		if !seen[e.Source] {
+			seen[e.Source] = true
+			sources = append(sources, e.Source)
+		}
+	}
+	last := list[len(list)-1]
+	comp := rc.item(memory.ChannelRecord, BlockComputation, b.String(), nil, sources...)
+	comp.Time = last.Time
+	out := []memory.Item{comp}
+	if rc.qt.Count || rc.qt.Sum {
+		for i, src := range sources {
+			if i == maxCountSources {
+				break
+			}
+			n, ok := s.forest.Lookup(src)
+			if !ok {
+				continue
+			}
+			text := "- [" + dialog.FormatTime(n.Time()) + "] " + clipRunes(oneLine(localizationText(n.Interaction)), 240)
+			out = append(out, rc.item(memory.ChannelRecord, BlockCountSource, text, n, src))
+		}
+	}
+	return out
+}
+
+// eventTermsMatching returns the indexed event terms that t matches: t
+// itself, and for a term of five or more letters every longer term that
+// contains it ("museum" in "rijksmuseum").
+func (s *System) eventTermsMatching(t string) []string {
+	out := []string{t}
+	if len(t) < 5 {
+		return out
+	}
+	for x := range s.eventIdx {
+		if x != t && strings.Contains(x, t) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// computeOp performs the computation the question asks for over matched
+// events (sorted by date) and returns the operation, the computed answer and
+// the events it used.
+func computeOp(qt QueryType, matched []*Event, now time.Time) (string, string, []*Event) {
+	var countable, happened []*Event
+	for _, e := range matched {
+		if !e.Negated {
+			happened = append(happened, e)
+		}
+	}
+	if len(happened) == 0 {
+		return "", "", nil
+	}
+	matched = happened
+	seen := map[string]bool{}
+	for _, e := range matched {
+		if e.Negated || !e.Countable {
+			continue
+		}
+		k := e.CanonicalAction + "|" + e.CanonicalObject + "|" + e.NormalizedDate + "|" + e.Source
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		countable = append(countable, e)
+	}
+	switch {
+	case qt.DateDiff:
+		if len(matched) >= 2 {
+			a, b := eventDate(matched[0]), eventDate(matched[len(matched)-1])
+			return "date_difference", daysText(b.Sub(a)), []*Event{matched[0], matched[len(matched)-1]}
+		}
+		if !now.IsZero() {
+			return "date_difference", daysText(now.Sub(eventDate(matched[0]))) + " before the question", matched[:1]
+		}
+	case qt.Sum:
+		units := map[string]int{}
+		for _, e := range countable {
+			if e.Quantity != nil {
+				units[e.Unit]++
+			}
+		}
+		unit, n := "", 0
+		for u, c := range units {
+			if c > n || (c == n && u < unit) {
+				unit, n = u, c
+			}
+		}
+		var sum float64
+		var used []*Event
+		for _, e := range countable {
+			if e.Quantity != nil && e.Unit == unit {
+				sum += *e.Quantity
+				used = append(used, e)
+			}
+		}
+		if len(used) > 0 {
+			return "sum", strings.TrimSpace(strconv.FormatFloat(math.Round(sum*1000)/1000, 'f', -1, 64) + " " + unit), used
+		}
+	case qt.Count:
+		if len(countable) > 0 {
+			return "count", strconv.Itoa(len(countable)), countable
+		}
+	case qt.Ordering:
+		parts := make([]string, len(matched))
+		for i, e := range matched {
+			parts[i] = fmt.Sprintf("%d) %s (%s)", i+1, eventLabel(e), eventDate(e).Format("2006-01-02"))
+		}
+		return "ordering", strings.Join(parts, "; "), matched
+	case qt.Latest:
+		e := matched[len(matched)-1]
+		return "latest", eventLabel(e) + " on " + eventDate(e).Format("2006-01-02"), []*Event{e}
+	case qt.Earliest:
+		e := matched[0]
+		return "earliest", eventLabel(e) + " on " + eventDate(e).Format("2006-01-02"), []*Event{e}
+	}
+	return "", "", nil
+}
+
+func eventLabel(e *Event) string {
+	s := strings.TrimSpace(e.CanonicalAction + " " + e.Object)
+	if e.Value != "" {
+		s += " (" + e.Value + ")"
+	}
+	return s
+}
+
+func daysText(d time.Duration) string {
+	days := int(math.Round(d.Hours() / 24))
+	if days < 0 {
+		days = -days
+	}
+	if days == 1 {
+		return "1 day"
+	}
+	return strconv.Itoa(days) + " days"
+}
+
+// anchorRoots returns the roots of trajectories whose nodes match anchor a
+// (topic match above topic_match_min).
+func (rc *recallCtx) anchorRoots(a anchor) []int {
+	s := rc.s
+	seen := map[int]bool{}
+	var roots []int
+	for _, seq := range s.topicCandidates(a, s.cfg.TopicCandidates) {
+		n := s.forest.Nodes[seq]
+		if topicMatch(a, n.topic) > s.cfg.TopicMatchMin && !seen[n.Root] {
+			seen[n.Root] = true
+			roots = append(roots, n.Root)
+		}
+	}
+	return roots
+}
+
+// branchFacts returns current facts committed in the given trajectories,
+// ranked by query-term overlap (newest first among equals).
+func (rc *recallCtx) branchFacts(roots []int, limit int) []*Fact {
+	s := rc.s
+	type fk struct {
+		f *Fact
+		k int
+	}
+	var ids []int
+	for _, r := range roots {
+		ids = append(ids, s.rootFacts[r]...)
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(ids)))
+	var fs []fk
+	for _, id := range ids {
+		f := s.store.Facts[id]
+		if !f.Current() {
+			continue
+		}
+		k := 0
+		for _, t := range rc.qterms {
+			if f.terms.has(t) {
+				k++
+			}
+		}
+		if k > 0 {
+			fs = append(fs, fk{f, k})
+		}
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].k > fs[j].k })
+	var out []*Fact
+	for _, x := range fs {
+		if len(out) == limit {
+			break
+		}
+		out = append(out, x.f)
+	}
+	return out
+}
+
+// topicSlot lists candidate facts from the trajectory the question is
+// anchored to ([TopicSlotEvidence]; the answer-format rule tells the model to
+// prefer them over similar facts of other topics).
+func (rc *recallCtx) topicSlot() []memory.Item {
+	if !rc.fl.facts {
+		return nil
+	}
+	var out []memory.Item
+	for _, a := range rc.dec.Anchors {
+		roots := rc.anchorRoots(a)
+		if len(roots) == 0 {
+			continue
+		}
+		for _, f := range rc.branchFacts(roots, maxTopicSlot) {
+			text := fmt.Sprintf("- topic=%q fact=%q (%s)", a.Text, oneLine(f.Text), dialog.FormatTime(f.Time))
+			it := rc.item(memory.ChannelRecord, BlockTopicSlot, text, nil, f.Source)
+			it.Time = f.Time
+			out = append(out, it)
+		}
+		break // the first anchor that names a known trajectory
+	}
+	return out
+}
+
+// bridge joins evidence from two anchored trajectories for connect /
+// alongside questions ([BridgeEvidence]): answer_topic is the anchor whose
+// facts share more of the question's other words, link_topic the other.
+func (rc *recallCtx) bridge() []memory.Item {
+	if !rc.fl.facts {
+		return nil
+	}
+	type side struct {
+		a     anchor
+		facts []*Fact
+		score int
+	}
+	var sides []side
+	for _, a := range rc.dec.Anchors {
+		roots := rc.anchorRoots(a)
+		if len(roots) == 0 {
+			continue
+		}
+		fs := rc.branchFacts(roots, maxBridgePerSide)
+		sc := 0
+		at := newTermSet(a.Terms)
+		for _, f := range fs {
+			for _, t := range rc.qterms {
+				if !at.has(t) && f.terms.has(t) {
+					sc++
+				}
+			}
+		}
+		sides = append(sides, side{a, fs, sc})
+		if len(sides) == 2 {
+			break
+		}
+	}
+	if len(sides) < 2 {
+		return nil
+	}
+	if sides[1].score > sides[0].score {
+		sides[0], sides[1] = sides[1], sides[0]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "answer_topic=%q link_topic=%q", sides[0].a.Text, sides[1].a.Text)
+	var sources []string
+	var last time.Time
+	for _, sd := range sides {
+		for _, f := range sd.facts {
+			fmt.Fprintf(&b, "\n- [%s] %s (%s)", sd.a.Text, oneLine(f.Text), dialog.FormatTime(f.Time))
+			sources = append(sources, f.Source)
+			if f.Time.After(last) {
+				last = f.Time
+			}
+		}
+	}
+	if len(sources) == 0 {
+		return nil
+	}
+	it := rc.item(memory.ChannelRecord, BlockBridge, b.String(), nil, dedupe(sources)...)
+	it.Time = last
+	return []memory.Item{it}
+}
+
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	out := xs[:0:0]
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,169 @@
+package arbormem
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/llm"
+	"github.com/arbor-eval/arbor/pkg/memory"
+)
+
+// answerFormatData holds the query-type conditions of the dynamic
+// answer-format lines (appendix D, "Dynamic Answer-Format Instructions");
+// the template prints only the lines whose condition holds.
+type answerFormatData struct {
+	Preference     bool
+	YesNo          bool
+	PrevOrCurrent  bool
+	Current        bool
+	Previous       bool
+	Anchors        []string
+	Ordinal        string
+	Bridge         bool
+	CountSum       bool
+	HasComputation bool
+}
+
+// historyHintData selects the runtime history hints.
+type historyHintData struct{ Current bool }
+
+// Render lays out the answer messages by the paper's runtime assembly
+// (appendix D, Table "Method-side runtime assembly"): a system message with
+// system_anchor and ### CURRENT TIME; system messages for
+// [ConversationHistory], [SupplementalEvidence] and each structured evidence
+// block that has content; and a user message that carries ### DATA CONTEXT
+// and [UpdateEvidence] with the dynamic answer-format lines, chain_of_note
+// and history hints when facts were retrieved, the answer-format lines and
+// chain_of_note_no_facts when only other evidence was, or the answer-format
+// lines and the raw input when there is no memory evidence at all.
+func (s *System) Render(q memory.Query, b memory.Bundle) ([]llm.Message, error) {
+	p := s.deps.Prompts
+	anchor, err := p.Render("system_anchor", nil)
+	if err != nil {
+		return nil, err
+	}
+	msgs := []llm.Message{{Role: "system", Content: strings.TrimRight(anchor, "\n") + "\n\n### CURRENT TIME\n" + dialog.FormatTime(q.Time)}}
+
+	blocks := map[string][]string{}
+	var order []string
+	for _, it := range b.Items {
+		blk := it.Block
+		if blk == "" {
+			switch it.Channel {
+			case memory.ChannelLocal:
+				blk = BlockHistory
+			case memory.ChannelTurn:
+				blk = BlockSupplemental
+			case memory.ChannelFact:
+				blk = BlockFacts
+			default:
+				blk = "OtherEvidence"
+			}
+		}
+		if _, ok := blocks[blk]; !ok {
+			order = append(order, blk)
+		}
+		blocks[blk] = append(blocks[blk], it.Text)
+	}
+	facts := blocks[BlockFacts]
+	hasFacts := len(facts) > 0
+	sysBlock := func(name string) {
+		if lines, ok := blocks[name]; ok {
+			sep := "\n"
+			if name == BlockHistory || name == BlockSupplemental {
+				sep = "\n\n"
+			}
+			msgs = append(msgs, llm.Message{Role: "system", Content: "[" + name + "]\n" + strings.Join(lines, sep)})
+		}
+	}
+	sysBlock(BlockHistory)
+	sysBlock(BlockSupplemental)
+	structured := []string{BlockComputation, BlockTopicSlot, BlockArtifact, BlockEvent, BlockCountSource, BlockState, BlockPreference, BlockBridge}
+	if !hasFacts {
+		// Without facts the user message has no DATA CONTEXT to carry update
+		// pairs in; they go with the other structured blocks.
+		structured = append([]string{BlockUpdate}, structured...)
+	}
+	known := map[string]bool{BlockHistory: true, BlockSupplemental: true, BlockFacts: true, BlockUpdate: true}
+	for _, name := range structured {
+		known[name] = true
+		sysBlock(name)
+	}
+	for _, name := range order {
+		if !known[name] {
+			sysBlock(name)
+		}
+	}
+
+	qt := classifyQuery(q.Text)
+	af := answerFormatData{Preference: qt.Preference, YesNo: qt.YesNo, PrevOrCurrent: qt.Previous || qt.Current,
+		Current: qt.Current, Previous: qt.Previous, Anchors: qt.Anchors, Bridge: qt.Bridge, CountSum: qt.Count || qt.Sum,
+		HasComputation: len(blocks[BlockComputation]) > 0}
+	switch {
+	case qt.Ordinal > 0:
+		af.Ordinal = strconv.Itoa(qt.Ordinal)
+	case qt.Ordinal < 0:
+		af.Ordinal = "last"
+	}
+	format, err := p.Render("answer_format", af)
+	if err != nil {
+		return nil, err
+	}
+	format = strings.TrimSpace(format)
+
+	var u strings.Builder
+	section := func(s string) {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return
+		}
+		if u.Len() > 0 {
+			u.WriteString("\n\n")
+		}
+		u.WriteString(s)
+	}
+	switch {
+	case hasFacts:
+		section("### DATA CONTEXT\n" + strings.Join(facts, "\n"))
+		if up := blocks[BlockUpdate]; len(up) > 0 {
+			section("[" + BlockUpdate + "]\n" + strings.Join(up, "\n"))
+		}
+		note, err := p.Render("chain_of_note", nil)
+		if err != nil {
+			return nil, err
+		}
+		instr := joinNonEmpty(format, note)
+		if len(b.Items) > len(facts)+len(blocks[BlockUpdate]) {
+			hints, err := p.Render("history_hints", historyHintData{Current: qt.Current})
+			if err != nil {
+				return nil, err
+			}
+			instr = joinNonEmpty(instr, hints)
+		}
+		section("### INSTRUCTION\n" + instr)
+		section("### USER INPUT\n" + q.Text)
+	case len(b.Items) > 0:
+		note, err := p.Render("chain_of_note_no_facts", nil)
+		if err != nil {
+			return nil, err
+		}
+		section("### INSTRUCTION\n" + joinNonEmpty(format, note))
+		section("### USER INPUT\n" + q.Text)
+	default:
+		section(format)
+		section(q.Text)
+	}
+	msgs = append(msgs, llm.Message{Role: "user", Content: u.String()})
+	return msgs, nil
+}
+
+func joinNonEmpty(parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, "\n\n")
+}

@@ -1,0 +1,237 @@
+package arbormem
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arbor-eval/arbor/pkg/dialog"
+)
+
+// Provenance is attached to every record by the memory manager at commit
+// (appendix D, "Memory Output Schemas": provenance, timestamps, structural
+// identifiers and revision links are not model output).
+type Provenance struct {
+	// Source is the interaction ID the record was extracted from.
+	Source string `json:"source"`
+	// Node is the source node's Seq.
+	Node int       `json:"node"`
+	Time time.Time `json:"time"`
+}
+
+// Fact is one atomic fact of the evidence store M_t.
+type Fact struct {
+	ID       int      `json:"id"`
+	Text     string   `json:"fact"`
+	Tag      string   `json:"attribute_tag"`
+	Entities []string `json:"entities,omitempty"`
+	// Topic is the trajectory topic shown beside a rule-extracted fact that
+	// does not name it (empty for model-extracted facts).
+	Topic string `json:"topic,omitempty"`
+	Provenance
+	// SupersededBy is the ID of the fact that replaced this one, -1 if none.
+	// Superseded facts are kept and traceable but deprioritised (appendix A,
+	// "Memory Commit").
+	SupersededBy int   `json:"superseded_by"`
+	Supersedes   []int `json:"supersedes,omitempty"`
+	// Vector embeds the fact jointly with its source interaction (fact key
+	// expansion, Table "Reference implementation settings").
+	Vector []float32 `json:"-"`
+
+	terms       termSet
+	entityTerms termSet
+	tokens      int
+}
+
+// Artifact is an assistant-generated item (assistant_artifact_miner schema).
+type Artifact struct {
+	Type     string   `json:"artifact_type"`
+	Topic    string   `json:"topic"`
+	Item     string   `json:"item_text"`
+	Ordinal  int      `json:"ordinal,omitempty"` // 1-based, 0 when unordered
+	Entities []string `json:"entities,omitempty"`
+	Evidence string   `json:"evidence_text,omitempty"`
+	Provenance
+}
+
+// Event is a dated, countable or aggregatable event (event_miner schema).
+type Event struct {
+	Type            string   `json:"event_type"`
+	Subject         string   `json:"subject"`
+	Object          string   `json:"object"`
+	Value           string   `json:"value,omitempty"`
+	Quantity        *float64 `json:"quantity"`
+	Unit            string   `json:"unit,omitempty"`
+	CanonicalAction string   `json:"canonical_action"`
+	CanonicalObject string   `json:"canonical_object"`
+	DateText        string   `json:"date_text,omitempty"`
+	NormalizedDate  string   `json:"normalized_date,omitempty"`
+	Negated         bool     `json:"is_negated"`
+	Countable       bool     `json:"countable"`
+	Entities        []string `json:"entities,omitempty"`
+	Evidence        string   `json:"evidence_text,omitempty"`
+	Provenance
+}
+
+// State is a mutable user state or durable preference (state_slot_miner
+// schema), linked to the value it replaced.
+type State struct {
+	Key      string   `json:"key"`
+	Value    string   `json:"value"`
+	Tag      string   `json:"attribute_tag,omitempty"`
+	Entities []string `json:"entities,omitempty"`
+	Evidence string   `json:"evidence_text,omitempty"`
+	Provenance
+	// Prev is the index of the state this one revised (same key), -1 if none;
+	// Next is the index of the state that revised this one, -1 if current.
+	Prev int `json:"prev"`
+	Next int `json:"next"`
+}
+
+// Store is the reusable evidence store M_t (§3.1).
+type Store struct {
+	Facts     []*Fact     `json:"facts"`
+	Artifacts []*Artifact `json:"artifacts"`
+	Events    []*Event    `json:"events"`
+	States    []*State    `json:"states"`
+
+	// stateByKey is the index of the current state of each key.
+	stateByKey map[string]int
+	// factTerms indexes non-superseded facts by tag and informative term,
+	// for finding same-slot collision candidates without a scan.
+	factTerms map[string][]int
+	// factByTerm indexes all facts by analyzed term (entity-based route).
+	factByTerm map[string][]int
+	// records lists structured records in the lexical record index's id order.
+	records []recordRef
+}
+
+// recordKind says which list a recordRef points into.
+type recordKind uint8
+
+const (
+	kindArtifact recordKind = iota
+	kindEvent
+	kindState
+)
+
+type recordRef struct {
+	kind recordKind
+	idx  int
+}
+
+func newStore() *Store {
+	return &Store{stateByKey: map[string]int{}, factTerms: map[string][]int{}, factByTerm: map[string][]int{}}
+}
+
+// Current reports whether the fact is still current.
+func (f *Fact) Current() bool { return f.SupersededBy < 0 }
+
+// factLine renders a fact for ### DATA CONTEXT; withTopic adds the
+// trajectory topic of a rule-extracted fact.
+func factLine(f *Fact, superseded string, withTopic bool) string {
+	s := "- [" + dialog.FormatTime(f.Time) + "] " + oneLine(f.Text)
+	if withTopic && f.Topic != "" {
+		s += " (re: " + f.Topic + ")"
+	}
+	if superseded != "" {
+		s += " (superseded by: " + superseded + ")"
+	}
+	return s
+}
+
+func quoteField(k, v string) string {
+	if v == "" {
+		return ""
+	}
+	return k + "=" + strconv.Quote(v)
+}
+
+func joinFields(fs ...string) string {
+	var out []string
+	for _, f := range fs {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// artifactLine renders an artifact for [ArtifactEvidence]; exact marks the
+// item that matches the asked topic and ordinal.
+func artifactLine(a *Artifact, exact bool) string {
+	ord := ""
+	if a.Ordinal > 0 {
+		ord = "ordinal=" + strconv.Itoa(a.Ordinal)
+	}
+	em := ""
+	if exact {
+		em = "exact_match=true"
+	}
+	return "- " + joinFields(quoteField("topic", a.Topic), ord, quoteField("item_text", a.Item), "type="+a.Type, em,
+		quoteField("evidence", a.Evidence), "time="+dialog.FormatTime(a.Time), "source="+a.Source)
+}
+
+// eventLine renders an event for [EventEvidence].
+func eventLine(e *Event) string {
+	q := ""
+	if e.Quantity != nil {
+		q = "quantity=" + strconv.FormatFloat(*e.Quantity, 'f', -1, 64)
+	}
+	neg := ""
+	if e.Negated {
+		neg = "negated=true"
+	}
+	date := e.NormalizedDate
+	if date == "" {
+		date = dialog.FormatTime(e.Time)
+	}
+	return "- " + joinFields("date="+date, quoteField("action", e.CanonicalAction), quoteField("object", e.Object), quoteField("value", e.Value),
+		q, quoteField("unit", e.Unit), quoteField("date_text", e.DateText), neg, quoteField("evidence", e.Evidence), "source="+e.Source)
+}
+
+// stateLine renders a state with its revision history old → new for
+// [StateEvidence] (or [PreferenceEvidence]).
+func (s *Store) stateLine(i int) string {
+	st := s.States[i]
+	var chain []string
+	for j := i; j >= 0 && len(chain) < 4; j = s.States[j].Prev {
+		chain = append(chain, fmt.Sprintf("%q (%s)", s.States[j].Value, dialog.FormatTime(s.States[j].Time)))
+	}
+	for a, b := 0, len(chain)-1; a < b; a, b = a+1, b-1 {
+		chain[a], chain[b] = chain[b], chain[a]
+	}
+	status := "current"
+	if st.Next >= 0 {
+		status = "superseded"
+	}
+	return "- " + st.Key + ": " + strings.Join(chain, " -> ") + " [" + status + "]" + func() string {
+		if st.Evidence != "" {
+			return " evidence=" + strconv.Quote(st.Evidence)
+		}
+		return ""
+	}()
+}
+
+// recordText is what the lexical record index holds for a record.
+func (s *Store) recordText(r recordRef) string {
+	switch r.kind {
+	case kindArtifact:
+		a := s.Artifacts[r.idx]
+		return strings.Join([]string{a.Topic, a.Item, strings.Join(a.Entities, " "), a.Evidence, a.Type}, " ")
+	case kindEvent:
+		e := s.Events[r.idx]
+		return strings.Join([]string{e.Type, e.CanonicalAction, e.Object, e.CanonicalObject, e.Value, e.Unit, e.DateText, strings.Join(e.Entities, " "), e.Evidence}, " ")
+	default:
+		st := s.States[r.idx]
+		return strings.Join([]string{strings.ReplaceAll(st.Key, "_", " "), st.Value, strings.Join(st.Entities, " "), st.Evidence}, " ")
+	}
+}
+
+// isPreferenceKey reports whether a state key is a durable preference
+// ([PreferenceEvidence]) rather than a mutable fact about the user.
+func isPreferenceKey(k string) bool {
+	return strings.Contains(k, "favorite_") || strings.Contains(k, "favourite_") || strings.Contains(k, "preferred_") ||
+		strings.HasSuffix(k, "dietary_pref") || strings.HasSuffix(k, "_preference") || strings.Contains(k, "likes_")
+}

@@ -1,0 +1,401 @@
+package arbormem
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/arbor-eval/arbor/pkg/index"
+)
+
+// termsOf returns the distinct analyzed terms of text (bleve's English
+// analyzer through index.Analyze: lower-cased, possessives and stop words
+// removed, Porter-stemmed), in first-occurrence order. These are the
+// "content words and lemmas" of keyword recall (§4.2).
+func termsOf(text string) []string {
+	raw := index.Analyze(text)
+	if len(raw) == 0 {
+		return nil
+	}
+	seen := make(map[string]struct{}, len(raw))
+	out := raw[:0:0]
+	for _, t := range raw {
+		if len(t) < 2 {
+			continue
+		}
+		if _, ok := seen[t]; ok {
+			continue
+		}
+		seen[t] = struct{}{}
+		out = append(out, t)
+	}
+	return out
+}
+
+// termSet is a set of analyzed terms.
+type termSet map[string]struct{}
+
+func newTermSet(terms ...[]string) termSet {
+	n := 0
+	for _, ts := range terms {
+		n += len(ts)
+	}
+	s := make(termSet, n)
+	for _, ts := range terms {
+		for _, t := range ts {
+			s[t] = struct{}{}
+		}
+	}
+	return s
+}
+
+func (s termSet) has(t string) bool { _, ok := s[t]; return ok }
+
+// sorted returns the set's terms in order (for deterministic output).
+func (s termSet) sorted() []string {
+	out := make([]string, 0, len(s))
+	for t := range s {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// words splits text into word tokens keeping case, inner apostrophes,
+// hyphens, periods and commas between digits ("2,500", "6:30", "e-mail").
+func words(text string) []string {
+	var out []string
+	start := -1
+	rs := []rune(text)
+	for i, r := range rs {
+		inner := (r == '\'' || r == '’' || r == '-' || r == '.' || r == ',' || r == ':') && start >= 0 && i+1 < len(rs) &&
+			(unicode.IsLetter(rs[i+1]) || unicode.IsDigit(rs[i+1])) &&
+			((r != '.' && r != ',' && r != ':') || (unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1])))
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '$' || r == '€' || r == '£' || r == '%' || inner {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, string(rs[start:i]))
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, string(rs[start:]))
+	}
+	return out
+}
+
+var sentenceEnd = regexp.MustCompile(`([.!?])\s+|\n+`)
+
+// sentences splits text into sentences and list lines.
+func sentences(text string) []string {
+	var out []string
+	last := 0
+	for _, m := range sentenceEnd.FindAllStringSubmatchIndex(text, -1) {
+		end := m[1]
+		if m[2] >= 0 {
+			end = m[3]
+			// Do not split "Dr. Smith", "e.g. x", "No. 5", decimals.
+			prev := strings.TrimSpace(text[last:m[2]])
+			if w := lastWord(prev); abbreviations[strings.ToLower(w)] {
+				continue
+			}
+		}
+		if s := strings.TrimSpace(text[last:end]); s != "" {
+			out = append(out, s)
+		}
+		last = m[1]
+	}
+	if s := strings.TrimSpace(text[last:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+var abbreviations = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "st": true, "e.g": true, "i.e": true, "no": true, "vs": true, "etc": true, "approx": true, "jr": true, "sr": true}
+
+func lastWord(s string) string {
+	i := strings.LastIndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) })
+	return strings.Trim(s[i+1:], "(\"'")
+}
+
+// clipRunes shortens s to at most n runes, cutting at a word boundary and
+// marking the cut with "…".
+func clipRunes(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	rs := []rune(s)
+	cut := n - 1
+	for i := cut; i > n/2; i-- {
+		if unicode.IsSpace(rs[i]) {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRight(string(rs[:cut]), " ,;:") + "…"
+}
+
+// clipWords keeps the first n words of s.
+func clipWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) <= n {
+		return strings.Join(f, " ")
+	}
+	return strings.TrimRight(strings.Join(f[:n], " "), ",;:") + "…"
+}
+
+// oneLine collapses whitespace so a text fits on one evidence line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// sentenceStarters are capitalised words that start sentences without being
+// names; the entity heuristic ignores them in first position.
+var sentenceStarters = toSet(`a an the i i'm i've i'd i'll im my we we're our you your it it's its this that these those there here
+what when where which who whom why how is are was were do does did can could should would will shall may might must
+have has had please thanks thank ok okay great sure yes no also and but so or if then now just actually well hi hello hey
+let let's maybe perhaps oh wow cool nice perfect awesome good sounds yeah yep hmm alright right first second third next finally
+for from in on at by to with about after before during since as of any some all each every both either neither one two three
+remember quick could can't don't didn't isn't aren't wasn't weren't won't wouldn't shouldn't couldn't haven't hasn't hadn't
+user assistant speaker note update going back regarding re also another besides however although though because`)
+
+// monthDay names stay entities (they are dates) even in first position.
+var calendarWords = toSet(`january february march april may june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday jan feb mar apr jun jul aug sep sept oct nov dec`)
+
+func toSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+var (
+	reMoney    = regexp.MustCompile(`[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|million|m|bn))?|\d[\d,]*(?:\.\d+)?\s?(?:dollars|euros|pounds|usd|eur|gbp|yen|bucks)\b`)
+	reQuantity = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\s?(?:%|percent|km|kilometers|kilometres|miles|mi|kg|lbs?|pounds|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|nights?|people|guests|cups?|pages?|books?|times|sessions?|laps|steps|calories|ml|liters?|litres?|gb|tb)\b`)
+	reDateISO  = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2})?\b`)
+	reDateText = regexp.MustCompile(`(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+\d{4})?`)
+	reClock    = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b`)
+	reURL      = regexp.MustCompile(`https?://[^\s)>\]"']+|www\.[^\s)>\]"']+`)
+	reQuoted   = regexp.MustCompile(`"([^"\n]{2,60})"|“([^”\n]{2,60})”|(?:^|[\s(])'([^'\n]{2,60})'(?:[\s.,;:!?)]|$)`)
+)
+
+// extractEntities is the offline recall-anchor extractor (the heuristic side
+// of node_metadata's "entities"): proper-noun sequences, quoted titles,
+// money, quantities, dates, clock times and links, in text order, at most max.
+func extractEntities(text string, max int) []string {
+	type hit struct {
+		pos int
+		s   string
+	}
+	var hits []hit
+	add := func(pos int, s string) {
+		s = strings.Trim(strings.TrimSpace(s), ".,;:!?()[]\"'")
+		if s != "" {
+			hits = append(hits, hit{pos, s})
+		}
+	}
+	for _, re := range []*regexp.Regexp{reMoney, reQuantity, reDateISO, reDateText, reClock, reURL} {
+		for _, m := range re.FindAllStringIndex(text, -1) {
+			add(m[0], text[m[0]:m[1]])
+		}
+	}
+	for _, m := range reQuoted.FindAllStringSubmatchIndex(text, -1) {
+		for g := 1; g <= 3; g++ {
+			if m[2*g] >= 0 {
+				add(m[2*g], text[m[2*g]:m[2*g+1]])
+			}
+		}
+	}
+	for _, sent := range sentencesWithOffsets(text) {
+		for _, p := range properNouns(sent.text) {
+			add(sent.off+p.pos, p.s)
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].pos < hits[j].pos })
+	var out []string
+	seen := map[string]bool{}
+	for _, h := range hits {
+		k := strings.ToLower(h.s)
+		if seen[k] {
+			continue
+		}
+		// Skip a hit contained in one already kept ("Lisbon" inside "Lisbon trip").
+		dup := false
+		for _, o := range out {
+			if strings.Contains(strings.ToLower(o), k) {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		seen[k] = true
+		out = append(out, h.s)
+		if len(out) == max {
+			break
+		}
+	}
+	return out
+}
+
+type offText struct {
+	off  int
+	text string
+}
+
+func sentencesWithOffsets(text string) []offText {
+	var out []offText
+	last := 0
+	for _, m := range sentenceEnd.FindAllStringIndex(text, -1) {
+		if s := text[last:m[1]]; strings.TrimSpace(s) != "" {
+			out = append(out, offText{last, s})
+		}
+		last = m[1]
+	}
+	if last < len(text) {
+		out = append(out, offText{last, text[last:]})
+	}
+	return out
+}
+
+type posText struct {
+	pos int
+	s   string
+}
+
+var reWordPos = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’&.-]*`)
+
+// properNouns finds runs of capitalised words in one sentence ("Casa Azul",
+// "Kazuo Ishiguro", "Sam's" → "Sam"), skipping sentence starters.
+func properNouns(sent string) []posText {
+	locs := reWordPos.FindAllStringIndex(sent, -1)
+	var out []posText
+	runStart, runEnd := -1, -1
+	first := true
+	flush := func() {
+		if runStart >= 0 {
+			s := strings.TrimRight(sent[runStart:runEnd], ".-")
+			s = strings.TrimSuffix(strings.TrimSuffix(s, "'s"), "’s")
+			if s != "" {
+				out = append(out, posText{runStart, s})
+			}
+		}
+		runStart, runEnd = -1, -1
+	}
+	for i, l := range locs {
+		w := sent[l[0]:l[1]]
+		r, _ := utf8.DecodeRuneInString(w)
+		lw := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
+		capital := unicode.IsUpper(r) && !(len(w) > 1 && strings.ToUpper(w) == w && len(w) > 4)
+		// Acronyms like "NASA" count; shouty words longer than 4 do not.
+		if unicode.IsUpper(r) && strings.ToUpper(w) == w && len(w) >= 2 && len(w) <= 4 {
+			capital = true
+		}
+		isFirst := first
+		first = false
+		possessive := strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s")
+		isName := capital && lw != "i" && (calendarWords[lw] || !sentenceStarters[lw])
+		if isName && isFirst && !calendarWords[lw] && !possessive {
+			// A capitalised first word is a name only when the next word is
+			// capitalised too ("Casa Azul is ..."); otherwise it is just the
+			// start of the sentence ("Separately, ...").
+			isName = false
+			if i+1 < len(locs) {
+				nw := sent[locs[i+1][0]:locs[i+1][1]]
+				nr, _ := utf8.DecodeRuneInString(nw)
+				isName = unicode.IsUpper(nr) && !sentenceStarters[strings.ToLower(nw)] && locs[i+1][0]-l[1] == 1
+			}
+		}
+		if isName {
+			if runStart < 0 {
+				runStart = l[0]
+			}
+			runEnd = l[1]
+			if possessive {
+				flush()
+			}
+			continue
+		}
+		// Allow "of"/"de"/"the" inside a name run ("Bank of America").
+		if runStart >= 0 && (lw == "of" || lw == "de" || lw == "da" || lw == "la" || lw == "van" || lw == "von") && i+1 < len(locs) {
+			nw := sent[locs[i+1][0]:locs[i+1][1]]
+			if nr, _ := utf8.DecodeRuneInString(nw); unicode.IsUpper(nr) {
+				continue
+			}
+		}
+		flush()
+	}
+	flush()
+	return out
+}
+
+// hasDetail reports whether a sentence carries concrete, recallable detail:
+// a number, a proper noun, a date, or a quoted title.
+func hasDetail(s string) bool {
+	for _, r := range s {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return len(properNouns(s)) > 0 || reQuoted.MatchString(s)
+}
+
+// normEntity is an entity's matching key.
+func normEntity(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
+
+// firstPersonToUser rewrites first-person references so that a fact is
+// self-contained ("I moved to Porto" → "User moved to Porto").
+func firstPersonToUser(s string) string {
+	f := strings.Fields(s)
+	for i, w := range f {
+		core := strings.TrimRight(w, ".,;:!?")
+		tail := w[len(core):]
+		lc := strings.ToLower(strings.ReplaceAll(core, "’", "'"))
+		var rep string
+		switch lc {
+		case "i":
+			rep = "User"
+		case "i'm":
+			rep = "User is"
+		case "i've":
+			rep = "User has"
+		case "i'd":
+			rep = "User would"
+		case "i'll":
+			rep = "User will"
+		case "my":
+			rep = "User's"
+		case "mine":
+			rep = "User's"
+		case "me":
+			rep = "User"
+		case "myself":
+			rep = "User"
+		case "we":
+			rep = "User and companions"
+		case "our":
+			rep = "User's"
+		case "we're":
+			rep = "User and companions are"
+		case "we've":
+			rep = "User and companions have"
+		case "us":
+			rep = "User"
+		default:
+			continue
+		}
+		f[i] = rep + tail
+	}
+	out := strings.Join(f, " ")
+	// "User am" → "User is"
+	out = strings.ReplaceAll(out, "User am ", "User is ")
+	return out
+}
