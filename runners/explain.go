@@ -1,0 +1,86 @@
+package runners
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/pkg/arbormem"
+	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/record"
+)
+
+// Explain rebuilds ArborMem's memory for one episode of a recorded run and
+// prints its forest; with a question id, it replays only what was committed
+// before that question and also prints the localization decision (every
+// candidate with its score parts) and which channels filled the budget.
+// The memory is rebuilt by replaying the episode with cfg, which should be
+// the run's config: model calls come from the response cache when it is.
+func Explain(ctx context.Context, runDir string, cfg *config.Config, episode, question string, out, log io.Writer) error {
+	m, err := record.ReadManifest(runDir)
+	if err != nil {
+		return fmt.Errorf("explain: %w", err)
+	}
+	eps, err := datasets.Load(ctx, m.Benchmark, m.Dataset.Path, datasets.Options{})
+	if err != nil {
+		return err
+	}
+	var ep *datasets.Episode
+	for i := range eps {
+		if eps[i].ID == episode {
+			ep = &eps[i]
+		}
+	}
+	if ep == nil {
+		return fmt.Errorf("explain: episode %q is not in %s", episode, m.Benchmark)
+	}
+	d, err := newDeps(ctx, cfg, m.Benchmark)
+	if err != nil {
+		return err
+	}
+	defer d.models.Close()
+	if fp := fingerprint(&Plan{Config: cfg}, m); fp != m.Fingerprint && log != nil {
+		fmt.Fprintf(log, "warning: this config differs from the run's (fingerprint %s, run %s): the rebuilt memory may differ\n", fp, m.Fingerprint)
+	}
+	factory, err := d.factory("arbormem", "")
+	if err != nil {
+		return err
+	}
+	sys, err := factory(ctx, ep.ID)
+	if err != nil {
+		return err
+	}
+	am, ok := sys.(*arbormem.System)
+	if !ok {
+		return fmt.Errorf("explain: system is %T, not ArborMem", sys)
+	}
+	budget := cfg.Answer.Budget
+	if len(m.Budgets) > 0 {
+		budget = m.Budgets[len(m.Budgets)-1]
+	}
+	for _, st := range ep.Steps {
+		if st.Interaction != nil {
+			if err := sys.Commit(ctx, *st.Interaction); err != nil {
+				return err
+			}
+			continue
+		}
+		q := st.Question
+		if q.ID == question {
+			query := memory.Query{ID: q.ID, Text: q.Text, Time: q.Time, Budget: budget}
+			fmt.Fprintf(out, "question %s (%s): %s\ngold: %s\n", q.ID, q.Category, q.Text, q.Gold)
+			return arbormem.ExplainContext(ctx, out, am, &query)
+		}
+		if q.Canonical != nil {
+			if err := sys.Commit(ctx, *q.Canonical); err != nil {
+				return err
+			}
+		}
+	}
+	if question != "" {
+		return fmt.Errorf("explain: question %q is not in episode %s", question, episode)
+	}
+	return arbormem.ExplainContext(ctx, out, am, nil)
+}

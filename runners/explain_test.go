@@ -1,0 +1,52 @@
+package runners
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestExplainReplaysToTheQuestion(t *testing.T) {
+	eps := episodes(t, 1)
+	qs := questions(eps)
+	cfg := testConfig(t)
+	res, err := Run(deadline(t), Plan{Benchmark: "branchmemeval", Episodes: []string{eps[0].ID}, Systems: []string{"arbormem"}, Config: cfg, Out: io.Discard, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := Explain(deadline(t), res.Dir, cfg, eps[0].ID, qs[0].ID, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{"question " + qs[0].ID, "forest:", "localization:", "channels (tokens):"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("explain output lacks %q:\n%s", want, got)
+		}
+	}
+	// Only what was committed before the question may appear in the forest.
+	for _, st := range eps[0].Steps {
+		if st.Question != nil && st.Question.ID == qs[0].ID {
+			break
+		}
+		if st.Interaction != nil && !strings.Contains(got, st.Interaction.ID) {
+			t.Errorf("committed interaction %s missing from the forest", st.Interaction.ID)
+		}
+	}
+	after := false
+	for _, st := range eps[0].Steps {
+		if st.Question != nil && st.Question.ID == qs[0].ID {
+			after = true
+			continue
+		}
+		if after && st.Interaction != nil && strings.Contains(got, st.Interaction.ID+" ") {
+			t.Errorf("interaction %s, committed after the question, is in the explained forest", st.Interaction.ID)
+		}
+	}
+	if err := Explain(deadline(t), res.Dir, cfg, eps[0].ID, "no-such-question", io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "no-such-question") {
+		t.Errorf("unknown question: got %v", err)
+	}
+	if err := Explain(deadline(t), res.Dir, cfg, "no-such-episode", "", io.Discard, io.Discard); err == nil {
+		t.Error("unknown episode: want an error")
+	}
+}
