@@ -112,6 +112,9 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	}
 	err = g.Wait()
 	r.bar.Finish()
+	if p.Config.Run.Verbose && len(d.models.Metrics.Rows()) > 0 {
+		_ = d.models.Metrics.WriteTable(p.Log)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -488,8 +491,26 @@ func (r *run) progress(s record.Sample) {
 	r.answered++
 	r.scored += s.PrimaryScore()
 	acc := 100 * r.scored / float64(r.answered)
+	if r.plan.Config.Run.Verbose {
+		fmt.Fprintf(r.plan.Log, "%s %s %s/%s budget=%d score=%.2f evidence=%d recall=%.2f prediction=%.100q%s\n",
+			s.System, variantLabel(s.Variant), s.Episode, s.Question, s.Budget, s.PrimaryScore(), s.EvidenceTokens, s.EvidenceRecall, s.Prediction, errSuffix(s.Error))
+	}
 	r.mu.Unlock()
 	r.bar.Add(1, fmt.Sprintf("acc %.1f%%", acc))
+}
+
+func variantLabel(v string) string {
+	if v == "" {
+		return "reference"
+	}
+	return v
+}
+
+func errSuffix(e string) string {
+	if e == "" {
+		return ""
+	}
+	return " error=" + e
 }
 
 func toCalls(u map[string]llm.RoleUsage) map[string]record.Calls {
