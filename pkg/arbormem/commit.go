@@ -2,6 +2,7 @@ package arbormem
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -40,6 +41,9 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	}
 
 	parent := -1
+	// degraded collects model-endpoint failures the commit survived; they
+	// are returned after the interaction is stored.
+	var degraded []error
 	if s.cfg.Localization {
 		text := localizationText(in)
 		d, ok := s.cachedDecision(text, in.Time)
@@ -49,7 +53,14 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 			var err error
 			d, err = s.localize(ctx, text, in.Time, in.Session, false, func() ([]float32, error) { return s.embedOne(ctx, text) }, s.cfg.KeywordRouting)
 			if err != nil {
-				return fmt.Errorf("arbormem: commit %s: localize: %w", in.ID, err)
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				// An embedding or rerank endpoint that failed through every
+				// retry must not cost the interaction: it starts a new root
+				// and the failure is reported after the commit.
+				degraded = append(degraded, fmt.Errorf("localize: %w", err))
+				d = &Decision{Parent: -1}
 			}
 		}
 		parent = d.Parent
@@ -70,9 +81,11 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 			func() (NodeMeta, error) { return s.rules.NodeMetadata(gctx, in) })
 		return err
 	})
+	var nvecErr, fvecErr error
 	g.Go(func() (err error) {
-		nvec, err = s.embedOne(gctx, nodeEmbedText(in))
-		return err
+		// Without a vector the node is still stored and found lexically.
+		nvec, nvecErr = s.embedOne(gctx, nodeEmbedText(in))
+		return nil
 	})
 	if s.cfg.AtomicFacts {
 		g.Go(func() (err error) {
@@ -141,12 +154,23 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 				// represented jointly for retrieval (appendix A).
 				texts[i] = d.Fact + "\n" + src
 			}
-			fvecs, err = s.embed(gctx, texts)
-			return err
+			fvecs, fvecErr = s.embed(gctx, texts)
+			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return fmt.Errorf("arbormem: commit %s: %w", in.ID, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, e := range []struct {
+		what string
+		err  error
+	}{{"embed node", nvecErr}, {"embed facts", fvecErr}} {
+		if e.err != nil {
+			degraded = append(degraded, fmt.Errorf("%s: %w", e.what, e.err))
+		}
 	}
 
 	// Prepare everything that does not touch shared state outside the lock.
@@ -211,6 +235,10 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		s.addState(&st)
 	}
 	s.metrics.Commits.Add(1)
+	if len(degraded) > 0 {
+		s.metrics.ModelErrors.Add(int64(len(degraded)))
+		return fmt.Errorf("arbormem: commit %s: stored with degraded indexing: %w", in.ID, errors.Join(degraded...))
+	}
 	return nil
 }
 
