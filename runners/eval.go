@@ -153,7 +153,21 @@ func (p *Plan) defaults() error {
 }
 
 func loadEpisodes(ctx context.Context, p *Plan) ([]datasets.Episode, error) {
-	eps, err := datasets.Load(ctx, p.Benchmark, p.Data, datasets.Options{Categories: p.Categories})
+	// Large files (LongMemEval _m is 2.7 GB) take minutes to decode: show it.
+	var bar *progress.Reporter
+	opt := datasets.Options{Categories: p.Categories, Progress: func(done, total int64) {
+		if total < 64<<20 {
+			return // small files load in a blink; a bar would be noise
+		}
+		if bar == nil {
+			bar = progress.New(p.Log, "load "+p.Benchmark+" (MB)", int(total>>20), p.Config.Run.Progress)
+		}
+		bar.Set(int(done>>20), "")
+	}}
+	eps, err := datasets.Load(ctx, p.Benchmark, p.Data, opt)
+	if bar != nil {
+		bar.Finish()
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -84,6 +84,17 @@ func (r *Reporter) line() {
 	fmt.Fprintf(r.w, "%s: %d/%d (%.0f%%) %s eta %s\n", r.desc, r.done, r.total, pct, r.status, eta)
 }
 
+// Set moves the count to done (for work measured in absolute units, such
+// as bytes read); it never moves backwards.
+func (r *Reporter) Set(done int, status string) {
+	r.mu.Lock()
+	n := done - r.done
+	r.mu.Unlock()
+	if n > 0 {
+		r.Add(n, status)
+	}
+}
+
 // Finish prints the final state once.
 func (r *Reporter) Finish() {
 	r.mu.Lock()

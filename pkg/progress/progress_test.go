@@ -38,3 +38,16 @@ func TestIntervalThrottlesLines(t *testing.T) {
 		t.Fatalf("want 1 line (the first), got %d", n)
 	}
 }
+
+func TestSetMovesToAbsoluteCount(t *testing.T) {
+	var b bytes.Buffer
+	r := New(&b, "load", 10, false)
+	r.SetInterval(0)
+	r.Set(4, "")
+	r.Set(3, "") // never backwards
+	r.Set(10, "")
+	r.Finish()
+	if !strings.Contains(b.String(), "load: 4/10") || !strings.Contains(b.String(), "10/10 done") || strings.Contains(b.String(), "3/10") {
+		t.Fatalf("unexpected output:\n%s", b.String())
+	}
+}
