@@ -63,6 +63,9 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := preflight(ctx, p.Config, p.Log); err != nil {
+		return nil, err
+	}
 	d, err := newDeps(ctx, p.Config, p.Benchmark)
 	if err != nil {
 		return nil, err
