@@ -14,7 +14,8 @@ import (
 // Merge combines the samples of several runs (shards of one plan, usually
 // made on different machines) into dst and renders its tables. Runs made
 // with different fingerprints are refused unless force. Duplicate keys are
-// kept once.
+// kept once, except that a successful record replaces an error record of the
+// same key (a shard re-run with --retry-errors and merged again).
 func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, error) {
 	if len(srcs) == 0 {
 		return nil, fmt.Errorf("merge: no runs given")
@@ -46,20 +47,23 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return nil, err
 	}
-	samples, _, err := record.OpenLog(filepath.Join(dst, "samples.jsonl"), record.Sample.Key)
+	samples, prevSamples, err := record.OpenLog(filepath.Join(dst, "samples.jsonl"), record.Sample.Key)
 	if err != nil {
 		return nil, err
 	}
-	episodes, _, err := record.OpenLog(filepath.Join(dst, "episodes.jsonl"), record.EpisodeStat.Key)
+	episodes, prevEpisodes, err := record.OpenLog(filepath.Join(dst, "episodes.jsonl"), record.EpisodeStat.Key)
 	if err != nil {
 		samples.Close()
 		return nil, err
 	}
+	sampleErr := func(s record.Sample) bool { return s.Error != "" }
+	episodeErr := func(e record.EpisodeStat) bool { return e.Error != "" }
+	failedSamples, failedEpisodes := failedKeys(prevSamples, sampleErr), failedKeys(prevEpisodes, episodeErr)
 	for _, src := range srcs {
-		if err := copyLog(filepath.Join(src, "samples.jsonl"), samples); err != nil {
+		if err := copyLog(filepath.Join(src, "samples.jsonl"), samples, failedSamples, sampleErr); err != nil {
 			return nil, err
 		}
-		if err := copyLog(filepath.Join(src, "episodes.jsonl"), episodes); err != nil {
+		if err := copyLog(filepath.Join(src, "episodes.jsonl"), episodes, failedEpisodes, episodeErr); err != nil {
 			return nil, err
 		}
 	}
@@ -84,7 +88,21 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 	return Report(dst, out)
 }
 
-func copyLog[T interface{ Key() string }](path string, dst *record.Log[T]) error {
+// failedKeys lists the keys whose latest record is an error.
+func failedKeys[T interface{ Key() string }](recs []T, failed func(T) bool) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range record.Latest(recs, T.Key) {
+		if failed(r) {
+			out[r.Key()] = true
+		}
+	}
+	return out
+}
+
+// copyLog appends path's records to dst. A key already in dst is skipped,
+// unless dst holds an error for it and this record is not one: then the
+// record supersedes the error (failedIn tracks such keys).
+func copyLog[T interface{ Key() string }](path string, dst *record.Log[T], failedIn map[string]bool, failed func(T) bool) error {
 	recs, err := record.ReadLog[T](path)
 	if os.IsNotExist(err) {
 		return nil
@@ -93,8 +111,20 @@ func copyLog[T interface{ Key() string }](path string, dst *record.Log[T]) error
 		return err
 	}
 	for _, r := range record.Latest(recs, T.Key) {
-		if _, err := dst.Append(r); err != nil {
+		k := r.Key()
+		if failedIn[k] && !failed(r) {
+			if err := dst.Supersede(r); err != nil {
+				return err
+			}
+			delete(failedIn, k)
+			continue
+		}
+		wrote, err := dst.Append(r)
+		if err != nil {
 			return err
+		}
+		if wrote && failed(r) {
+			failedIn[k] = true
 		}
 	}
 	return nil

@@ -8,23 +8,54 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
 // ErrNoJSON is returned when the text holds no JSON object or array.
 var ErrNoJSON = errors.New("no JSON object or array in reply")
 
-// Unmarshal extracts the first JSON object or array from text, repairs it if
-// needed, and decodes it into v.
+// Unmarshal extracts the first JSON object or array from text that decodes
+// into v, repairing it if needed. Prose before the JSON may hold brackets
+// ("as said in turn [3]: {...}"), so a candidate that is not JSON, or is
+// complete JSON of the wrong shape, is skipped for the next one after it; a
+// repaired (truncated) candidate runs to the end of the text and is final.
+// The first candidate's error is returned when none decodes.
 func Unmarshal(text string, v any) error {
-	raw, err := Extract(text)
-	if err != nil {
-		return err
+	s := stripFences(text)
+	var first error
+	for off := 0; off < len(s); {
+		i := strings.IndexAny(s[off:], "{[")
+		if i < 0 {
+			break
+		}
+		off += i
+		rest := s[off:]
+		raw, err := Extract(rest)
+		next := off + 1
+		if err == nil {
+			if err = json.Unmarshal([]byte(raw), v); err == nil {
+				return nil
+			}
+			err = fmt.Errorf("decode repaired JSON: %w", err)
+			if !strings.HasPrefix(rest, raw) {
+				next = len(s) // repaired: it spans the rest of the text
+			} else {
+				next = off + len(raw) // not inside a valid value of the wrong shape
+			}
+			if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+				rv.Elem().SetZero() // drop what the failed candidate filled in
+			}
+		}
+		if first == nil {
+			first = err
+		}
+		off = next
 	}
-	if err := json.Unmarshal([]byte(raw), v); err != nil {
-		return fmt.Errorf("decode repaired JSON: %w", err)
+	if first == nil {
+		return ErrNoJSON
 	}
-	return nil
+	return first
 }
 
 // Extract returns the first JSON object or array in text as valid JSON:

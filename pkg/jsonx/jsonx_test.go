@@ -78,3 +78,29 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+// TestUnmarshalBracketsInProse: brackets in the prose before the JSON (a
+// citation, a note) must not hide the JSON after them; a complete value of
+// the wrong shape is not searched inside.
+func TestUnmarshalBracketsInProse(t *testing.T) {
+	type obj struct {
+		A int `json:"a"`
+	}
+	for _, tc := range []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{`Based on turn [3], here: {"a": 1}`, 1, true},
+		{`I see [note] then {"a": 2}`, 2, true},
+		{"```json\n{\"a\": 3}\n```", 3, true},
+		{`[{"a": 4}]`, 0, false}, // an array is not the object asked for
+		{`{"a": "x"}`, 0, false},
+	} {
+		var v obj
+		err := Unmarshal(tc.in, &v)
+		if (err == nil) != tc.ok || v.A != tc.want {
+			t.Errorf("Unmarshal(%q) = %+v, %v; want a=%d ok=%v", tc.in, v, err, tc.want, tc.ok)
+		}
+	}
+}
