@@ -46,9 +46,10 @@ type run struct {
 	mu       sync.Mutex
 	scored   float64
 	answered int
-	// retry holds the keys of recorded error samples to answer again
-	// (Plan.RetryErrors); guarded by mu.
-	retry map[string]bool
+	// retry holds the keys of recorded error samples to answer again, and
+	// retryEp those of episode records with an error (Plan.RetryErrors);
+	// guarded by mu.
+	retry, retryEp map[string]bool
 }
 
 // Run executes the plan: replays every selected episode through every
@@ -97,9 +98,18 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if r.samples.Repaired > 0 {
 		fmt.Fprintf(p.Log, "repaired %s: cut a torn last line of %d bytes (a previous run was killed mid-write)\n", filepath.Join(dir, "samples.jsonl"), r.samples.Repaired)
 	}
-	r.episodes, _, err = record.OpenLog(filepath.Join(dir, "episodes.jsonl"), record.EpisodeStat.Key)
+	var prevEp []record.EpisodeStat
+	r.episodes, prevEp, err = record.OpenLog(filepath.Join(dir, "episodes.jsonl"), record.EpisodeStat.Key)
 	if err != nil {
 		return nil, err
+	}
+	if p.RetryErrors {
+		r.retryEp = map[string]bool{}
+		for _, e := range record.Latest(prevEp, record.EpisodeStat.Key) {
+			if e.Error != "" {
+				r.retryEp[e.Key()] = true
+			}
+		}
 	}
 	defer r.episodes.Close()
 
@@ -246,7 +256,8 @@ func (r *run) jobs(eps []datasets.Episode) (jobs []job, total, done int) {
 				j := job{ep: ep, system: sys, build: build, variants: vs}
 				// A run killed after an episode's last sample but before its
 				// episode record must replay the episode to record it.
-				missing := !r.episodes.Has(record.EpisodeStat{Benchmark: p.Benchmark, Episode: ep.ID, System: sys, Variant: build}.Key())
+				epKey := record.EpisodeStat{Benchmark: p.Benchmark, Episode: ep.ID, System: sys, Variant: build}.Key()
+				missing := !r.episodes.Has(epKey) || r.retryEp[epKey]
 				for _, q := range qs {
 					for _, v := range vs {
 						for _, b := range p.Budgets {
@@ -308,6 +319,20 @@ func (r *run) write(s record.Sample) error {
 	return err
 }
 
+// writeEpisode records an episode; a redone error record supersedes the old line.
+func (r *run) writeEpisode(e record.EpisodeStat) error {
+	k := e.Key()
+	r.mu.Lock()
+	redo := r.retryEp[k]
+	delete(r.retryEp, k)
+	r.mu.Unlock()
+	if redo {
+		return r.episodes.Supersede(e)
+	}
+	_, err := r.episodes.Append(e)
+	return err
+}
+
 func (r *run) key(ep *datasets.Episode, q *datasets.Question, sys, variant string, budget int) string {
 	return record.Sample{Benchmark: r.plan.Benchmark, Episode: ep.ID, Question: q.ID, System: sys, Variant: variant, Budget: budget}.Key()
 }
@@ -348,7 +373,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 	commit := func(in *dialog.Interaction) {
 		t0 := time.Now()
 		if err := sys.Commit(ingCtx, *in); err != nil && commitErr == nil {
-			commitErr = fmt.Errorf("commit %s: %w", in.ID, err)
+			commitErr = fmt.Errorf("%s: %w", j.system, err) // systems name the interaction themselves
 		}
 		ingest += time.Since(t0)
 		committed = append(committed, in.ID)
@@ -397,8 +422,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 		stat.Error = commitErr.Error()
 	}
 	localization(&stat, j.ep, sys, committed)
-	_, err = r.episodes.Append(stat)
-	return err
+	return r.writeEpisode(stat)
 }
 
 func (r *run) failEpisode(j job, stat record.EpisodeStat, cause error) error {
@@ -418,8 +442,7 @@ func (r *run) failEpisode(j job, stat record.EpisodeStat, cause error) error {
 			}
 		}
 	}
-	_, err := r.episodes.Append(stat)
-	return err
+	return r.writeEpisode(stat)
 }
 
 func (r *run) baseSample(j job, q *datasets.Question, variant string, budget int) record.Sample {

@@ -460,3 +460,34 @@ func TestMergeShardsEqualsUnsharded(t *testing.T) {
 		t.Errorf("forced merge of two benchmarks: %v, want a refusal", err)
 	}
 }
+
+// TestRetryErrorsRedoesFailedIngestion: a summary call rejected with a 400
+// fails a commit, which marks the episode record as an error (its samples
+// are fine). --retry-errors replays that episode and the new record
+// supersedes the old one, so cost and localization tables stop counting it.
+func TestRetryErrorsRedoesFailedIngestion(t *testing.T) {
+	eps := episodes(t, 1)
+	sc := newScript(questions(eps))
+	fake := llmtest.New(llmtest.Options{Reply: sc.reply, FaultAt: map[int]llmtest.Fault{0: llmtest.Status400}})
+	defer fake.Close()
+	cfg := testConfig(t, chatYAML(fake, 1))
+	cfg.Run.Workers = 1
+	cfg.Answer.Answerer = "heuristic" // only the summary's calls reach the fake
+	plan := Plan{Benchmark: "branchmemeval", Limit: 1, Systems: []string{"summary"}, Config: cfg, Out: io.Discard, Log: io.Discard}
+	res, err := Run(deadline(t), plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Episodes) != 1 || res.Episodes[0].Error == "" {
+		t.Fatalf("want one episode record with the failed commit, got %+v", res.Episodes)
+	}
+	plan.RetryErrors = true
+	res, err = Run(deadline(t), plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest := record.Latest(res.Episodes, record.EpisodeStat.Key)
+	if len(res.Episodes) != 2 || len(latest) != 1 || latest[0].Error != "" {
+		t.Fatalf("after --retry-errors: %d lines, latest %+v; want the error record superseded by a clean one", len(res.Episodes), latest)
+	}
+}

@@ -58,6 +58,20 @@ func (r *Reporter) SetInterval(d time.Duration) { r.every = d }
 func (r *Reporter) Add(n int, status string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.add(n, status)
+}
+
+// Set moves the count to done (for work measured in absolute units, such
+// as bytes read); it never moves backwards.
+func (r *Reporter) Set(done int, status string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n := done - r.done; n > 0 {
+		r.add(n, status)
+	}
+}
+
+func (r *Reporter) add(n int, status string) {
 	r.done += n
 	r.status = status
 	if r.bar != nil {
@@ -82,17 +96,6 @@ func (r *Reporter) line() {
 		eta = (time.Duration(float64(el) / float64(r.done) * float64(r.total-r.done))).Round(time.Second).String()
 	}
 	fmt.Fprintf(r.w, "%s: %d/%d (%.0f%%) %s eta %s\n", r.desc, r.done, r.total, pct, r.status, eta)
-}
-
-// Set moves the count to done (for work measured in absolute units, such
-// as bytes read); it never moves backwards.
-func (r *Reporter) Set(done int, status string) {
-	r.mu.Lock()
-	n := done - r.done
-	r.mu.Unlock()
-	if n > 0 {
-		r.Add(n, status)
-	}
 }
 
 // Finish prints the final state once.
