@@ -88,7 +88,7 @@ var _ Recaller = BMERecall
 
 // NormalizeAnswer is BranchMemEval's answer normalisation (appendix B.3):
 // Unicode NFKC, case folding, "&" read as "and", commas inside numbers
-// dropped ("1,200" → "1200"), every other punctuation or symbol character
+// dropped ("1,200" → "1200"; a list like "1,2,3" keeps its items apart), every other punctuation or symbol character
 // turned into a space ("Sam’s" → "sam s", so "Sam" is found in it), the English
 // articles a/an/the removed, and whitespace collapsed to single spaces.
 //
@@ -122,7 +122,7 @@ func NormalizeAnswer(s string) string {
 	var prev rune = -1
 	for i, r := range s {
 		switch {
-		case r == ',' && isDigitRune(prev) && i+1 < len(s) && isDigitRune(rune(s[i+1])):
+		case r == ',' && isDigitRune(prev) && thousandsGroup(s[i+1:]):
 			// numerical comma: join the digit groups
 		case r == '&':
 			if !space {
@@ -192,4 +192,19 @@ func ContainsAnswer(haystack, needle string) bool {
 		i = j + 1
 	}
 	return false
+}
+
+// thousandsGroup reports whether rest starts with exactly three digits, so
+// that a comma before it is a thousands separator ("1,200", "12,000,000")
+// and not a list separator ("1,2,3", which keeps its items apart).
+func thousandsGroup(rest string) bool {
+	if len(rest) < 3 {
+		return false
+	}
+	for k := 0; k < 3; k++ {
+		if rest[k] < '0' || rest[k] > '9' {
+			return false
+		}
+	}
+	return len(rest) == 3 || rest[3] < '0' || rest[3] > '9'
 }

@@ -15,6 +15,10 @@ func TestNormalizeAnswer(t *testing.T) {
 		{"$1,200", "1200"},
 		{"1200", "1200"},
 		{"$1,250,000.50", "1250000 50"},
+		{"1,2,3", "1 2 3"},   // a list, not a number: items stay apart
+		{"10,5", "10 5"},     // not a thousands group
+		{"1,2345", "1 2345"}, // four digits after the comma: not a group
+		{"12,000,000", "12000000"},
 		{"A & B", "and b"}, // "a" is an article
 		{"Smith & Wesson", "smith and wesson"},
 		{"The Harbor Room", "harbor room"},
