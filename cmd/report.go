@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/arbor-eval/arbor/runners"
@@ -8,26 +10,41 @@ import (
 
 func init() {
 	r := &cobra.Command{
-		Use:   "report <run-dir>",
-		Short: "Rebuild every table of a run from its samples.jsonl alone (optionally adding judges)",
+		Use:   "report <run-dir> [<run-dir>...]",
+		Short: "Rebuild every table of a run from its samples alone; with several runs, the combined Table 1",
+		Long: `With one run, rebuilds every table of the run from samples.jsonl and episodes.jsonl
+alone (optionally adding judges first). With several runs — one eval run per benchmark —
+renders the paper's Table 1 (one row per benchmark, one column per system) and each
+benchmark's own table into --out.`,
 		Example: `  arbor report results/eval-branchmemeval-1a2b3c4d
-  arbor report results/eval-longmemeval-1a2b3c4d --judges lexical,judges/qwen-judge.yaml`,
-		Args: cobra.ExactArgs(1),
+  arbor report results/eval-longmemeval-1a2b3c4d --judges lexical,judges/qwen-judge.yaml
+  arbor report results/eval-longmemeval-* results/eval-locomo-* results/eval-beam-* results/eval-branchmemeval-* --out results/table1`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if specs := splitList(cmd.Flags(), "judges"); len(specs) > 0 {
 				cfg, err := loadConfig(cmd)
 				if err != nil {
 					return err
 				}
-				if err := runners.AddJudges(cmd.Context(), args[0], cfg, specs, cmd.ErrOrStderr(), cmd.ErrOrStderr()); err != nil {
-					return err
+				for _, dir := range args {
+					if err := runners.AddJudges(cmd.Context(), dir, cfg, specs, cmd.ErrOrStderr(), cmd.ErrOrStderr()); err != nil {
+						return err
+					}
 				}
+			}
+			if len(args) > 1 {
+				outDir, _ := cmd.Flags().GetString("out")
+				if outDir == "" {
+					return fmt.Errorf("several runs: give --out DIR for the combined tables")
+				}
+				return runners.Combine(args, outDir, cmd.OutOrStdout())
 			}
 			_, err := runners.Report(args[0], cmd.OutOrStdout())
 			return err
 		},
 	}
 	r.Flags().String("judges", "", `judge configurations to add before reporting: "default", "lexical" or config files (see arbor score --help)`)
+	r.Flags().String("out", "", "folder for the combined tables when several runs are given")
 	rootCmd.AddCommand(r)
 	m := &cobra.Command{
 		Use:     "merge <dst-run-dir> <run-dir>...",

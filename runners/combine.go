@@ -1,0 +1,88 @@
+package runners
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/arbor-eval/arbor/pkg/record"
+	"github.com/arbor-eval/arbor/pkg/table"
+	"github.com/arbor-eval/arbor/scoring"
+)
+
+// Combine renders the tables that span several runs — the paper's Table 1
+// has one row per benchmark, and each `arbor eval` run holds one benchmark —
+// into outDir/tables: the main accuracy table over every run's samples, and
+// each benchmark's own category (or BranchMemEval) table. outDir/sources.json
+// lists the runs combined.
+func Combine(dirs []string, outDir string, out io.Writer) error {
+	var (
+		samples  []record.Sample
+		episodes []record.EpisodeStat
+		sources  []record.Manifest
+	)
+	for _, dir := range dirs {
+		s, err := record.ReadLog[record.Sample](filepath.Join(dir, "samples.jsonl"))
+		if err != nil {
+			return fmt.Errorf("combine %s: %w", dir, err)
+		}
+		e, err := record.ReadLog[record.EpisodeStat](filepath.Join(dir, "episodes.jsonl"))
+		if err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("combine %s: %w", dir, err)
+		}
+		samples = append(samples, record.Latest(s, record.Sample.Key)...)
+		episodes = append(episodes, record.Latest(e, record.EpisodeStat.Key)...)
+		if m, err := record.ReadManifest(dir); err == nil {
+			m.Config = nil // the sources list names runs; each run keeps its own config
+			sources = append(sources, *m)
+		}
+	}
+	// Two runs of one benchmark that share keys would double count: the later
+	// argument wins, as in a resumed run.
+	samples = record.Latest(samples, record.Sample.Key)
+	episodes = record.Latest(episodes, record.EpisodeStat.Key)
+	tdir := filepath.Join(outDir, "tables")
+	if err := os.MkdirAll(tdir, 0o755); err != nil {
+		return err
+	}
+	main := scoring.MainTable(samples)
+	ts := []namedTable{{"main", main, true}}
+	byBench := map[string][]record.Sample{}
+	for _, s := range samples {
+		byBench[s.Benchmark] = append(byBench[s.Benchmark], s)
+	}
+	benches := make([]string, 0, len(byBench))
+	for b := range byBench {
+		benches = append(benches, b)
+	}
+	sort.Strings(benches)
+	for _, b := range benches {
+		if b == "branchmemeval" {
+			ts = append(ts, namedTable{"bme", scoring.BMETable(byBench[b], episodes), false})
+			continue
+		}
+		ts = append(ts, namedTable{"categories-" + b, scoring.CategoryTable(b, byBench[b]), false})
+	}
+	for _, nt := range ts {
+		if err := table.WriteAll(tdir, nt.name, nt.t); err != nil {
+			return err
+		}
+		if nt.print && out != nil {
+			fmt.Fprintln(out, nt.t.Markdown())
+		}
+	}
+	b, err := json.MarshalIndent(sources, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := record.WriteFileAtomic(filepath.Join(outDir, "sources.json"), append(b, '\n')); err != nil {
+		return err
+	}
+	if out != nil {
+		fmt.Fprintf(out, "combined %d runs into %s\n", len(dirs), tdir)
+	}
+	return nil
+}
