@@ -94,10 +94,53 @@ type Options struct {
 	Progress func(done, total int64)
 }
 
+// Streamer decodes a benchmark file one episode at a time, for files too
+// large to hold (LongMemEval _m is 2.7 GB).
+type Streamer func(ctx context.Context, path string, opt Options, fn func(Episode) error) error
+
 var (
-	mu      sync.RWMutex
-	loaders = map[string]Loader{}
+	mu        sync.RWMutex
+	loaders   = map[string]Loader{}
+	streamers = map[string]Streamer{}
 )
+
+// RegisterStreamer makes a streaming decoder available under a benchmark
+// name, beside its Loader.
+func RegisterStreamer(name string, s Streamer) {
+	mu.Lock()
+	defer mu.Unlock()
+	streamers[name] = s
+}
+
+// Each calls fn for every episode of benchmark name in file order. With a
+// registered Streamer only one decoded episode is held at a time (plus what
+// fn keeps); otherwise the file is loaded whole first.
+func Each(ctx context.Context, name, path string, opt Options, fn func(Episode) error) error {
+	mu.RLock()
+	s, ok := streamers[name]
+	mu.RUnlock()
+	if ok {
+		return s(ctx, path, opt, fn)
+	}
+	eps, err := Load(ctx, name, path, opt)
+	if err != nil {
+		return err
+	}
+	for _, e := range eps {
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Streams reports whether benchmark name decodes one episode at a time.
+func Streams(name string) bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	_, ok := streamers[name]
+	return ok
+}
 
 // Register makes a loader available under a benchmark name.
 func Register(name string, l Loader) {

@@ -60,7 +60,8 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err := p.defaults(); err != nil {
 		return nil, err
 	}
-	eps, err := loadEpisodes(ctx, &p)
+	src := &source{plan: &p}
+	eps, err := src.index(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -120,10 +121,20 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.workers())
-	for _, j := range jobs {
-		g.Go(func() error { return r.replay(gctx, j) })
-	}
+	// Episodes are decoded again and handed to the workers as they come:
+	// g.Go blocks while every worker is busy, so a streaming benchmark holds
+	// at most one episode per worker (plus the one being decoded).
+	serr := src.replay(gctx, func(ep *datasets.Episode) error {
+		for _, j := range jobs[ep.ID] {
+			j.ep = ep
+			g.Go(func() error { return r.replay(gctx, j) })
+		}
+		return gctx.Err()
+	})
 	err = g.Wait()
+	if err == nil && serr != nil {
+		err = serr
+	}
 	r.bar.Finish()
 	if p.Config.Run.Verbose && len(d.models.Metrics.Rows()) > 0 {
 		_ = d.models.Metrics.WriteTable(p.Log)
@@ -165,7 +176,26 @@ func (p *Plan) defaults() error {
 	return nil
 }
 
-func loadEpisodes(ctx context.Context, p *Plan) ([]datasets.Episode, error) {
+// header is what selection and resume need of an episode: its id and its
+// questions' ids, without the (possibly huge) history.
+type header struct {
+	id        string
+	questions []string
+}
+
+// source reads the plan's episodes twice: once to index and select them,
+// once to replay them. Benchmarks that stream (datasets.Streams) are decoded
+// twice and never held whole; the others are loaded once and kept.
+type source struct {
+	plan     *Plan
+	all      []datasets.Episode
+	selected map[string]bool
+}
+
+// index reads every episode's header and applies the plan's selection
+// (--episodes, --subset, --shard, --limit, in that order).
+func (s *source) index(ctx context.Context) ([]header, error) {
+	p := s.plan
 	// Large files (LongMemEval _m is 2.7 GB) take minutes to decode: show it.
 	var bar *progress.Reporter
 	opt := datasets.Options{Categories: p.Categories, Progress: func(done, total int64) {
@@ -173,65 +203,117 @@ func loadEpisodes(ctx context.Context, p *Plan) ([]datasets.Episode, error) {
 			return // small files load in a blink; a bar would be noise
 		}
 		if bar == nil {
-			bar = progress.New(p.Log, "load "+p.Benchmark+" (MB)", int(total>>20), p.Config.Run.Progress)
+			bar = progress.New(p.Log, "index "+p.Benchmark+" (MB)", int(total>>20), p.Config.Run.Progress)
 		}
 		bar.Set(int(done>>20), "")
 	}}
-	eps, err := datasets.Load(ctx, p.Benchmark, p.Data, opt)
+	var hs []header
+	keep := !datasets.Streams(p.Benchmark)
+	err := datasets.Each(ctx, p.Benchmark, p.Data, opt, func(e datasets.Episode) error {
+		h := header{id: e.ID}
+		for _, q := range e.Questions() {
+			h.questions = append(h.questions, q.ID)
+		}
+		hs = append(hs, h)
+		if keep {
+			s.all = append(s.all, e)
+		}
+		return nil
+	})
 	if bar != nil {
 		bar.Finish()
 	}
 	if err != nil {
 		return nil, err
 	}
+	sel, err := selectHeaders(p, hs)
+	if err != nil {
+		return nil, err
+	}
+	s.selected = map[string]bool{}
+	for _, h := range sel {
+		s.selected[h.id] = true
+	}
+	return sel, nil
+}
+
+// replay hands every selected episode to fn, in file order.
+func (s *source) replay(ctx context.Context, fn func(*datasets.Episode) error) error {
+	visit := func(e datasets.Episode) error {
+		if !s.selected[e.ID] {
+			return nil
+		}
+		return fn(&e)
+	}
+	if s.all != nil {
+		for _, e := range s.all {
+			if err := visit(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return datasets.Each(ctx, s.plan.Benchmark, s.plan.Data, datasets.Options{Categories: s.plan.Categories}, visit)
+}
+
+func selectHeaders(p *Plan, hs []header) ([]header, error) {
 	if len(p.Episodes) > 0 {
 		want := map[string]bool{}
 		for _, id := range p.Episodes {
 			want[id] = true
 		}
-		var keep []datasets.Episode
-		for _, e := range eps {
-			if want[e.ID] {
-				keep = append(keep, e)
-				delete(want, e.ID)
+		var keep []header
+		for _, h := range hs {
+			if want[h.id] {
+				keep = append(keep, h)
+				delete(want, h.id)
 			}
 		}
 		if len(want) > 0 {
 			return nil, fmt.Errorf("--episodes: not in %s: %v", p.Benchmark, keys(want))
 		}
-		eps = keep
+		hs = keep
 	}
-	if p.Subset > 0 && p.Subset < len(eps) {
-		eps = Subset(eps, p.Subset, p.Seed)
+	if p.Subset > 0 && p.Subset < len(hs) {
+		hs = pick(hs, subsetIndices(len(hs), p.Subset, p.Seed))
 	}
 	if p.Shard.N > 0 {
-		var keep []datasets.Episode
-		for i, e := range eps {
+		var keep []header
+		for i, h := range hs {
 			if i%p.Shard.N == p.Shard.K-1 {
-				keep = append(keep, e)
+				keep = append(keep, h)
 			}
 		}
-		eps = keep
+		hs = keep
 	}
-	if p.Limit > 0 && p.Limit < len(eps) {
-		eps = eps[:p.Limit]
+	if p.Limit > 0 && p.Limit < len(hs) {
+		hs = hs[:p.Limit]
 	}
-	if len(eps) == 0 {
+	if len(hs) == 0 {
 		return nil, fmt.Errorf("no episodes selected from %s", p.Benchmark)
 	}
-	return eps, nil
+	return hs, nil
+}
+
+// subsetIndices samples n of size indices with seed, sorted.
+func subsetIndices(size, n, seed int) []int {
+	idx := rand.New(rand.NewSource(int64(seed))).Perm(size)[:n]
+	sort.Ints(idx)
+	return idx
+}
+
+func pick[T any](xs []T, idx []int) []T {
+	out := make([]T, len(idx))
+	for i, k := range idx {
+		out[i] = xs[k]
+	}
+	return out
 }
 
 // Subset samples n episodes with seed, keeping their original order. The
 // same seed always yields the same subset, whatever the systems.
 func Subset(eps []datasets.Episode, n int, seed int) []datasets.Episode {
-	idx := rand.New(rand.NewSource(int64(seed))).Perm(len(eps))[:n]
-	sort.Ints(idx)
-	out := make([]datasets.Episode, n)
-	for i, k := range idx {
-		out[i] = eps[k]
-	}
-	return out
+	return pick(eps, subsetIndices(len(eps), n, seed))
 }
 
 // job is one memory instance: an episode, a system, and the variants that
@@ -246,23 +328,28 @@ type job struct {
 // jobs groups the plan into memory instances still to replay (a sample or
 // the episode record missing) and counts the samples to make and those
 // already recorded.
-func (r *run) jobs(eps []datasets.Episode) (jobs []job, total, done int) {
+func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 	p := r.plan
-	for i := range eps {
-		ep := &eps[i]
-		qs := ep.Questions()
+	jobs = map[string][]job{}
+	for _, h := range hs {
 		for _, sys := range p.Systems {
-			for build, vs := range groupVariants(sys, p.Variants) {
-				j := job{ep: ep, system: sys, build: build, variants: vs}
+			groups := groupVariants(sys, p.Variants)
+			builds := make([]string, 0, len(groups))
+			for b := range groups {
+				builds = append(builds, b)
+			}
+			sort.Strings(builds)
+			for _, build := range builds {
+				vs := groups[build]
 				// A run killed after an episode's last sample but before its
 				// episode record must replay the episode to record it.
-				epKey := record.EpisodeStat{Benchmark: p.Benchmark, Episode: ep.ID, System: sys, Variant: build}.Key()
+				epKey := record.EpisodeStat{Benchmark: p.Benchmark, Episode: h.id, System: sys, Variant: build}.Key()
 				missing := !r.episodes.Has(epKey) || r.retryEp[epKey]
-				for _, q := range qs {
+				for _, q := range h.questions {
 					for _, v := range vs {
 						for _, b := range p.Budgets {
 							total++
-							if r.has(r.key(ep, q, sys, v, b)) {
+							if r.has(r.key(h.id, q, sys, v, b)) {
 								done++
 							} else {
 								missing = true
@@ -271,12 +358,11 @@ func (r *run) jobs(eps []datasets.Episode) (jobs []job, total, done int) {
 					}
 				}
 				if missing {
-					jobs = append(jobs, j)
+					jobs[h.id] = append(jobs[h.id], job{system: sys, build: build, variants: vs})
 				}
 			}
 		}
 	}
-	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].build < jobs[b].build })
 	return jobs, total, done
 }
 
@@ -333,8 +419,8 @@ func (r *run) writeEpisode(e record.EpisodeStat) error {
 	return err
 }
 
-func (r *run) key(ep *datasets.Episode, q *datasets.Question, sys, variant string, budget int) string {
-	return record.Sample{Benchmark: r.plan.Benchmark, Episode: ep.ID, Question: q.ID, System: sys, Variant: variant, Budget: budget}.Key()
+func (r *run) key(episode, question, sys, variant string, budget int) string {
+	return record.Sample{Benchmark: r.plan.Benchmark, Episode: episode, Question: question, System: sys, Variant: variant, Budget: budget}.Key()
 }
 
 func (r *run) workers() int {
@@ -393,7 +479,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 		}
 		for _, v := range j.variants {
 			for _, b := range p.Budgets {
-				if r.has(r.key(j.ep, q, j.system, v, b)) {
+				if r.has(r.key(j.ep.ID, q.ID, j.system, v, b)) {
 					continue
 				}
 				s := r.answer(ctx, j, sys, q, v, b, lat)
@@ -430,7 +516,7 @@ func (r *run) failEpisode(j job, stat record.EpisodeStat, cause error) error {
 	for _, q := range j.ep.Questions() {
 		for _, v := range j.variants {
 			for _, b := range r.plan.Budgets {
-				if r.has(r.key(j.ep, q, j.system, v, b)) {
+				if r.has(r.key(j.ep.ID, q.ID, j.system, v, b)) {
 					continue
 				}
 				s := r.baseSample(j, q, v, b)

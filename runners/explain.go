@@ -23,15 +23,15 @@ func Explain(ctx context.Context, runDir string, cfg *config.Config, episode, qu
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
-	eps, err := datasets.Load(ctx, m.Benchmark, m.Dataset.Path, datasets.Options{})
+	var ep *datasets.Episode
+	err = datasets.Each(ctx, m.Benchmark, m.Dataset.Path, datasets.Options{}, func(e datasets.Episode) error {
+		if e.ID == episode {
+			ep = &e
+		}
+		return nil
+	})
 	if err != nil {
 		return err
-	}
-	var ep *datasets.Episode
-	for i := range eps {
-		if eps[i].ID == episode {
-			ep = &eps[i]
-		}
 	}
 	if ep == nil {
 		return fmt.Errorf("explain: episode %q is not in %s", episode, m.Benchmark)

@@ -50,6 +50,7 @@ const Name = "longmemeval"
 
 func init() {
 	datasets.Register(Name, Load)
+	datasets.RegisterStreamer(Name, Stream)
 	// Hashes of the cleaned release as served by the Hugging Face dataset
 	// xiaowu0162/longmemeval-cleaned (revision 98d7416c…), recorded by
 	// several independent public benchmark harnesses that pin them. No
