@@ -29,9 +29,6 @@ sha256 of what was read, warning when it differs from a known official release.
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, _ := cmd.Flags().GetString("data")
-			if path == "" {
-				return fmt.Errorf("datasets inspect: --data is required (the official file or directory)")
-			}
 			cats, _ := cmd.Flags().GetStringSlice("categories")
 			opt := datasets.Options{Categories: cats}
 			if np, _ := cmd.Flags().GetBool("no-progress"); !np {

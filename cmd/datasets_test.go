@@ -12,9 +12,15 @@ func TestDatasetsInspect(t *testing.T) {
 	rootCmd.SetErr(&errOut)
 	// Cobra keeps flag values between runs, so the run without --data goes first.
 	rootCmd.SetArgs([]string{"datasets", "inspect", "locomo"})
-	if err := rootCmd.Execute(); err == nil || !strings.Contains(err.Error(), "--data is required") {
+	if err := rootCmd.Execute(); err == nil || !strings.Contains(err.Error(), "--data") {
 		t.Errorf("missing --data: err %v", err)
 	}
+	// BranchMemEval embeds its default set, so it needs no --data.
+	rootCmd.SetArgs([]string{"datasets", "inspect", "branchmemeval"})
+	if err := rootCmd.Execute(); err != nil || !strings.Contains(out.String(), "(embedded default)") {
+		t.Errorf("branchmemeval without --data: err %v, output %q", err, out.String())
+	}
+	out.Reset()
 	rootCmd.SetArgs([]string{"datasets", "inspect", "locomo", "--data", "../datasets/locomo/testdata/locomo10.json", "--categories", "1,2,3,4"})
 	defer rootCmd.SetArgs(nil)
 	if err := rootCmd.Execute(); err != nil {

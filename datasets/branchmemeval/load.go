@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/dialog"
@@ -63,6 +64,10 @@ func Load(ctx context.Context, path string, opt datasets.Options) ([]datasets.Ep
 func Episodes(f *File, categories []string) ([]datasets.Episode, error) {
 	keep := map[string]bool{}
 	for _, c := range categories {
+		if strings.EqualFold(c, "all") { // as the other loaders accept it
+			keep = map[string]bool{}
+			break
+		}
 		if !contains(Dimensions, c) {
 			return nil, fmt.Errorf("unknown category %q (known: %v)", c, Dimensions)
 		}
