@@ -37,6 +37,7 @@
 #   main-locomo       ~30m     10 conversations (< 56): longest ~350 interactions × 2.7 s + ~200 questions × 4 s
 #   main-beam         ~15m     20 chats: ~250 × 2.7 s + 20 questions with rubric judgements
 #   main-bme          ~3m      33 sessions: ~47 × 2.7 s, in-dialogue questions
+#   table1            seconds  the four main runs combined (arbor report … --out)
 #   sweep             ~15m     50 episodes: 248 × 2.7 s ingested once, then 8 budgets × 5 systems answers
 #   ablation-30b      ~35m     3 ingestions (reference + 2 commit-changing variants) × 50 × 248 × 1.363 s / 28, 300 answers
 #   ablation-4b       ~35m     the same with Qwen3-4B (A1)
@@ -88,6 +89,12 @@ main_longmemeval() { run eval longmemeval --data "$LME" --config "$A800" --run p
 main_locomo() { run eval locomo --data "$LOCOMO" --config "$A800" --run paper-main-locomo; }
 main_beam() { run eval beam --data "$BEAM" --config "$A800" --run paper-main-beam; }
 main_bme() { run eval branchmemeval --config "$A800" --run paper-main-branchmemeval; }
+# Table "main-results" itself: the four runs above combined, one row each.
+table1() {
+  [ ${#PLAN[@]} -eq 0 ] || return 0 # nothing to combine in a dry run
+  "$ARBOR" report results/paper-main-longmemeval results/paper-main-locomo results/paper-main-beam \
+    results/paper-main-branchmemeval --out results/paper-table1
+}
 
 # Table "read-budget" (§6.3) and its evidence-recall twin, plus SVG plots.
 sweep() {
@@ -116,7 +123,7 @@ efficiency() {
     --config "$EFFICIENCY" --systems arbormem --run paper-efficiency
 }
 
-steps_30b=(main-longmemeval main-locomo main-beam main-bme sweep ablation-30b)
+steps_30b=(main-longmemeval main-locomo main-beam main-bme table1 sweep ablation-30b)
 steps_4b=(ablation-4b efficiency)
 
 do_step() {
@@ -127,6 +134,7 @@ do_step() {
     main-locomo) main_locomo ;;
     main-beam) main_beam ;;
     main-bme) main_bme ;;
+    table1) table1 ;;
     sweep) sweep ;;
     ablation-30b) ablation_30b ;;
     ablation-4b) ablation_4b ;;
