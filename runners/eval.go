@@ -72,8 +72,13 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Close flushes the response cache's background writes.
-	defer d.models.Close()
+	// Close flushes the response cache's background writes; a failure costs
+	// only cache hits on a re-run, so it is reported, not fatal.
+	defer func() {
+		if err := d.models.Close(); err != nil {
+			fmt.Fprintln(p.Log, "warning:", err)
+		}
+	}()
 	dir := filepath.Join(p.Config.Run.Results, p.runID())
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("results folder: %w", err)
