@@ -128,6 +128,9 @@ func Extract(question string, items []memory.Item) string {
 		return NotAvailable
 	}
 	idf := idfOf(cands)
+	if s, ok := exactArtifact(in, items); ok {
+		return s
+	}
 	if in.ordinal != 0 {
 		if s, ok := pickListEntry(in, cands, idf); ok {
 			return s
@@ -142,6 +145,9 @@ func Extract(question string, items []memory.Item) string {
 	}
 	if best < 0 {
 		return NotAvailable
+	}
+	if s, ok := updateSide(in, items[cands[best].item], cands[best].span.Text); ok {
+		return narrow(in, s, idf)
 	}
 	return narrow(in, cands[best].span.Text, idf)
 }
