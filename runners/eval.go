@@ -40,16 +40,12 @@ type Outcome struct {
 type run struct {
 	plan     *Plan
 	d        *deps
-	samples  *record.Log[record.Sample]
-	episodes *record.Log[record.EpisodeStat]
+	samples  *resumable[record.Sample]
+	episodes *resumable[record.EpisodeStat]
 	bar      *progress.Reporter
-	mu       sync.Mutex
+	mu       sync.Mutex // guards scored and answered
 	scored   float64
 	answered int
-	// retry holds the keys of recorded error samples to answer again, and
-	// retryEp those of episode records with an error (Plan.RetryErrors);
-	// guarded by mu.
-	retry, retryEp map[string]bool
 }
 
 // Run executes the plan: replays every selected episode through every
@@ -87,35 +83,18 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	r := &run{plan: &p, d: d}
-	var prev []record.Sample
-	r.samples, prev, err = record.OpenLog(filepath.Join(dir, "samples.jsonl"), record.Sample.Key)
+	samplesPath := filepath.Join(dir, "samples.jsonl")
+	r.samples, err = openResumable(samplesPath, record.Sample.Key, func(s record.Sample) bool { return s.Error != "" }, p.RetryErrors)
 	if err != nil {
 		return nil, err
-	}
-	if p.RetryErrors {
-		r.retry = map[string]bool{}
-		for _, s := range record.Latest(prev, record.Sample.Key) {
-			if s.Error != "" {
-				r.retry[s.Key()] = true
-			}
-		}
 	}
 	defer r.samples.Close()
 	if r.samples.Repaired > 0 {
-		fmt.Fprintf(p.Log, "repaired %s: cut a torn last line of %d bytes (a previous run was killed mid-write)\n", filepath.Join(dir, "samples.jsonl"), r.samples.Repaired)
+		fmt.Fprintf(p.Log, "repaired %s: cut a torn last line of %d bytes (a previous run was killed mid-write)\n", samplesPath, r.samples.Repaired)
 	}
-	var prevEp []record.EpisodeStat
-	r.episodes, prevEp, err = record.OpenLog(filepath.Join(dir, "episodes.jsonl"), record.EpisodeStat.Key)
+	r.episodes, err = openResumable(filepath.Join(dir, "episodes.jsonl"), record.EpisodeStat.Key, func(e record.EpisodeStat) bool { return e.Error != "" }, p.RetryErrors)
 	if err != nil {
 		return nil, err
-	}
-	if p.RetryErrors {
-		r.retryEp = map[string]bool{}
-		for _, e := range record.Latest(prevEp, record.EpisodeStat.Key) {
-			if e.Error != "" {
-				r.retryEp[e.Key()] = true
-			}
-		}
 	}
 	defer r.episodes.Close()
 
@@ -349,12 +328,12 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 				// A run killed after an episode's last sample but before its
 				// episode record must replay the episode to record it.
 				epKey := record.EpisodeStat{Benchmark: p.Benchmark, Episode: h.id, System: sys, Variant: build}.Key()
-				missing := !r.episodes.Has(epKey) || r.retryEp[epKey]
+				missing := !r.episodes.done(epKey)
 				for _, q := range h.questions {
 					for _, v := range vs {
 						for _, b := range p.Budgets {
 							total++
-							if r.has(r.key(h.id, q, sys, v, b)) {
+							if r.samples.done(r.key(h.id, q, sys, v, b)) {
 								done++
 							} else {
 								missing = true
@@ -384,44 +363,6 @@ func groupVariants(system string, variants []string) map[string][]string {
 		g[build] = append(g[build], v)
 	}
 	return g
-}
-
-// has reports whether a sample is recorded and not due to be redone.
-func (r *run) has(key string) bool {
-	if !r.samples.Has(key) {
-		return false
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return !r.retry[key]
-}
-
-// write records a sample; a redone error sample supersedes the old line.
-func (r *run) write(s record.Sample) error {
-	k := s.Key()
-	r.mu.Lock()
-	redo := r.retry[k]
-	delete(r.retry, k)
-	r.mu.Unlock()
-	if redo {
-		return r.samples.Supersede(s)
-	}
-	_, err := r.samples.Append(s)
-	return err
-}
-
-// writeEpisode records an episode; a redone error record supersedes the old line.
-func (r *run) writeEpisode(e record.EpisodeStat) error {
-	k := e.Key()
-	r.mu.Lock()
-	redo := r.retryEp[k]
-	delete(r.retryEp, k)
-	r.mu.Unlock()
-	if redo {
-		return r.episodes.Supersede(e)
-	}
-	_, err := r.episodes.Append(e)
-	return err
 }
 
 func (r *run) key(episode, question, sys, variant string, budget int) string {
@@ -484,7 +425,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 		}
 		for _, v := range j.variants {
 			for _, b := range p.Budgets {
-				if r.has(r.key(j.ep.ID, q.ID, j.system, v, b)) {
+				if r.samples.done(r.key(j.ep.ID, q.ID, j.system, v, b)) {
 					continue
 				}
 				s := r.answer(ctx, j, sys, q, v, b, lat)
@@ -493,7 +434,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 					// recorded as an error sample, resuming would skip it.
 					return err
 				}
-				if err := r.write(s); err != nil {
+				if err := r.samples.write(s); err != nil {
 					return err
 				}
 				r.progress(s)
@@ -513,7 +454,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 		stat.Error = commitErr.Error()
 	}
 	localization(&stat, j.ep, sys, committed)
-	return r.writeEpisode(stat)
+	return r.episodes.write(stat)
 }
 
 func (r *run) failEpisode(j job, stat record.EpisodeStat, cause error) error {
@@ -521,19 +462,19 @@ func (r *run) failEpisode(j job, stat record.EpisodeStat, cause error) error {
 	for _, q := range j.ep.Questions() {
 		for _, v := range j.variants {
 			for _, b := range r.plan.Budgets {
-				if r.has(r.key(j.ep.ID, q.ID, j.system, v, b)) {
+				if r.samples.done(r.key(j.ep.ID, q.ID, j.system, v, b)) {
 					continue
 				}
 				s := r.baseSample(j, q, v, b)
 				s.Error = stat.Error
-				if err := r.write(s); err != nil {
+				if err := r.samples.write(s); err != nil {
 					return err
 				}
 				r.progress(s)
 			}
 		}
 	}
-	return r.writeEpisode(stat)
+	return r.episodes.write(stat)
 }
 
 func (r *run) baseSample(j job, q *datasets.Question, variant string, budget int) record.Sample {

@@ -1,0 +1,60 @@
+package runners
+
+import (
+	"sync"
+
+	"github.com/arbor-eval/arbor/pkg/record"
+)
+
+// resumable is a record log that a resumed run consults: a key counts as
+// done when it is recorded, unless its latest record failed and the run
+// redoes failures (Plan.RetryErrors), in which case the new record
+// supersedes the old line.
+type resumable[T any] struct {
+	*record.Log[T]
+	key  func(T) string
+	mu   sync.Mutex
+	redo map[string]bool
+}
+
+// openResumable opens the log at path; with retry, keys whose latest record
+// failed are marked to be redone.
+func openResumable[T any](path string, key func(T) string, failed func(T) bool, retry bool) (*resumable[T], error) {
+	l, prev, err := record.OpenLog(path, key)
+	if err != nil {
+		return nil, err
+	}
+	r := &resumable[T]{Log: l, key: key, redo: map[string]bool{}}
+	if retry {
+		for _, rec := range record.Latest(prev, key) {
+			if failed(rec) {
+				r.redo[key(rec)] = true
+			}
+		}
+	}
+	return r, nil
+}
+
+// done reports whether k is recorded and not due to be redone.
+func (r *resumable[T]) done(k string) bool {
+	if !r.Has(k) {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return !r.redo[k]
+}
+
+// write records rec; a redone record supersedes the old line.
+func (r *resumable[T]) write(rec T) error {
+	k := r.key(rec)
+	r.mu.Lock()
+	redo := r.redo[k]
+	delete(r.redo, k)
+	r.mu.Unlock()
+	if redo {
+		return r.Supersede(rec)
+	}
+	_, err := r.Append(rec)
+	return err
+}
