@@ -47,23 +47,22 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return nil, err
 	}
-	samples, prevSamples, err := record.OpenLog(filepath.Join(dst, "samples.jsonl"), record.Sample.Key)
+	// A merge resumes like a run with --retry-errors: a good record from any
+	// source replaces a recorded error, and an error never replaces anything.
+	samples, err := openResumable(filepath.Join(dst, "samples.jsonl"), record.Sample.Key, func(s record.Sample) bool { return s.Error != "" }, true)
 	if err != nil {
 		return nil, err
 	}
-	episodes, prevEpisodes, err := record.OpenLog(filepath.Join(dst, "episodes.jsonl"), record.EpisodeStat.Key)
+	episodes, err := openResumable(filepath.Join(dst, "episodes.jsonl"), record.EpisodeStat.Key, func(e record.EpisodeStat) bool { return e.Error != "" }, true)
 	if err != nil {
 		samples.Close()
 		return nil, err
 	}
-	sampleErr := func(s record.Sample) bool { return s.Error != "" }
-	episodeErr := func(e record.EpisodeStat) bool { return e.Error != "" }
-	failedSamples, failedEpisodes := failedKeys(prevSamples, sampleErr), failedKeys(prevEpisodes, episodeErr)
 	for _, src := range srcs {
-		if err := copyLog(filepath.Join(src, "samples.jsonl"), samples, failedSamples, sampleErr); err != nil {
+		if err := copyLog(filepath.Join(src, "samples.jsonl"), samples); err != nil {
 			return nil, err
 		}
-		if err := copyLog(filepath.Join(src, "episodes.jsonl"), episodes, failedEpisodes, episodeErr); err != nil {
+		if err := copyLog(filepath.Join(src, "episodes.jsonl"), episodes); err != nil {
 			return nil, err
 		}
 	}
@@ -88,21 +87,9 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 	return Report(dst, out)
 }
 
-// failedKeys lists the keys whose latest record is an error.
-func failedKeys[T interface{ Key() string }](recs []T, failed func(T) bool) map[string]bool {
-	out := map[string]bool{}
-	for _, r := range record.Latest(recs, T.Key) {
-		if failed(r) {
-			out[r.Key()] = true
-		}
-	}
-	return out
-}
-
-// copyLog appends path's records to dst. A key already in dst is skipped,
-// unless dst holds an error for it and this record is not one: then the
-// record supersedes the error (failedIn tracks such keys).
-func copyLog[T interface{ Key() string }](path string, dst *record.Log[T], failedIn map[string]bool, failed func(T) bool) error {
+// copyLog appends path's latest records to dst, skipping keys dst already
+// holds unless dst's record failed and this one did not.
+func copyLog[T any](path string, dst *resumable[T]) error {
 	recs, err := record.ReadLog[T](path)
 	if os.IsNotExist(err) {
 		return nil
@@ -110,21 +97,13 @@ func copyLog[T interface{ Key() string }](path string, dst *record.Log[T], faile
 	if err != nil {
 		return err
 	}
-	for _, r := range record.Latest(recs, T.Key) {
-		k := r.Key()
-		if failedIn[k] && !failed(r) {
-			if err := dst.Supersede(r); err != nil {
-				return err
-			}
-			delete(failedIn, k)
+	for _, r := range record.Latest(recs, dst.key) {
+		k := dst.key(r)
+		if dst.done(k) || (dst.Has(k) && dst.failed(r)) {
 			continue
 		}
-		wrote, err := dst.Append(r)
-		if err != nil {
+		if err := dst.write(r); err != nil {
 			return err
-		}
-		if wrote && failed(r) {
-			failedIn[k] = true
 		}
 	}
 	return nil

@@ -12,9 +12,11 @@ import (
 // supersedes the old line.
 type resumable[T any] struct {
 	*record.Log[T]
-	key  func(T) string
-	mu   sync.Mutex
-	redo map[string]bool
+	key    func(T) string
+	failed func(T) bool
+	retry  bool
+	mu     sync.Mutex
+	redo   map[string]bool
 }
 
 // openResumable opens the log at path; with retry, keys whose latest record
@@ -24,7 +26,7 @@ func openResumable[T any](path string, key func(T) string, failed func(T) bool, 
 	if err != nil {
 		return nil, err
 	}
-	r := &resumable[T]{Log: l, key: key, redo: map[string]bool{}}
+	r := &resumable[T]{Log: l, key: key, failed: failed, retry: retry, redo: map[string]bool{}}
 	if retry {
 		for _, rec := range record.Latest(prev, key) {
 			if failed(rec) {
@@ -45,12 +47,18 @@ func (r *resumable[T]) done(k string) bool {
 	return !r.redo[k]
 }
 
-// write records rec; a redone record supersedes the old line.
+// write records rec; a redone record supersedes the old line. With retry, a
+// failed record is itself marked to be redone (merge: a later source's good
+// record replaces it).
 func (r *resumable[T]) write(rec T) error {
 	k := r.key(rec)
 	r.mu.Lock()
 	redo := r.redo[k]
-	delete(r.redo, k)
+	if r.retry && r.failed(rec) {
+		r.redo[k] = true
+	} else {
+		delete(r.redo, k)
+	}
 	r.mu.Unlock()
 	if redo {
 		return r.Supersede(rec)
