@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -46,6 +47,11 @@ type run struct {
 	mu       sync.Mutex // guards scored and answered
 	scored   float64
 	answered int
+	// toIngest and ingested count the interactions the run commits, shown
+	// beside accuracy: on LongMemEval a question comes only after hundreds
+	// of commits, and a bar counting questions alone would sit still.
+	toIngest int
+	ingested atomic.Int64
 }
 
 // Run executes the plan: replays every selected episode through every
@@ -163,8 +169,9 @@ func (p *Plan) defaults() error {
 // header is what selection and resume need of an episode: its id and its
 // questions' ids, without the (possibly huge) history.
 type header struct {
-	id        string
-	questions []string
+	id           string
+	questions    []string
+	interactions int // to commit, canonical question turns included
 }
 
 // source reads the plan's episodes twice: once to index and select them,
@@ -195,8 +202,13 @@ func (s *source) index(ctx context.Context) ([]header, error) {
 	keep := !datasets.Streams(p.Benchmark)
 	err := datasets.Each(ctx, p.Benchmark, p.Data, opt, func(e datasets.Episode) error {
 		h := header{id: e.ID}
-		for _, q := range e.Questions() {
-			h.questions = append(h.questions, q.ID)
+		for _, st := range e.Steps {
+			if st.Interaction != nil || (st.Question != nil && st.Question.Canonical != nil) {
+				h.interactions++
+			}
+			if st.Question != nil {
+				h.questions = append(h.questions, st.Question.ID)
+			}
 		}
 		hs = append(hs, h)
 		if keep {
@@ -343,6 +355,7 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 				}
 				if missing {
 					jobs[h.id] = append(jobs[h.id], job{system: sys, build: build, variants: vs})
+					r.toIngest += h.interactions
 				}
 			}
 		}
@@ -409,6 +422,8 @@ func (r *run) replay(ctx context.Context, j job) error {
 		}
 		ingest += time.Since(t0)
 		committed = append(committed, in.ID)
+		r.ingested.Add(1)
+		r.bar.Add(0, r.status())
 	}
 	for _, st := range j.ep.Steps {
 		if err := ctx.Err(); err != nil {
@@ -568,7 +583,29 @@ func (r *run) progress(s record.Sample) {
 			s.System, variantLabel(s.Variant), s.Episode, s.Question, s.Budget, s.PrimaryScore(), s.EvidenceTokens, s.EvidenceRecall, s.Prediction, errSuffix(s.Error))
 	}
 	r.mu.Unlock()
-	r.bar.Add(1, fmt.Sprintf("acc %.1f%%", acc))
+	r.bar.Add(1, r.statusWith(acc))
+}
+
+// status is the bar's text: running accuracy and ingestion progress.
+func (r *run) status() string {
+	r.mu.Lock()
+	acc := -1.0
+	if r.answered > 0 {
+		acc = 100 * r.scored / float64(r.answered)
+	}
+	r.mu.Unlock()
+	return r.statusWith(acc)
+}
+
+func (r *run) statusWith(acc float64) string {
+	s := "acc –"
+	if acc >= 0 {
+		s = fmt.Sprintf("acc %.1f%%", acc)
+	}
+	if r.toIngest > 0 {
+		s += fmt.Sprintf(" · ingested %d/%d", r.ingested.Load(), r.toIngest)
+	}
+	return s
 }
 
 func variantLabel(v string) string {
