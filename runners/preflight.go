@@ -25,10 +25,6 @@ const preflightTimeout = 15 * time.Second
 func preflight(ctx context.Context, cfg *config.Config, log io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 	defer cancel()
-	roles := []struct {
-		name string
-		role config.Role
-	}{{"chat", cfg.Models.Chat}, {"judge", cfg.Models.Judge}, {"embed", cfg.Models.Embed}, {"rerank", cfg.Models.Rerank}, {"tokenizer", cfg.Models.Tokenizer}}
 	hc := llm.NewHTTPClient()
 	type result struct {
 		role, url string
@@ -40,14 +36,14 @@ func preflight(ctx context.Context, cfg *config.Config, log io.Writer) error {
 		results []result
 		wg      sync.WaitGroup
 	)
-	for _, r := range roles {
-		if r.role.Local() {
+	for _, r := range cfg.Models.Roles() {
+		if r.Role.Local() {
 			continue
 		}
-		for _, ep := range r.role.Endpoints {
+		for _, ep := range r.Role.Endpoints {
 			wg.Go(func() {
 				ids, err := llm.ListModels(ctx, ep, hc)
-				res := result{role: r.name, url: llm.DisplayURL(ep.URL), err: err}
+				res := result{role: r.Name, url: llm.DisplayURL(ep.URL), err: err}
 				if err == nil && len(ids) > 0 && !slices.Contains(ids, ep.Model) {
 					res.missing = fmt.Sprintf("%q is not among the served models (%s)", ep.Model, strings.Join(ids, ", "))
 				}

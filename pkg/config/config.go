@@ -10,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-viper/mapstructure/v2"
@@ -60,6 +62,18 @@ type Role struct {
 	API string `mapstructure:"api" yaml:"api,omitempty"`
 	// BatchSize bounds texts per embedding or rerank request.
 	BatchSize int `mapstructure:"batch_size" yaml:"batch_size,omitempty"`
+}
+
+// NamedRole is a model role with its config key name ("chat", ...).
+type NamedRole struct {
+	Name string
+	Role *Role
+}
+
+// Roles lists every role, in a fixed order, with its key name; the pointers
+// refer into m.
+func (m *Models) Roles() []NamedRole {
+	return []NamedRole{{"chat", &m.Chat}, {"judge", &m.Judge}, {"embed", &m.Embed}, {"rerank", &m.Rerank}, {"tokenizer", &m.Tokenizer}}
 }
 
 // Local reports whether the role uses the offline provider.
@@ -161,7 +175,7 @@ func Load(file string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, 
 	// key of the struct is bound explicitly.
 	v.SetEnvPrefix("ARBOR")
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
-	for _, k := range Keys() {
+	for _, k := range keys() {
 		if err := v.BindEnv(k); err != nil {
 			return nil, err
 		}
@@ -200,7 +214,7 @@ func checkKeys(b []byte, file string) error {
 		return fmt.Errorf("config %s: %w", file, err)
 	}
 	known := map[string]bool{}
-	for _, k := range Keys() {
+	for _, k := range keys() {
 		known[k] = true
 	}
 	var walk func(prefix string, m map[string]any) error
@@ -230,7 +244,7 @@ func checkKeys(b []byte, file string) error {
 }
 
 func isPrefix(p string) bool {
-	for _, k := range Keys() {
+	for _, k := range keys() {
 		if strings.HasPrefix(k, p+".") {
 			return true
 		}
@@ -239,7 +253,10 @@ func isPrefix(p string) bool {
 }
 
 // Keys lists every leaf key of Config ("models.chat.endpoints", "answer.seed", ...).
-func Keys() []string {
+func Keys() []string { return slices.Clone(keys()) }
+
+// keys walks Config's fields once; the result never changes.
+var keys = sync.OnceValue(func() []string {
 	var out []string
 	var walk func(prefix string, t reflect.Type)
 	walk = func(prefix string, t reflect.Type) {
@@ -263,7 +280,7 @@ func Keys() []string {
 	}
 	walk("", reflect.TypeOf(Config{}))
 	return out
-}
+})
 
 // stringToStructuredHook lets an environment variable or flag carry a list
 // or struct as YAML or JSON (ARBOR_MODELS_CHAT_ENDPOINTS='[{url: ..., model: ...}]').
@@ -311,10 +328,8 @@ func cleanDecodeErr(err error) error {
 
 // resolve validates the config and reads API keys from the environment.
 func (c *Config) resolve() error {
-	roles := map[string]*Role{"chat": &c.Models.Chat, "judge": &c.Models.Judge, "embed": &c.Models.Embed, "rerank": &c.Models.Rerank, "tokenizer": &c.Models.Tokenizer}
-	names := []string{"chat", "judge", "embed", "rerank", "tokenizer"}
-	for _, name := range names {
-		r := roles[name]
+	for _, nr := range c.Models.Roles() {
+		name, r := nr.Name, nr.Role
 		switch r.Provider {
 		case "", "local":
 			r.Provider = "local"
