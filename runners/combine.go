@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/arbor-eval/arbor/pkg/record"
-	"github.com/arbor-eval/arbor/pkg/table"
 	"github.com/arbor-eval/arbor/scoring"
 )
 
@@ -25,16 +23,11 @@ func Combine(dirs []string, outDir string, out io.Writer) error {
 		sources  []record.Manifest
 	)
 	for _, dir := range dirs {
-		s, err := record.ReadLog[record.Sample](filepath.Join(dir, "samples.jsonl"))
+		s, e, err := readRun(dir)
 		if err != nil {
 			return fmt.Errorf("combine %s: %w", dir, err)
 		}
-		e, err := record.ReadLog[record.EpisodeStat](filepath.Join(dir, "episodes.jsonl"))
-		if err != nil && !os.IsNotExist(err) {
-			return fmt.Errorf("combine %s: %w", dir, err)
-		}
-		samples = append(samples, record.Latest(s, record.Sample.Key)...)
-		episodes = append(episodes, record.Latest(e, record.EpisodeStat.Key)...)
+		samples, episodes = append(samples, s...), append(episodes, e...)
 		if m, err := record.ReadManifest(dir); err == nil {
 			m.Config = nil // the sources list names runs; each run keeps its own config
 			sources = append(sources, *m)
@@ -44,12 +37,7 @@ func Combine(dirs []string, outDir string, out io.Writer) error {
 	// argument wins, as in a resumed run.
 	samples = record.Latest(samples, record.Sample.Key)
 	episodes = record.Latest(episodes, record.EpisodeStat.Key)
-	tdir := filepath.Join(outDir, "tables")
-	if err := os.MkdirAll(tdir, 0o755); err != nil {
-		return err
-	}
-	main := scoring.MainTable(samples)
-	ts := []namedTable{{"main", main, true}}
+	ts := []namedTable{{"main", scoring.MainTable(samples), true}}
 	byBench := map[string][]record.Sample{}
 	for _, s := range samples {
 		byBench[s.Benchmark] = append(byBench[s.Benchmark], s)
@@ -60,19 +48,11 @@ func Combine(dirs []string, outDir string, out io.Writer) error {
 	}
 	sort.Strings(benches)
 	for _, b := range benches {
-		if b == "branchmemeval" {
-			ts = append(ts, namedTable{"bme", scoring.BMETable(byBench[b], episodes), false})
-			continue
-		}
-		ts = append(ts, namedTable{"categories-" + b, scoring.CategoryTable(b, byBench[b]), false})
+		ts = append(ts, benchmarkTables(b, "categories-"+b, byBench[b], episodes, false)...)
 	}
-	for _, nt := range ts {
-		if err := table.WriteAll(tdir, nt.name, nt.t); err != nil {
-			return err
-		}
-		if nt.print && out != nil {
-			fmt.Fprintln(out, nt.t.Markdown())
-		}
+	tdir := filepath.Join(outDir, "tables")
+	if err := writeTables(tdir, ts, out); err != nil {
+		return err
 	}
 	b, err := json.MarshalIndent(sources, "", "  ")
 	if err != nil {

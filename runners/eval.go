@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/buildinfo"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
@@ -370,7 +371,7 @@ func groupVariants(system string, variants []string) map[string][]string {
 	g := map[string][]string{}
 	for _, v := range variants {
 		build := v
-		if v == "" || (system == "arbormem" && recallOnly(v)) {
+		if v == "" || (system == "arbormem" && arbormem.RecallOnly(v)) {
 			build = ""
 		}
 		g[build] = append(g[build], v)

@@ -195,7 +195,7 @@ func ingestionNote(variants []string) string {
 	for _, v := range variants {
 		switch {
 		case v == "":
-		case recallOnly(v):
+		case arbormem.RecallOnly(v):
 			shared = append(shared, v)
 		default:
 			separate = append(separate, v)

@@ -23,12 +23,8 @@ type namedTable struct {
 // alone, writes them under dir/tables/, and prints the ones the run's kind
 // is about to out.
 func Report(dir string, out io.Writer) (*Outcome, error) {
-	samples, err := record.ReadLog[record.Sample](filepath.Join(dir, "samples.jsonl"))
+	samples, episodes, err := readRun(dir)
 	if err != nil {
-		return nil, fmt.Errorf("report %s: %w", dir, err)
-	}
-	episodes, err := record.ReadLog[record.EpisodeStat](filepath.Join(dir, "episodes.jsonl"))
-	if err != nil && !os.IsNotExist(err) {
 		return nil, fmt.Errorf("report %s: %w", dir, err)
 	}
 	kind, bench := "eval", ""
@@ -39,16 +35,8 @@ func Report(dir string, out io.Writer) (*Outcome, error) {
 		bench = samples[0].Benchmark
 	}
 	tdir := filepath.Join(dir, "tables")
-	if err := os.MkdirAll(tdir, 0o755); err != nil {
+	if err := writeTables(tdir, tablesFor(kind, bench, samples, episodes), out); err != nil {
 		return nil, err
-	}
-	for _, nt := range tablesFor(kind, bench, samples, episodes) {
-		if err := table.WriteAll(tdir, nt.name, nt.t); err != nil {
-			return nil, err
-		}
-		if nt.print && out != nil {
-			fmt.Fprintln(out, nt.t.Markdown())
-		}
 	}
 	if budgets(samples) > 1 {
 		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall} {
@@ -66,13 +54,7 @@ func Report(dir string, out io.Writer) (*Outcome, error) {
 // tablesFor picks the tables that the samples support.
 func tablesFor(kind, bench string, samples []record.Sample, episodes []record.EpisodeStat) []namedTable {
 	isEval := kind == "eval" || kind == ""
-	ts := []namedTable{
-		{"main", scoring.MainTable(samples), isEval},
-		{"categories", scoring.CategoryTable(bench, samples), isEval && bench != "branchmemeval"},
-	}
-	if bench == "branchmemeval" {
-		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes), isEval})
-	}
+	ts := append([]namedTable{{"main", scoring.MainTable(samples), isEval}}, benchmarkTables(bench, "categories", samples, episodes, isEval)...)
 	if budgets(samples) > 1 {
 		ts = append(ts,
 			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy), true},
@@ -90,6 +72,49 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 		ts = append(ts, namedTable{"judges", scoring.JudgeAgreementTable(samples), isEval})
 	}
 	return ts
+}
+
+// benchmarkTables is a benchmark's own tables: its categories (types,
+// dimensions), and for BranchMemEval the diagnostic table, which is the one
+// printed.
+func benchmarkTables(bench, categoriesName string, samples []record.Sample, episodes []record.EpisodeStat, print bool) []namedTable {
+	bme := bench == "branchmemeval"
+	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples), print && !bme}}
+	if bme {
+		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes), print})
+	}
+	return ts
+}
+
+// readRun reads a run's samples and episode records as logged (a resumed
+// run may hold superseded lines; the aggregations keep the latest of each key).
+func readRun(dir string) ([]record.Sample, []record.EpisodeStat, error) {
+	samples, err := record.ReadLog[record.Sample](filepath.Join(dir, "samples.jsonl"))
+	if err != nil {
+		return nil, nil, err
+	}
+	episodes, err := record.ReadLog[record.EpisodeStat](filepath.Join(dir, "episodes.jsonl"))
+	if err != nil && !os.IsNotExist(err) {
+		return nil, nil, err
+	}
+	return samples, episodes, nil
+}
+
+// writeTables writes each table in every format under tdir and prints the
+// ones marked for printing.
+func writeTables(tdir string, ts []namedTable, out io.Writer) error {
+	if err := os.MkdirAll(tdir, 0o755); err != nil {
+		return err
+	}
+	for _, nt := range ts {
+		if err := table.WriteAll(tdir, nt.name, nt.t); err != nil {
+			return err
+		}
+		if nt.print && out != nil {
+			fmt.Fprintln(out, nt.t.Markdown())
+		}
+	}
+	return nil
 }
 
 func budgets(samples []record.Sample) int {
