@@ -164,6 +164,16 @@ func openaiErr(ctx context.Context, ex *exchange, err error) error {
 	return transportErr(ctx, err)
 }
 
+// replyErr classifies an error from a go-openai call that decodes a whole
+// JSON reply: after a 2xx the body did not decode (ErrMalformed, named by
+// what); otherwise as openaiErr.
+func replyErr(ctx context.Context, ex *exchange, what string, err error) error {
+	if ex.status >= 200 && ex.status < 300 {
+		return malformed("%s: %v", what, err)
+	}
+	return openaiErr(ctx, ex, err)
+}
+
 // streamErr classifies an error from RecvRaw.
 func streamErr(ctx context.Context, err error) error {
 	var ae *openai.APIError

@@ -42,10 +42,7 @@ func (c *EmbedClient) Embed(ctx context.Context, texts []string) ([][]float32, e
 		Input: texts, Model: openai.EmbeddingModel(c.model), EncodingFormat: openai.EmbeddingEncodingFormatFloat,
 	})
 	if err != nil {
-		if ex.status >= 200 && ex.status < 300 {
-			return nil, redact(malformed("embeddings: %v", err), c.key)
-		}
-		return nil, redact(openaiErr(ctx, ex, err), c.key)
+		return nil, redact(replyErr(ctx, ex, "embeddings", err), c.key)
 	}
 	out, err := embeddingsInOrder(res.Data, len(texts), c.dim)
 	if err != nil {
@@ -292,10 +289,7 @@ func ListModels(ctx context.Context, ep config.Endpoint, hc *http.Client) ([]str
 	ex := &exchange{}
 	l, err := newOpenAI(ep, hc).ListModels(withExchange(ctx, ex))
 	if err != nil {
-		if ex.status >= 200 && ex.status < 300 {
-			return nil, redact(malformed("models: %v", err), ep.APIKey.Reveal())
-		}
-		return nil, redact(openaiErr(ctx, ex, err), ep.APIKey.Reveal())
+		return nil, redact(replyErr(ctx, ex, "models", err), ep.APIKey.Reveal())
 	}
 	ids := make([]string, len(l.Models))
 	for i, m := range l.Models {

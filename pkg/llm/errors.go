@@ -61,10 +61,11 @@ func Retryable(err error) (bool, time.Duration) {
 // health (so it counts towards ejection). A 429 means "busy", not "broken".
 func endpointFault(err error) bool {
 	var se *StatusError
-	if errors.As(err, &se) {
-		return se.Code >= 500
+	if errors.As(err, &se) && se.Code == http.StatusTooManyRequests {
+		return false
 	}
-	return errors.Is(err, ErrTransport) || errors.Is(err, ErrTimeout) || errors.Is(err, ErrMalformed)
+	retry, _ := Retryable(err)
+	return retry
 }
 
 // parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP date

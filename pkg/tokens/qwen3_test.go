@@ -33,6 +33,10 @@ func loadReference(t testing.TB) []refLine {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
+	if len(out) == 0 {
+		// The tests that range over it would otherwise pass vacuously.
+		t.Fatal("testdata/reference.jsonl holds no lines")
+	}
 	return out
 }
 

@@ -42,11 +42,9 @@ type RemoteCounter struct {
 	calls, hits, fallbacks atomic.Int64
 }
 
-// NewRemote wraps r; fallback nil means Default().
+// NewRemote wraps r; fallback nil means Default(), loaded only when first
+// needed, so a healthy server spares start-up the vocabulary load.
 func NewRemote(r Remote, fallback Counter) *RemoteCounter {
-	if fallback == nil {
-		fallback = Default()
-	}
 	return &RemoteCounter{
 		remote:   r,
 		fallback: fallback,
@@ -68,8 +66,7 @@ func (c *RemoteCounter) Count(text string) int {
 		return n
 	}
 	if down {
-		c.fallbacks.Add(1)
-		return c.fallback.Count(text)
+		return c.fallbackCount(text)
 	}
 	c.calls.Add(1)
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
@@ -79,8 +76,7 @@ func (c *RemoteCounter) Count(text string) int {
 		c.mu.Lock()
 		c.downUntil = time.Now().Add(c.cooldown)
 		c.mu.Unlock()
-		c.fallbacks.Add(1)
-		return c.fallback.Count(text)
+		return c.fallbackCount(text)
 	}
 	c.mu.Lock()
 	if len(c.cache) >= remoteCacheMax {
@@ -89,6 +85,14 @@ func (c *RemoteCounter) Count(text string) int {
 	c.cache[key] = n
 	c.mu.Unlock()
 	return n
+}
+
+func (c *RemoteCounter) fallbackCount(text string) int {
+	c.fallbacks.Add(1)
+	if c.fallback == nil {
+		return Default().Count(text)
+	}
+	return c.fallback.Count(text)
 }
 
 // RemoteStats reports how a RemoteCounter's counts were obtained.

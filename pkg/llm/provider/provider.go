@@ -89,7 +89,7 @@ func New(ctx context.Context, cfg *config.Config) (*Set, error) {
 	if m.Tokenizer.Local() { // "qwen3" or "local": exact offline Qwen3 counts
 		s.Tokens = tokens.Default()
 	} else {
-		s.Tokens = tokens.NewRemote(b.tokenizer(m.Tokenizer), tokens.Default())
+		s.Tokens = tokens.NewRemote(b.tokenizer(m.Tokenizer), nil) // nil: Qwen3 fallback, loaded on first use
 	}
 	return s, nil
 }
@@ -223,7 +223,9 @@ func (b builder) embed(r config.Role) llm.Embedder {
 
 func (b builder) rerank(r config.Role) llm.Reranker {
 	p := llm.NewPool(members(r, func(ep config.Endpoint) llm.Reranker { return llm.NewRerankClient(ep, r.API, b.hc) }), b.poolOptions("rerank"))
-	rr := llm.BatchRerank(llm.RetryRerank(llm.PoolRerank(p), b.retrier("rerank")), min(defaultBatch(r.BatchSize, 32), 32), p.Capacity())
+	// At most 32 texts a request, TEI's default max client batch; a size
+	// <= 0 leaves BatchRerank's default, which is that same 32.
+	rr := llm.BatchRerank(llm.RetryRerank(llm.PoolRerank(p), b.retrier("rerank")), min(r.BatchSize, 32), p.Capacity())
 	if b.cache != nil {
 		rr = llm.CacheRerank(rr, b.cache, "rerank", r.API+":"+modelKey(r))
 	}
@@ -237,11 +239,4 @@ func (b builder) tokenizer(r config.Role) llm.Tokenizer {
 		t = llm.CacheTokenizer(t, b.cache, "tokenizer", modelKey(r))
 	}
 	return llm.MeterTokenizer(t, b.metrics, "tokenizer")
-}
-
-func defaultBatch(v, def int) int {
-	if v <= 0 {
-		return def
-	}
-	return v
 }
