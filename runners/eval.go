@@ -20,6 +20,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/buildinfo"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
+	"github.com/arbor-eval/arbor/pkg/llm/provider"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/progress"
 	"github.com/arbor-eval/arbor/pkg/record"
@@ -68,7 +69,7 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := preflight(ctx, p.Config, p.Log); err != nil {
+	if err := provider.Preflight(ctx, p.Config, p.Log); err != nil {
 		return nil, err
 	}
 	d, err := newDeps(ctx, p.Config, p.Benchmark)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/pkg/table/tabletest"
 )
 
 var update = flag.Bool("update", false, "rewrite branchmemeval.json and golden files")
@@ -154,20 +155,7 @@ func TestStatsGolden(t *testing.T) {
 	if err := st.Render(&b, true); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "stats.golden")
-	if *update {
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Fatalf("stats output differs from %s (run with -update):\n%s", golden, b.String())
-	}
+	tabletest.Golden(t, filepath.Join("testdata", "stats.golden"), b.Bytes())
 	for _, line := range []string{
 		"BranchMemEval: 33 sessions, 100 questions, 1,442 non-question interactions, 1,542 turns",
 		"Turns per session (questions included): 42–52, mean 46.73",

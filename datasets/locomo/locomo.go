@@ -29,8 +29,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -127,18 +125,13 @@ func Load(ctx context.Context, path string, opt datasets.Options) ([]datasets.Ep
 	if err != nil {
 		return nil, fmt.Errorf("load %s %s: categories: %w", Name, path, err)
 	}
-	f, err := os.Open(path)
+	var eps []datasets.Episode
+	err = loadkit.DecodeFile(Name, path, func(r io.Reader, size int64) error {
+		eps, err = decode(ctx, r, size, filter, opt.Progress)
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", Name, err)
-	}
-	defer f.Close()
-	var size int64
-	if st, err := f.Stat(); err == nil {
-		size = st.Size()
-	}
-	eps, err := decode(ctx, f, size, filter, opt.Progress)
-	if err != nil {
-		return nil, fmt.Errorf("load %s %s: %w", Name, filepath.Base(path), err)
+		return nil, err
 	}
 	return eps, nil
 }
@@ -166,12 +159,7 @@ func decode(ctx context.Context, r io.Reader, size int64, filter loadkit.Filter,
 	return eps, err
 }
 
-func where(i int, id string) string {
-	if id == "" {
-		return fmt.Sprintf("conversation %d", i)
-	}
-	return fmt.Sprintf("conversation %d (%s)", i, id)
-}
+func where(i int, id string) string { return loadkit.Where("conversation", i, id) }
 
 func build(s sample, filter loadkit.Filter) (datasets.Episode, error) {
 	if strings.TrimSpace(s.SampleID) == "" {

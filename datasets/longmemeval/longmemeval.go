@@ -34,8 +34,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -124,19 +122,9 @@ func Stream(ctx context.Context, path string, opt datasets.Options, fn func(data
 	if err != nil {
 		return fmt.Errorf("load %s %s: categories: %w", Name, path, err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("load %s: %w", Name, err)
-	}
-	defer f.Close()
-	var size int64
-	if st, err := f.Stat(); err == nil {
-		size = st.Size()
-	}
-	if err := decode(ctx, f, size, filter, opt.Progress, fn); err != nil {
-		return fmt.Errorf("load %s %s: %w", Name, filepath.Base(path), err)
-	}
-	return nil
+	return loadkit.DecodeFile(Name, path, func(r io.Reader, size int64) error {
+		return decode(ctx, r, size, filter, opt.Progress, fn)
+	})
 }
 
 // decode streams instances from r; see Stream.
@@ -167,12 +155,7 @@ func decode(ctx context.Context, r io.Reader, size int64, filter loadkit.Filter,
 	})
 }
 
-func where(i int, id string) string {
-	if id == "" {
-		return fmt.Sprintf("instance %d", i)
-	}
-	return fmt.Sprintf("instance %d (%s)", i, id)
-}
+func where(i int, id string) string { return loadkit.Where("instance", i, id) }
 
 func canonCategory(s string) string {
 	s = strings.ReplaceAll(s, "_", "-")

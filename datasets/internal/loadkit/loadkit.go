@@ -1,5 +1,6 @@
 // Package loadkit holds what the benchmark loaders (longmemeval, locomo,
-// beam) share: streaming a top-level JSON array one element at a time,
+// beam) share: opening a benchmark file, streaming a top-level JSON array
+// one element at a time, naming elements in errors,
 // turning JSON answers into text, parsing dates against a list of layouts,
 // grouping turns into interactions, and reading category filters.
 package loadkit
@@ -12,6 +13,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -68,6 +71,35 @@ func DecodeArray(ctx context.Context, r io.Reader, total int64, progress func(do
 		progress(cr.n, total)
 	}
 	return nil
+}
+
+// DecodeFile opens the benchmark file at path and hands it to decode with its
+// size in bytes (for progress; 0 when unknown). Errors read "load <name>:
+// <open error>" or "load <name> <file>: <decode error>", as every
+// single-file loader reports them.
+func DecodeFile(name, path string, decode func(r io.Reader, size int64) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("load %s: %w", name, err)
+	}
+	defer f.Close()
+	var size int64
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	if err := decode(f, size); err != nil {
+		return fmt.Errorf("load %s %s: %w", name, filepath.Base(path), err)
+	}
+	return nil
+}
+
+// Where names array element i in an error: "<unit> i", with its ID in
+// parentheses once the ID is known ("instance 3 (q7)").
+func Where(unit string, i int, id string) string {
+	if id == "" {
+		return fmt.Sprintf("%s %d", unit, i)
+	}
+	return fmt.Sprintf("%s %d (%s)", unit, i, id)
 }
 
 func tokenKind(tok json.Token) string {

@@ -49,14 +49,14 @@ func Check(ctx context.Context, cfg *config.Config) []CheckResult {
 	)
 	// The result slice is complete before any probe starts, so probes write
 	// only their own element.
-	for _, r := range roles(cfg) {
-		if r.role.Local() {
-			out = append(out, CheckResult{Role: r.name, URL: "-", Model: localName(r.name), Status: "local"})
+	for _, r := range cfg.Models.Roles() {
+		if r.Role.Local() {
+			out = append(out, CheckResult{Role: r.Name, URL: "-", Model: localName(r.Name), Status: "local"})
 			continue
 		}
-		for _, ep := range r.role.Endpoints {
-			jobs = append(jobs, job{i: len(out), name: r.name, role: r.role, ep: ep})
-			out = append(out, CheckResult{Role: r.name, URL: llm.DisplayURL(ep.URL), Model: ep.Model})
+		for _, ep := range r.Role.Endpoints {
+			jobs = append(jobs, job{i: len(out), name: r.Name, role: *r.Role, ep: ep})
+			out = append(out, CheckResult{Role: r.Name, URL: llm.DisplayURL(ep.URL), Model: ep.Model})
 		}
 	}
 	var wg sync.WaitGroup
@@ -81,12 +81,12 @@ func probe(ctx context.Context, hc *http.Client, role string, r config.Role, ep 
 	ctx, cancel := context.WithTimeout(ctx, min(ep.Timeout, probeTimeout))
 	defer cancel()
 	listed := func() error {
-		ids, err := llm.ListModels(ctx, ep, hc)
+		ids, err := served(ctx, hc, ep)
+		if errors.Is(err, errNotServed) {
+			return fmt.Errorf("models: %q is not served here (served: %s)", ep.Model, strings.Join(ids, ", "))
+		}
 		if err != nil {
 			return fmt.Errorf("models: %w", err)
-		}
-		if !slices.Contains(ids, ep.Model) {
-			return fmt.Errorf("models: %q is not served here (served: %s)", ep.Model, strings.Join(ids, ", "))
 		}
 		return nil
 	}
@@ -171,6 +171,75 @@ func RunCheck(ctx context.Context, cfg *config.Config, w io.Writer) error {
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d endpoints failed their check", failed, len(rs))
+	}
+	return nil
+}
+
+// errNotServed marks a reachable endpoint that does not list the configured
+// model.
+var errNotServed = errors.New("model not served")
+
+// served lists ep's models and returns errNotServed (with the list) when
+// ep.Model is not among them; a server that lists nothing is taken at its word.
+func served(ctx context.Context, hc *http.Client, ep config.Endpoint) ([]string, error) {
+	ids, err := llm.ListModels(ctx, ep, hc)
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) > 0 && !slices.Contains(ids, ep.Model) {
+		return ids, errNotServed
+	}
+	return ids, nil
+}
+
+// preflightTimeout bounds Preflight: a typo in a URL should be reported in
+// seconds, not after every request has exhausted its retries.
+const preflightTimeout = 15 * time.Second
+
+// Preflight lists the models of every configured endpoint before a run,
+// without the chat, embedding or rerank calls of Check (so it costs the
+// servers nothing). A role none of whose endpoints answers is an error, in
+// one line: the run could only record failures. An unreachable endpoint
+// among others, or a model a server does not list, is a warning on log.
+func Preflight(ctx context.Context, cfg *config.Config, log io.Writer) error {
+	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+	defer cancel()
+	hc := llm.NewHTTPClient()
+	type result struct {
+		role, url string
+		ep        config.Endpoint
+		ids       []string
+		err       error
+	}
+	var results []result
+	for _, r := range cfg.Models.Roles() {
+		if !r.Role.Local() {
+			for _, ep := range r.Role.Endpoints {
+				results = append(results, result{role: r.Name, url: llm.DisplayURL(ep.URL), ep: ep})
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Go(func() { results[i].ids, results[i].err = served(ctx, hc, results[i].ep) })
+	}
+	wg.Wait()
+	up := map[string]int{}
+	for _, r := range results {
+		if r.err == nil || errors.Is(r.err, errNotServed) {
+			up[r.role]++
+		}
+	}
+	for _, r := range results {
+		switch {
+		case r.err == nil:
+		case errors.Is(r.err, errNotServed):
+			fmt.Fprintf(log, "warning: models.%s endpoint %s: %q is not among the served models (%s)\n", r.role, r.url, r.ep.Model, strings.Join(r.ids, ", "))
+		case up[r.role] == 0:
+			return fmt.Errorf("models.%s: no endpoint reachable (%s: %v); check the url, or run `arbor endpoints check`", r.role, r.url, r.err)
+		default:
+			fmt.Fprintf(log, "warning: models.%s endpoint %s unreachable (%v); the other endpoints take its share\n", r.role, r.url, r.err)
+		}
 	}
 	return nil
 }

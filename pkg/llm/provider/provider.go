@@ -136,13 +136,13 @@ func (s *Set) Describe() []EndpointInfo { return slices.Clone(s.info) }
 // Describe lists the roles of cfg as Set.Describe does.
 func Describe(cfg *config.Config) []EndpointInfo {
 	var out []EndpointInfo
-	for _, r := range roles(cfg) {
-		if r.role.Local() {
-			out = append(out, EndpointInfo{Role: r.name, Model: localName(r.name)})
+	for _, r := range cfg.Models.Roles() {
+		if r.Role.Local() {
+			out = append(out, EndpointInfo{Role: r.Name, Model: localName(r.Name)})
 			continue
 		}
-		for _, ep := range r.role.Endpoints {
-			out = append(out, EndpointInfo{Role: r.name, URL: llm.DisplayURL(ep.URL), Model: ep.Model})
+		for _, ep := range r.Role.Endpoints {
+			out = append(out, EndpointInfo{Role: r.Name, URL: llm.DisplayURL(ep.URL), Model: ep.Model})
 		}
 	}
 	return out
@@ -154,16 +154,6 @@ func localName(role string) string {
 		return "qwen3"
 	}
 	return "local"
-}
-
-type namedRole struct {
-	name string
-	role config.Role
-}
-
-func roles(cfg *config.Config) []namedRole {
-	m := cfg.Models
-	return []namedRole{{"chat", m.Chat}, {"judge", m.Judge}, {"embed", m.Embed}, {"rerank", m.Rerank}, {"tokenizer", m.Tokenizer}}
 }
 
 type builder struct {

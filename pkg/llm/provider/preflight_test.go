@@ -1,4 +1,4 @@
-package runners
+package provider
 
 import (
 	"context"
@@ -46,7 +46,7 @@ func TestPreflight(t *testing.T) {
 				cfg.Models.Chat.Endpoints[i].MaxInflight, cfg.Models.Chat.Endpoints[i].Timeout = 1, 5e9
 			}
 			var log strings.Builder
-			err = preflight(context.Background(), cfg, &log)
+			err = Preflight(context.Background(), cfg, &log)
 			if c.err == "" && err != nil {
 				t.Fatalf("unexpected error: %v", err)
 			}
