@@ -58,16 +58,8 @@ var (
 	notListNoun = map[string]bool{"time": true, "times": true, "day": true, "days": true, "week": true, "weeks": true, "month": true, "months": true, "year": true, "years": true, "session": true, "conversation": true, "chat": true, "visit": true, "trip": true, "meeting": true, "weekend": true, "night": true, "morning": true, "evening": true, "person": true}
 
 	// generic words say how to look, not what to look for.
-	generic = analyzeSet("current currently now latest recent newest previous previously original originally initial initially first second third fourth fifth last final before former formerly earlier old new update updated mention mentioned tell told say said remember recall ask asked talk talked discuss discussed chat conversation name called know")
+	generic = termSet("current currently now latest recent newest previous previously original originally initial initially first second third fourth fifth last final before former formerly earlier old new update updated mention mentioned tell told say said remember recall ask asked talk talked discuss discussed chat conversation name called know")
 )
-
-func analyzeSet(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, t := range index.Analyze(words) {
-		m[t] = true
-	}
-	return m
-}
 
 func parseIntent(question string) intent {
 	lq := strings.ToLower(question)
@@ -183,6 +175,8 @@ func candidates(items []memory.Item) []cand {
 	return out
 }
 
+// termSet is the set of s's index terms (index.Analyze), the form question
+// and evidence words are compared in.
 func termSet(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, t := range index.Analyze(s) {

@@ -126,7 +126,13 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	if s.ext.Heuristic() {
 		factTopic = contextualize(drafts, topic)
 	}
-	pairs, refs := s.collisionPairs(drafts)
+	// Each draft's terms are analyzed once: the collision search and the
+	// stored fact's index use the same text.
+	dterms := make([][]string, len(drafts))
+	for i, d := range drafts {
+		dterms[i] = factTerms(d.Fact, d.Entities)
+	}
+	pairs, refs := s.collisionPairs(drafts, dterms)
 	var (
 		path     string
 		conflict []bool
@@ -191,7 +197,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		if i < len(fvecs) {
 			f.Vector = fvecs[i]
 		}
-		s.prepareFact(f)
+		s.prepareFact(f, dterms[i])
 		facts[i] = f
 	}
 
@@ -379,9 +385,16 @@ func (s *System) indexNode(n *Node) {
 	s.rootLatest[n.Root] = n.Seq
 }
 
-// prepareFact computes a fact's derived caches.
-func (s *System) prepareFact(f *Fact) {
-	f.terms = newTermSet(termsOf(f.Text + " " + strings.Join(f.Entities, " ")))
+// factTerms are the terms a fact is indexed and matched on: its text and
+// its entities.
+func factTerms(text string, entities []string) []string {
+	return termsOf(text + " " + strings.Join(entities, " "))
+}
+
+// prepareFact computes a fact's derived caches; terms is
+// factTerms(f.Text, f.Entities).
+func (s *System) prepareFact(f *Fact, terms []string) {
+	f.terms = newTermSet(terms)
 	f.entityTerms = newTermSet(termsOf(strings.Join(f.Entities, " ; ")))
 	f.tokens = s.deps.Tokens.Count(factLine(f, "", true))
 }
@@ -420,11 +433,12 @@ type pairRef struct{ new, old int }
 // same attribute slot (same tag, sharing at least two informative terms or
 // half of the smaller fact's terms): the OLD/NEW pairs the batch auditor
 // judges (appendix D, fact_collision_auditor_batch).
-func (s *System) collisionPairs(drafts []FactDraft) ([]AuditPair, []pairRef) {
+// dterms[i] is factTerms of drafts[i].
+func (s *System) collisionPairs(drafts []FactDraft, dterms [][]string) ([]AuditPair, []pairRef) {
 	var pairs []AuditPair
 	var refs []pairRef
 	for i, d := range drafts {
-		terms := termsOf(d.Fact + " " + strings.Join(d.Entities, " "))
+		terms := dterms[i]
 		var look []string
 		for _, t := range terms {
 			if n := len(s.store.factTerms[slotKey(d.Tag, t)]); t != "user" && n > 0 && n <= maxSlotPosting {

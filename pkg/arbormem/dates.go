@@ -5,7 +5,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/arbor-eval/arbor/pkg/dialog"
 )
+
+// normalizedLayouts are the two forms of the schema's normalized_date: the
+// shared minute-precision layout models are shown, and a bare date.
+var normalizedLayouts = []string{dialog.TimeLayout, "2006-01-02"}
 
 // normalizeDate keeps a model's normalized_date only when it is the schema's
 // "YYYY-MM-DD" or "YYYY-MM-DD HH:MM" and a real date; otherwise "".
@@ -14,7 +20,7 @@ func normalizeDate(s string) string {
 	if len(s) > 16 {
 		s = s[:16]
 	}
-	for _, layout := range []string{"2006-01-02 15:04", "2006-01-02"} {
+	for _, layout := range normalizedLayouts {
 		if len(s) == len(layout) {
 			if _, err := time.Parse(layout, s); err == nil {
 				return s
@@ -26,7 +32,7 @@ func normalizeDate(s string) string {
 
 // parseNormalized parses a normalized_date.
 func parseNormalized(s string) (time.Time, bool) {
-	for _, layout := range []string{"2006-01-02 15:04", "2006-01-02"} {
+	for _, layout := range normalizedLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, true
 		}

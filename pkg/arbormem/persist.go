@@ -243,7 +243,7 @@ func (s *System) Load(ctx context.Context, path string) error {
 	s.store = st
 	for i, fa := range st.Facts {
 		fa.Vector = fv[i]
-		s.prepareFact(fa)
+		s.prepareFact(fa, factTerms(fa.Text, fa.Entities))
 		s.indexFact(fa)
 	}
 	for i, x := range st.States {

@@ -146,22 +146,14 @@ func (rc *recallCtx) item(ch memory.Channel, block, text string, n *Node, source
 // trajectory gets min(branch_budget, budget − reserve).
 func (rc *recallCtx) allocate(facts, updates, records []memory.Item) memory.Bundle {
 	budget := rc.q.Budget
-	want := 0
-	for _, list := range [][]memory.Item{facts, updates, records} {
-		for _, it := range list {
-			want += it.Tokens
-		}
-	}
+	want := memory.TotalTokens(facts) + memory.TotalTokens(updates) + memory.TotalTokens(records)
 	reserve := min(want, budget/2)
 	var local []memory.Item
 	if rc.dec != nil && rc.dec.Parent >= 0 {
 		capTokens := min(rc.s.cfg.BranchBudget, budget-reserve)
 		local = rc.fitPath(rc.s.forest.Path(rc.dec.Parent), capTokens)
 	}
-	used := 0
-	for _, it := range local {
-		used += it.Tokens
-	}
+	used := memory.TotalTokens(local)
 	// Cross-branch evidence in priority order, skipping what does not fit.
 	take := func(list []memory.Item) []memory.Item {
 		var out []memory.Item
