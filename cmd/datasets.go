@@ -3,7 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
-	"io"
+	"github.com/arbor-eval/arbor/pkg/progress"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,7 +32,9 @@ sha256 of what was read, warning when it differs from a known official release.
 			cats, _ := cmd.Flags().GetStringSlice("categories")
 			opt := datasets.Options{Categories: cats}
 			if np, _ := cmd.Flags().GetBool("no-progress"); !np {
-				opt.Progress = progressLines(cmd.ErrOrStderr())
+				bar := progress.NewBytes(cmd.ErrOrStderr(), "read "+args[0], true)
+				defer bar.Finish()
+				opt.Progress = bar.Update
 			}
 			s, err := datasets.Inspect(cmd.Context(), args[0], path, opt)
 			if err != nil {
@@ -60,19 +62,4 @@ sha256 of what was read, warning when it differs from a known official release.
 		},
 	})
 	rootCmd.AddCommand(c)
-}
-
-// progressLines prints one plain line per tenth of a large file read
-// (LongMemEval_M is 2.7 GB); small files print nothing.
-func progressLines(w io.Writer) func(done, total int64) {
-	next := int64(1)
-	return func(done, total int64) {
-		if total < 64<<20 {
-			return
-		}
-		for next <= 10 && done*10 >= next*total {
-			fmt.Fprintf(w, "read %d%% (%d of %d MB)\n", next*10, done>>20, total>>20)
-			next++
-		}
-	}
 }

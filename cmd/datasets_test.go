@@ -33,23 +33,3 @@ func TestDatasetsInspect(t *testing.T) {
 		}
 	}
 }
-
-func TestProgressLines(t *testing.T) {
-	var b bytes.Buffer
-	p := progressLines(&b)
-	const total = 100 << 20
-	for _, done := range []int64{5 << 20, 25 << 20, 26 << 20, total} {
-		p(done, total)
-	}
-	got := strings.Count(b.String(), "\n")
-	if got != 10 || !strings.HasPrefix(b.String(), "read 10% (25 of 100 MB)\nread 20% (25 of 100 MB)\nread 30% (100 of 100 MB)\n") {
-		t.Errorf("lines:\n%s", b.String())
-	}
-	b.Reset()
-	small := progressLines(&b)
-	small(1, 2)
-	small(2, 2)
-	if b.Len() != 0 {
-		t.Errorf("small file printed %q", b.String())
-	}
-}

@@ -190,16 +190,8 @@ type source struct {
 func (s *source) index(ctx context.Context) ([]header, error) {
 	p := s.plan
 	// Large files (LongMemEval _m is 2.7 GB) take minutes to decode: show it.
-	var bar *progress.Reporter
-	opt := datasets.Options{Categories: p.Categories, Progress: func(done, total int64) {
-		if total < 64<<20 {
-			return // small files load in a blink; a bar would be noise
-		}
-		if bar == nil {
-			bar = progress.New(p.Log, "index "+p.Benchmark+" (MB)", int(total>>20), p.Config.Run.Progress)
-		}
-		bar.Set(int(done>>20), "")
-	}}
+	bar := progress.NewBytes(p.Log, "index "+p.Benchmark, p.Config.Run.Progress)
+	opt := datasets.Options{Categories: p.Categories, Progress: bar.Update}
 	var hs []header
 	keep := !datasets.Streams(p.Benchmark)
 	err := datasets.Each(ctx, p.Benchmark, p.Data, opt, func(e datasets.Episode) error {
@@ -218,9 +210,7 @@ func (s *source) index(ctx context.Context) ([]header, error) {
 		}
 		return nil
 	})
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.Finish()
 	if err != nil {
 		return nil, err
 	}

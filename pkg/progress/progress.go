@@ -111,3 +111,40 @@ func (r *Reporter) Finish() {
 	}
 	fmt.Fprintf(r.w, "%s: %d/%d done in %s %s\n", r.desc, r.done, r.total, time.Since(r.start).Round(time.Millisecond), r.status)
 }
+
+// BigFile is the size below which reading a file shows no progress: it
+// loads in a blink, and a bar would be noise.
+const BigFile = 64 << 20
+
+// Bytes reports reading a file, in MB, for a datasets.Options.Progress
+// callback: nothing for files under BigFile; a Reporter created on the
+// first call for larger ones.
+type Bytes struct {
+	w       io.Writer
+	desc    string
+	enabled bool
+	r       *Reporter
+}
+
+// NewBytes makes a byte-progress reporter (see New for w and enabled).
+func NewBytes(w io.Writer, desc string, enabled bool) *Bytes {
+	return &Bytes{w: w, desc: desc, enabled: enabled}
+}
+
+// Update is the progress callback: done of total bytes read.
+func (b *Bytes) Update(done, total int64) {
+	if total < BigFile {
+		return
+	}
+	if b.r == nil {
+		b.r = New(b.w, b.desc+" (MB)", int(total>>20), b.enabled)
+	}
+	b.r.Set(int(done>>20), "")
+}
+
+// Finish prints the final line, if anything was reported.
+func (b *Bytes) Finish() {
+	if b.r != nil {
+		b.r.Finish()
+	}
+}

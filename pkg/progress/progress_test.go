@@ -51,3 +51,23 @@ func TestSetMovesToAbsoluteCount(t *testing.T) {
 		t.Fatalf("unexpected output:\n%s", b.String())
 	}
 }
+
+func TestBytesOnlyForBigFiles(t *testing.T) {
+	var b bytes.Buffer
+	small := NewBytes(&b, "read", false)
+	small.Update(1, 2)
+	small.Update(2, 2)
+	small.Finish()
+	if b.Len() != 0 {
+		t.Fatalf("a small file printed %q", b.String())
+	}
+	big := NewBytes(&b, "read", false)
+	const total = 100 << 20
+	for _, done := range []int64{25 << 20, 50 << 20, total} {
+		big.Update(done, total)
+	}
+	big.Finish()
+	if out := b.String(); !strings.Contains(out, "read (MB): 25/100") || !strings.Contains(out, "100/100 done") {
+		t.Fatalf("unexpected output:\n%s", out)
+	}
+}
