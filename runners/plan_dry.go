@@ -217,22 +217,6 @@ func sortedKeys(m map[int]bool) []int {
 // dryRoles are the model roles a run calls, in table order.
 var dryRoles = []string{"chat", "judge", "embed", "rerank"}
 
-func roleOf(cfg *config.Config, role string) config.Role {
-	switch role {
-	case "chat":
-		return cfg.Models.Chat
-	case "judge":
-		return cfg.Models.Judge
-	case "embed":
-		return cfg.Models.Embed
-	case "rerank":
-		return cfg.Models.Rerank
-	case "tokenizer":
-		return cfg.Models.Tokenizer
-	}
-	return config.Role{Provider: "local"}
-}
-
 // runWorkers is how many episodes the real run keeps in flight (Run's
 // workers; the efficiency run goes one at a time).
 func runWorkers(cfg *config.Config, kind string) int {
@@ -263,7 +247,7 @@ func roleCounts(m Model, kind string, o *Outcome) []RoleCount {
 	get := func(role string) *RoleCount {
 		rc := by[role]
 		if rc == nil {
-			r := roleOf(m.Config, role)
+			r := *m.Config.Models.Role(role)
 			rc = &RoleCount{Model: m.Name, Role: role, Local: r.Local(), Endpoints: len(r.Endpoints), Capacity: capacity(r)}
 			if !rc.Local {
 				rc.InFlight = min(rc.Capacity, runWorkers(m.Config, kind))
@@ -273,7 +257,7 @@ func roleCounts(m Model, kind string, o *Outcome) []RoleCount {
 		return rc
 	}
 	for _, role := range dryRoles {
-		if !roleOf(m.Config, role).Local() {
+		if !m.Config.Models.Role(role).Local() {
 			get(role)
 		}
 	}
@@ -628,7 +612,7 @@ func (e *dryEnv) fakeConfig(cfg *config.Config, ps *prompt.Set, dir string) *con
 	c.Run.Results, c.Run.Progress, c.Run.Verbose = dir, false, false
 	c.Cache.Enabled, c.Cache.Dir = false, filepath.Join(dir, ".cache")
 	for _, role := range dryRoles {
-		r := roleOf(&c, role)
+		r := c.Models.Role(role)
 		if r.Local() {
 			continue
 		}
@@ -637,26 +621,12 @@ func (e *dryEnv) fakeConfig(cfg *config.Config, ps *prompt.Set, dir string) *con
 			dim = 1024
 		}
 		f := e.fake(role+"/"+strconv.Itoa(dim)+"/"+c.PromptsDir, func() *dryFake { return newDryFake(ps, dim) })
-		r.Endpoints = []config.Endpoint{{URL: f.URL, Model: r.Endpoints[0].Model, MaxInflight: capacity(r), Timeout: time.Minute}}
-		setRole(&c, role, r)
+		r.Endpoints = []config.Endpoint{{URL: f.URL, Model: r.Endpoints[0].Model, MaxInflight: capacity(*r), Timeout: time.Minute}}
 	}
 	if !c.Models.Tokenizer.Local() {
 		c.Models.Tokenizer = config.Role{Provider: "qwen3"}
 	}
 	return &c
-}
-
-func setRole(cfg *config.Config, role string, r config.Role) {
-	switch role {
-	case "chat":
-		cfg.Models.Chat = r
-	case "judge":
-		cfg.Models.Judge = r
-	case "embed":
-		cfg.Models.Embed = r
-	case "rerank":
-		cfg.Models.Rerank = r
-	}
 }
 
 // dryFake is an llmtest fake whose chat replies follow DryReply and whose

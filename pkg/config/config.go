@@ -76,6 +76,17 @@ func (m *Models) Roles() []NamedRole {
 	return []NamedRole{{"chat", &m.Chat}, {"judge", &m.Judge}, {"embed", &m.Embed}, {"rerank", &m.Rerank}, {"tokenizer", &m.Tokenizer}}
 }
 
+// Role returns the role named name ("chat", "judge", "embed", "rerank",
+// "tokenizer"), or nil.
+func (m *Models) Role(name string) *Role {
+	for _, r := range m.Roles() {
+		if r.Name == name {
+			return r.Role
+		}
+	}
+	return nil
+}
+
 // Local reports whether the role uses the offline provider.
 func (r Role) Local() bool { return r.Provider == "" || r.Provider == "local" || r.Provider == "qwen3" }
 
