@@ -31,6 +31,23 @@ type deps struct {
 }
 
 func newDeps(ctx context.Context, cfg *config.Config, benchmark string) (*deps, error) {
+	d, err := newMemoryDeps(ctx, cfg, benchmark)
+	if err != nil {
+		return nil, err
+	}
+	if d.answerer, err = answer.New(cfg, d.models.Chat, d.prompts); err != nil {
+		return nil, err
+	}
+	if d.scorers, err = scoring.ForBenchmark(benchmark, d.models.Judge, d.prompts, scoring.Options{Judge: cfg.Judge}); err != nil {
+		return nil, err
+	}
+	d.recaller = scoring.RecallerFor(benchmark)
+	return d, nil
+}
+
+// newMemoryDeps is what building memory systems needs (factory): model
+// clients and prompts, without the answer step and scorers.
+func newMemoryDeps(ctx context.Context, cfg *config.Config, benchmark string) (*deps, error) {
 	models, err := provider.New(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -39,16 +56,7 @@ func newDeps(ctx context.Context, cfg *config.Config, benchmark string) (*deps, 
 	if err != nil {
 		return nil, err
 	}
-	ans, err := answer.New(cfg, models.Chat, prompts)
-	if err != nil {
-		return nil, err
-	}
-	scorers, err := scoring.ForBenchmark(benchmark, models.Judge, prompts, scoring.Options{Judge: cfg.Judge})
-	if err != nil {
-		return nil, err
-	}
-	return &deps{cfg: cfg, models: models, prompts: prompts, answerer: ans, scorers: scorers,
-		recaller: scoring.RecallerFor(benchmark), benchmark: benchmark}, nil
+	return &deps{cfg: cfg, models: models, prompts: prompts, benchmark: benchmark}, nil
 }
 
 // factory returns a constructor of fresh memory instances of system with an

@@ -36,7 +36,7 @@ func Explain(ctx context.Context, runDir string, cfg *config.Config, episode, qu
 	if ep == nil {
 		return fmt.Errorf("explain: episode %q is not in %s", episode, m.Benchmark)
 	}
-	d, err := newDeps(ctx, cfg, m.Benchmark)
+	d, err := newMemoryDeps(ctx, cfg, m.Benchmark)
 	if err != nil {
 		return err
 	}
