@@ -46,7 +46,48 @@ type EpisodeStat struct {
 	// Heuristic lists the offline stand-ins used while committing
 	// ("memory-ops"), for table captions.
 	Heuristic []string `json:"heuristic,omitempty"`
-	Error     string   `json:"error,omitempty"`
+	// Degraded counts what went wrong but was survived while committing;
+	// nil when nothing did.
+	Degraded *Degraded `json:"degraded,omitempty"`
+	Error    string    `json:"error,omitempty"`
+}
+
+// Degraded counts memory operations that did not go as the model-backed
+// path intends: a run whose memory silently fell back to rules, or whose
+// replies needed repair, must say so in its tables.
+type Degraded struct {
+	// Fallbacks counts memory operations answered by the rule-based
+	// implementation because the model call failed or its reply could not
+	// be parsed (ModelErrors + BadReplies of those operations).
+	Fallbacks int `json:"fallbacks,omitempty"`
+	// ModelErrors counts failed model calls (transport, server) of memory
+	// operations and indexing (embed, rerank).
+	ModelErrors int `json:"model_errors,omitempty"`
+	// BadReplies counts replies that could not be parsed even after the
+	// repair retry.
+	BadReplies int `json:"bad_replies,omitempty"`
+	// Repaired counts replies that parsed only after the repair retry.
+	Repaired int `json:"repaired,omitempty"`
+	// IngestErrors counts interactions whose commit returned an error
+	// (stored with degraded indexing, or not stored).
+	IngestErrors int `json:"ingest_errors,omitempty"`
+}
+
+// Any reports whether any count is above zero.
+func (d *Degraded) Any() bool {
+	return d != nil && (d.Fallbacks > 0 || d.ModelErrors > 0 || d.BadReplies > 0 || d.Repaired > 0 || d.IngestErrors > 0)
+}
+
+// Add adds o's counts to d.
+func (d *Degraded) Add(o *Degraded) {
+	if o == nil {
+		return
+	}
+	d.Fallbacks += o.Fallbacks
+	d.ModelErrors += o.ModelErrors
+	d.BadReplies += o.BadReplies
+	d.Repaired += o.Repaired
+	d.IngestErrors += o.IngestErrors
 }
 
 // Key identifies an episode record for resume and merge.
