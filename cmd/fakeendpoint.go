@@ -6,18 +6,35 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/speaker"
 )
 
 func init() {
 	var opts llmtest.Options
+	var sopts speaker.Options
 	var addr, kinds string
+	var echo bool
 	c := &cobra.Command{
 		Use:   "fake-endpoint",
-		Short: "Serve a fake OpenAI-compatible endpoint (chat, embeddings, rerank, tokenize) for trying arbor without a GPU",
-		Long: `Serve llmtest's fake model server: echoing chat replies (streamed or not),
-hashed embeddings, word-overlap reranks (vLLM /v1/rerank and TEI /rerank) and
-word-count /tokenize, with optional latency and injected faults. Point a
-config's endpoints at it to exercise pools, retries and the cache.`,
+		Short: "Serve a fake OpenAI-compatible endpoint (chat, embeddings, rerank, tokenize) that speaks arbor's prompts, for running the model path without a GPU",
+		Long: `Serve a fake model server that speaks every prompt of arbor: it recognises
+each chat request by the template it was rendered from and answers in the
+prompt's schema with what arbor's offline rules compute from the request
+(ArborMem's memory operations, extractive answers, lexical judge verdicts,
+session summaries, the BranchMemEval verbaliser). Embeddings and reranks are
+the offline providers', so a config whose chat, embed and rerank endpoints
+point here runs the model-backed path end to end. A prompt it does not
+recognise (one overridden with prompts_dir) gets an echo.
+
+--noise varies a share of the replies the way real chat models do
+(reasoning blocks, code fences, prose around the JSON, reordered or extra
+keys, trailing commas, single quotes, truncation at max_tokens), seeded by
+--noise-seed. On exit it prints, per prompt, the replies given, varied and
+unparseable. --echo serves the old echoing fake instead. Latency and injected
+faults exercise pools, retries and the cache.`,
+		Example: `  arbor fake-endpoint --addr 127.0.0.1:8001
+  arbor fake-endpoint --noise 0.2 --noise-seed 7
+  arbor fake-endpoint --latency 200ms --fail-rate 0.05 --fail-kinds 500,drop`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, k := range strings.Split(kinds, ",") {
@@ -29,13 +46,28 @@ config's endpoints at it to exercise pools, retries and the cache.`,
 					opts.FaultKinds = append(opts.FaultKinds, f)
 				}
 			}
-			return llmtest.Serve(cmd.Context(), addr, opts, cmd.OutOrStdout())
+			if echo {
+				return llmtest.Serve(cmd.Context(), addr, opts, cmd.OutOrStdout())
+			}
+			sopts.Dim = opts.Dim
+			sp, err := speaker.New(sopts)
+			if err != nil {
+				return err
+			}
+			err = llmtest.Serve(cmd.Context(), addr, sp.Install(opts), cmd.OutOrStdout())
+			if werr := sp.WriteStats(cmd.OutOrStdout()); err == nil {
+				err = werr
+			}
+			return err
 		},
 	}
 	f := c.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:8001", "listen address")
 	f.StringVar(&opts.Model, "model", "fake-model", "served model id")
 	f.IntVar(&opts.Dim, "dim", 1024, "embedding dimension")
+	f.BoolVar(&echo, "echo", false, "echo the prompt instead of speaking it (the plain fake)")
+	f.Float64Var(&sopts.Noise, "noise", 0, "share of replies varied as real chat models vary them (0 to 1)")
+	f.Uint64Var(&sopts.Seed, "noise-seed", 1, "seed of the noise")
 	f.DurationVar(&opts.FirstTokenLatency, "latency", 0, "latency before the first token (and before non-chat replies)")
 	f.DurationVar(&opts.TokenLatency, "token-latency", 0, "latency between streamed tokens")
 	f.Float64Var(&opts.FaultRate, "fail-rate", 0, "probability that a request fails with an injected fault")

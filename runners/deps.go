@@ -28,6 +28,9 @@ type deps struct {
 	scorers   []scoring.Scorer
 	recaller  scoring.Recaller
 	benchmark string
+	// routing overrides ArborMem's routing mode (arbormem.Deps.Routing);
+	// "" keeps its default.
+	routing string
 }
 
 func newDeps(ctx context.Context, cfg *config.Config, benchmark string) (*deps, error) {
@@ -73,7 +76,7 @@ func (d *deps) factory(system, variant string) (memory.Factory, error) {
 		// lexical reranker would only be diluted by its words.
 		ad := arbormem.Deps{Embed: d.models.Embed, Rerank: d.models.Rerank, Tokens: d.models.Tokens,
 			Prompts: d.prompts, BranchMemEval: d.benchmark == "branchmemeval",
-			RerankInstruction: !d.cfg.Models.Rerank.Local()}
+			RerankInstruction: !d.cfg.Models.Rerank.Local(), Routing: d.routing}
 		if d.cfg.UseChat(acfg.Extractors) {
 			ad.Chat = d.models.Chat
 		}

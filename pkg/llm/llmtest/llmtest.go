@@ -622,7 +622,9 @@ func Tokens(text string) []string {
 	return out
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
+}
 
 // CountTokens is the fake's tokenizer: one token per whitespace-separated word.
 func CountTokens(text string) int { return len(strings.Fields(text)) }
