@@ -1,12 +1,14 @@
 package cmd
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
 	"github.com/arbor-eval/arbor/pkg/llm/speaker"
+	"github.com/arbor-eval/arbor/runners"
 )
 
 func init() {
@@ -76,5 +78,55 @@ faults exercise pools, retries and the cache.`,
 	f.StringVar(&opts.Reasoning, "reasoning", "", "text streamed as reasoning before each reply")
 	f.StringVar(&opts.RetryAfter, "retry-after", "1", "Retry-After header sent with 429")
 	f.DurationVar(&opts.Hang, "hang", 0, "how long a hang lasts (default 1m)")
+	c.AddCommand(compareCmd())
 	rootCmd.AddCommand(c)
+}
+
+func compareCmd() *cobra.Command {
+	var opts runners.CompareOptions
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "compare",
+		Short: "Replay BranchMemEval through ArborMem offline and on the model path against a speaking fake, and compare",
+		Long: `Replay BranchMemEval through ArborMem twice, offline (rule-based memory
+operations, local embedder and reranker) and model-backed against an
+in-process speaking fake on loopback (every memory operation, embedding and
+rerank over HTTP), and print how far they agree: interactions placed under
+the same parent, questions with the same evidence bundle, mean evidence
+recall of each, and, with --noise, the replies ArborMem repaired or gave up
+on against the replies the fake made unparseable.
+
+The model-backed run uses the offline run's routing rules (--routing
+heuristic) so that placements are comparable; --routing paper measures what
+the paper's cascade changes.`,
+		Example: `  arbor fake-endpoint compare
+  arbor fake-endpoint compare --noise 0.2 --noise-seed 7
+  arbor fake-endpoint compare --limit 5 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(cmd)
+			if err != nil {
+				return err
+			}
+			res, err := runners.CompareModelPath(cmd.Context(), cfg, opts)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(res)
+			}
+			return runners.WriteComparison(cmd.OutOrStdout(), res)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&opts.Data, "data", "", "BranchMemEval file (default: the embedded set)")
+	f.IntVar(&opts.Limit, "limit", 0, "keep the first N episodes (0: all)")
+	f.Float64Var(&opts.Noise, "noise", 0, "share of the fake's replies varied as real chat models vary them (0 to 1)")
+	f.Uint64Var(&opts.Seed, "noise-seed", 1, "seed of the noise")
+	f.StringVar(&opts.Routing, "routing", "heuristic", "the model-backed ArborMem's routing: heuristic (as offline) or paper")
+	f.IntVar(&opts.Workers, "workers", 2, "episodes replayed at once")
+	f.BoolVar(&asJSON, "json", false, "print the figures as JSON")
+	return c
 }

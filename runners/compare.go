@@ -283,7 +283,14 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 	fmt.Fprintf(w, "  evidence recall:    offline %.3f, model-backed %.3f (difference %+.3f)\n", c.OfflineRecall, c.ModelRecall, c.ModelRecall-c.OfflineRecall)
 	m := c.Metrics
 	fmt.Fprintf(w, "  memory-op calls:    %d; repaired %d, unparseable after repair %d, model errors %d\n", m.ModelCalls, m.Repaired, m.BadReplies, m.ModelErrors)
-	fmt.Fprintf(w, "  fake's replies:     repaired %d, unrepairable %d (memory operations)\n", c.RepairedReplies(), c.Unrepairable())
+	replies, varied := 0, 0
+	for _, p := range c.Speaker {
+		replies += p.Replies
+		for _, n := range p.Noisy {
+			varied += n
+		}
+	}
+	fmt.Fprintf(w, "  fake's replies:     %d, %d varied; memory operations: repaired %d, unrepairable %d\n", replies, varied, c.RepairedReplies(), c.Unrepairable())
 	if u := c.Speaker[speaker.Unrecognised].Replies; u > 0 {
 		fmt.Fprintf(w, "  unrecognised requests: %d\n", u)
 	}

@@ -1,0 +1,54 @@
+package runners
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/arbor-eval/arbor/pkg/llm/speaker"
+)
+
+// recallTolerance is how far the model-backed run's mean evidence recall
+// may be from the offline run's (README, "The model path without a GPU").
+const recallTolerance = 0.01
+
+// TestCompareModelPath asserts the equivalence figures of `arbor
+// fake-endpoint compare` on the first episodes of the default set: without
+// noise the model-backed ArborMem places every interaction where the
+// offline one does, recalls the same bundles, and no reply goes unparsed;
+// with noise 0.2 its repaired and unparseable counts are exactly the
+// replies the fake made repairable and unrepairable.
+func TestCompareModelPath(t *testing.T) {
+	for _, noise := range []float64{0, 0.2} {
+		c, err := CompareModelPath(deadline(t), testConfig(t), CompareOptions{Limit: 3, Noise: noise, Seed: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var report strings.Builder
+		WriteComparison(&report, c)
+		t.Log(report.String())
+		if c.Interactions == 0 || c.SamePlacement != c.Interactions {
+			t.Errorf("noise %.1f: %d of %d interactions placed as offline", noise, c.SamePlacement, c.Interactions)
+		}
+		if c.Questions == 0 || math.Abs(c.ModelRecall-c.OfflineRecall) > recallTolerance {
+			t.Errorf("noise %.1f: evidence recall %.3f, offline %.3f (tolerance %.2f)", noise, c.ModelRecall, c.OfflineRecall, recallTolerance)
+		}
+		if u := c.Speaker[speaker.Unrecognised].Replies; u > 0 {
+			t.Errorf("noise %.1f: %d requests unrecognised", noise, u)
+		}
+		m := c.Metrics
+		if m.ModelErrors != 0 || m.ModelCalls == 0 {
+			t.Errorf("noise %.1f: %d model errors in %d memory-operation calls", noise, m.ModelErrors, m.ModelCalls)
+		}
+		if int(m.BadReplies) != c.Unrepairable() || int(m.Repaired) != c.RepairedReplies() {
+			t.Errorf("noise %.1f: ArborMem counted %d unparseable and %d repaired replies; the fake made %d unrepairable and %d repairable",
+				noise, m.BadReplies, m.Repaired, c.Unrepairable(), c.RepairedReplies())
+		}
+		switch {
+		case noise == 0 && (c.SameBundle != c.Questions || m.BadReplies != 0 || m.Repaired != 0):
+			t.Errorf("noise 0: %d of %d bundles equal, %d unparsed, %d repaired", c.SameBundle, c.Questions, m.BadReplies, m.Repaired)
+		case noise > 0 && m.Repaired == 0:
+			t.Errorf("noise %.1f: no reply needed repair", noise)
+		}
+	}
+}
