@@ -26,6 +26,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -170,9 +171,18 @@ func (s *Speaker) Stats() map[string]PromptStats {
 	return out
 }
 
-// Embed embeds texts with the offline hashed n-gram embedder.
+// Embed embeds texts with the offline hashed n-gram embedder. A text with
+// no features (only stop words or punctuation) gets the first unit vector
+// instead of the offline zero vector: no embedding model returns a zero
+// vector, and arbor's client rejects one as malformed.
 func (s *Speaker) Embed(texts []string) [][]float32 {
 	v, _ := s.embedder.Embed(context.Background(), texts)
+	for i, x := range v {
+		if !slices.ContainsFunc(x, func(f float32) bool { return f != 0 }) && len(x) > 0 {
+			v[i] = make([]float32, len(x))
+			v[i][0] = 1
+		}
+	}
 	return v
 }
 

@@ -234,6 +234,9 @@ func TestRerankUnwrapsInstruction(t *testing.T) {
 	if got := s.Embed(docs); !slices.EqualFunc(got, vec, slices.Equal[[]float32]) {
 		t.Error("embeddings differ from the offline embedder's")
 	}
+	if got := s.Embed([]string{"the of and ..."}); len(got) != 1 || got[0][0] != 1 {
+		t.Errorf("a featureless text is embedded as %v, want the first unit vector", got[0][:3])
+	}
 }
 
 // TestOverriddenPromptUnrecognised checks that a prompt rendered from an
@@ -312,4 +315,51 @@ func FuzzParseSharedEvidence(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReplySchemas checks that every JSON reply has exactly the keys its
+// prompt's output schema lists (pkg/prompt/templates).
+func TestReplySchemas(t *testing.T) {
+	schemas := map[string]string{
+		"node_metadata":                "entities summary",
+		"atomic_fact_miner":            "attribute_tag entities fact",
+		"assistant_artifact_miner":     "artifact_type entities evidence_text item_text ordinal topic",
+		"event_miner":                  "canonical_action canonical_object countable date_text entities event_type evidence_text is_negated normalized_date object quantity subject unit value",
+		"state_slot_miner":             "attribute_tag entities evidence_text key value",
+		"fact_collision_auditor_batch": "pair_id verdict",
+		"bme_verbalize":                "assistant user",
+		"judge_locomo":                 "label",
+		"judge_beam_rubric":            "reason score",
+	}
+	ps := prompt.Default()
+	s := newSpeaker(t, Options{})
+	for name, want := range schemas {
+		text, err := ps.Render(name, fixture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reply := ask(s, user(text))
+		var objs []map[string]any
+		if registry[name].shape == '[' {
+			if err := json.Unmarshal([]byte(reply), &objs); err != nil || len(objs) == 0 {
+				t.Errorf("%s: %v, %d objects in %s", name, err, len(objs), reply)
+			}
+		} else {
+			var o map[string]any
+			if err := json.Unmarshal([]byte(reply), &o); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			objs = append(objs, o)
+		}
+		for _, o := range objs {
+			var keys []string
+			for k := range o {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			if got := strings.Join(keys, " "); got != want {
+				t.Errorf("%s: keys %q, schema %q", name, got, want)
+			}
+		}
+	}
 }
