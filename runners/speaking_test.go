@@ -1,9 +1,11 @@
 package runners
 
 import (
+	"context"
 	"io"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
 	"github.com/arbor-eval/arbor/pkg/llm/speaker"
@@ -23,7 +25,7 @@ func TestModelPathSmoke(t *testing.T) {
 	defer fake.Close()
 	base := testConfig(t, "retry: {max_attempts: 2, base_delay: 1ms, max_delay: 5ms}\n")
 	cfg := SpeakingConfig(base, fake.URL, base.Models.Embed.Dim, 8)
-	res, err := Run(deadline(t), Plan{Benchmark: "branchmemeval", Limit: 2, Config: cfg, Out: io.Discard, Log: io.Discard})
+	res, err := Run(slowDeadline(t), Plan{Benchmark: "branchmemeval", Limit: 2, Config: cfg, Out: io.Discard, Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,4 +81,12 @@ func TestModelPathSmoke(t *testing.T) {
 	if !slices.Contains(cfg.Models.Embed.Endpoints, cfg.Models.Chat.Endpoints[0]) {
 		t.Error("embed role not on the fake")
 	}
+}
+
+// slowDeadline bounds a test that makes thousands of loopback calls: under
+// -race on a loaded machine they take minutes, not seconds.
+func slowDeadline(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
 }

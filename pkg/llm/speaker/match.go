@@ -2,11 +2,11 @@ package speaker
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"text/template"
 	"text/template/parse"
+	"unicode"
 
 	"github.com/arbor-eval/arbor/pkg/prompt"
 )
@@ -19,12 +19,25 @@ import (
 // pipeline reads (later ones with the same name are not captured). A prompt
 // rendered from another text (an override in prompts_dir) therefore does not
 // match, and is reported as unrecognised rather than answered by guesswork.
+//
+// Matching is a left-to-right scan: each literal is found at the earliest
+// place after the previous one (at once, when nothing is captured between
+// them), and the last literal must end the text. A field holding the text
+// that follows it in the template would be cut there; rendered prompts do
+// not do that.
 type matcher struct {
-	name string
-	re   *regexp.Regexp
+	name  string
+	parts []part
 	// literal is the length of the template's fixed text: longer wins when
 	// two templates match the same request.
 	literal int
+}
+
+// part is a literal text or a capture (name "" for one that is skipped).
+type part struct {
+	text    string
+	capture bool
+	name    string
 }
 
 // compile builds the matcher of template name in ps.
@@ -37,18 +50,18 @@ func compile(ps *prompt.Set, name string) (*matcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("speaker: parse prompt %s: %w", name, err)
 	}
-	var b strings.Builder
-	b.WriteString(`(?s)\A\s*`)
+	m := &matcher{name: name}
 	seen := map[string]bool{}
 	capture := func(field string) {
-		if field != "" && !seen[field] {
-			seen[field] = true
-			b.WriteString("(?P<" + field + ">.*?)")
-			return
+		if field != "" && seen[field] {
+			field = ""
 		}
-		b.WriteString(".*?")
+		seen[field] = true
+		if n := len(m.parts); n > 0 && m.parts[n-1].capture {
+			return // adjacent captures: the first would be empty
+		}
+		m.parts = append(m.parts, part{capture: true, name: field})
 	}
-	m := &matcher{name: name}
 	nodes := t.Tree.Root.Nodes
 	for i, n := range nodes {
 		switch n := n.(type) {
@@ -60,8 +73,11 @@ func compile(ps *prompt.Set, name string) (*matcher, error) {
 			if i == len(nodes)-1 {
 				s = strings.TrimRight(s, " \t\r\n")
 			}
+			if s == "" {
+				continue
+			}
 			m.literal += len(s)
-			b.WriteString(regexp.QuoteMeta(s))
+			m.parts = append(m.parts, part{text: s})
 		case *parse.ActionNode:
 			capture(pipeField(n.Pipe))
 		case *parse.IfNode:
@@ -71,13 +87,11 @@ func compile(ps *prompt.Set, name string) (*matcher, error) {
 		case *parse.WithNode:
 			capture(pipeField(n.Pipe))
 		default:
-			b.WriteString(".*?")
+			capture("")
 		}
 	}
-	b.WriteString(`\s*\z`)
-	m.re, err = regexp.Compile(b.String())
-	if err != nil {
-		return nil, fmt.Errorf("speaker: prompt %s: %w", name, err)
+	if m.literal == 0 {
+		return nil, fmt.Errorf("speaker: prompt %s has no fixed text to recognise it by", name)
 	}
 	return m, nil
 }
@@ -100,15 +114,49 @@ func pipeField(p *parse.PipeNode) string {
 
 // match returns the fields of text when it is a rendering of m's template.
 func (m *matcher) match(text string) (map[string]string, bool) {
-	sub := m.re.FindStringSubmatch(text)
-	if sub == nil {
-		return nil, false
+	text = strings.TrimLeftFunc(text, unicode.IsSpace)
+	if n := len(m.parts); n > 0 && !m.parts[n-1].capture {
+		text = strings.TrimRightFunc(text, unicode.IsSpace) // the template's own end is trimmed
 	}
 	f := map[string]string{}
-	for i, n := range m.re.SubexpNames() {
-		if n != "" {
-			f[n] = sub[i]
+	pos := 0
+	open := -1 // index in parts of a capture waiting for its end
+	for i, p := range m.parts {
+		if p.capture {
+			open = i
+			continue
 		}
+		at := pos
+		switch {
+		case open < 0 && !strings.HasPrefix(text[pos:], p.text):
+			return nil, false
+		case open >= 0 && i == len(m.parts)-1:
+			// The last literal ends the text.
+			if !strings.HasSuffix(text, p.text) || len(text)-len(p.text) < pos {
+				return nil, false
+			}
+			at = len(text) - len(p.text)
+		case open >= 0:
+			j := strings.Index(text[pos:], p.text)
+			if j < 0 {
+				return nil, false
+			}
+			at = pos + j
+		}
+		if open >= 0 {
+			if n := m.parts[open].name; n != "" {
+				f[n] = text[pos:at]
+			}
+			open = -1
+		}
+		pos = at + len(p.text)
+	}
+	if open >= 0 {
+		if n := m.parts[open].name; n != "" {
+			f[n] = text[pos:]
+		}
+	} else if pos != len(text) {
+		return nil, false
 	}
 	return f, true
 }

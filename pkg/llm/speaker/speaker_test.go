@@ -363,3 +363,32 @@ func TestReplySchemas(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMatchRoundTrip renders node_metadata with arbitrary fields and reads
+// them back; a field may not contain the fixed text that follows it.
+func FuzzMatchRoundTrip(f *testing.F) {
+	f.Add("2024-03-15 10:00", "User: hi\nAssistant: hello")
+	f.Add("unknown", "")
+	f.Add("x", "Exchange (y):\nUser: z")
+	ps := prompt.Default()
+	m, err := compile(ps, "node_metadata")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, at, exchange string) {
+		if strings.Contains(at, "):\n") {
+			return
+		}
+		text, err := ps.Render("node_metadata", map[string]string{"Time": at, "Exchange": exchange})
+		if err != nil {
+			return
+		}
+		got, ok := m.match(text)
+		if !ok {
+			t.Fatalf("rendering not recognised: %q", text)
+		}
+		if got["Time"] != at || strings.TrimRight(got["Exchange"], " \t\r\n") != strings.TrimRight(exchange, " \t\r\n") {
+			t.Fatalf("read back %q, %q from %q, %q", got["Time"], got["Exchange"], at, exchange)
+		}
+	})
+}
