@@ -1,6 +1,9 @@
 package record
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+
 	"github.com/arbor-eval/arbor/pkg/memory"
 )
 
@@ -30,14 +33,35 @@ type Bundle struct {
 	Branch []string `json:"branch,omitempty"`
 }
 
-// BundleItem is one evidence item; Text is left out when the run records
-// bundles without text (run.bundles: trace).
+// BundleItem is one evidence item. Its text is either inline (Text) or, as
+// the runner writes it, stored once in bundle-texts.jsonl under Ref: the
+// same history turns fill the bundles of many questions, systems and
+// budgets, and storing them once keeps the side file compact. Both are
+// empty when the run records bundles without text (run.bundles: trace).
 type BundleItem struct {
 	Channel string   `json:"channel"`
 	Block   string   `json:"block,omitempty"`
 	Sources []string `json:"sources,omitempty"`
 	Tokens  int      `json:"tokens"`
 	Text    string   `json:"text,omitempty"`
+	Ref     string   `json:"ref,omitempty"`
+}
+
+// BundleText is one line of bundle-texts.jsonl: an evidence text stored
+// once, under its TextRef.
+type BundleText struct {
+	Ref  string `json:"ref"`
+	Text string `json:"text"`
+}
+
+// Key identifies a stored text.
+func (t BundleText) Key() string { return t.Ref }
+
+// TextRef is the reference of an evidence text: the first 16 bytes of its
+// SHA-256, in hex.
+func TextRef(text string) string {
+	h := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(h[:16])
 }
 
 // Key identifies the bundle's sample (Sample.Key).
@@ -45,17 +69,13 @@ func (b Bundle) Key() string {
 	return Sample{Benchmark: b.Benchmark, Episode: b.Episode, Question: b.Question, System: b.System, Variant: b.Variant, Budget: b.Budget}.Key()
 }
 
-// NewBundle is the record of bundle b recalled for sample s; withText keeps
-// each item's text.
-func NewBundle(s Sample, b memory.Bundle, withText bool) Bundle {
+// NewBundle is the record of bundle b recalled for sample s, with each
+// item's text inline.
+func NewBundle(s Sample, b memory.Bundle) Bundle {
 	r := Bundle{Benchmark: s.Benchmark, Episode: s.Episode, Question: s.Question, System: s.System,
 		Variant: s.Variant, Budget: s.Budget, Trace: b.Trace, Items: make([]BundleItem, 0, len(b.Items))}
 	for _, it := range b.Items {
-		bi := BundleItem{Channel: string(it.Channel), Block: it.Block, Sources: it.Sources, Tokens: it.Tokens}
-		if withText {
-			bi.Text = it.Text
-		}
-		r.Items = append(r.Items, bi)
+		r.Items = append(r.Items, BundleItem{Channel: string(it.Channel), Block: it.Block, Sources: it.Sources, Tokens: it.Tokens, Text: it.Text})
 	}
 	return r
 }
