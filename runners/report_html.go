@@ -34,9 +34,6 @@ func ReportHTML(dirs []string, outDir string, out io.Writer) (*htmlreport.Stats,
 		}
 		run := htmlreport.Run{Dir: dir, Manifest: m, Samples: o.Samples, Episodes: o.Episodes,
 			Bundles: filepath.Join(dir, "bundles.jsonl"), Texts: filepath.Join(dir, "bundle-texts.jsonl")}
-		if id, ok := m["run_id"].(string); ok && id != "" {
-			run.ID = id
-		}
 		for _, t := range ts {
 			run.Tables = append(run.Tables, htmlreport.Table{Name: t.name, Table: t.t})
 		}

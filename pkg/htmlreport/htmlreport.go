@@ -22,7 +22,8 @@ import (
 
 // Run is what the report shows of one run folder.
 type Run struct {
-	// ID names the run (the folder's base name when empty).
+	// ID names the run (when empty, the manifest's run_id or the folder's
+	// base name).
 	ID  string
 	Dir string
 	// Manifest is manifest.json decoded as plain JSON, so fields added or
@@ -121,6 +122,9 @@ func Write(dir string, runs []Run, opt Options) (*Stats, error) {
 	views := make([]runView, len(runs))
 	for i := range runs {
 		r := &runs[i]
+		if r.ID == "" {
+			r.ID, _ = r.Manifest["run_id"].(string)
+		}
 		if r.ID == "" {
 			r.ID = filepath.Base(filepath.Clean(r.Dir))
 		}

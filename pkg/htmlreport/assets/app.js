@@ -303,7 +303,7 @@ var ARBOR = (function () {
     (b.evidence || q[7] || []).forEach(function (s) { gold[s] = true; });
     var items = b.items || [], tokens = 0;
     items.forEach(function (it) { tokens += it.tokens || 0; });
-    var h = '<div id="bundle" data-system="' + esc(sys) + '"><h4>Evidence bundle of ' + esc(sys) + ': ' + items.length + ' items, ' + tokens + ' tokens</h4>';
+    var h = '<div id="bundle" data-system="' + esc(sys) + '">';
     var tr = b.trace;
     if (tr) {
       h += '<div id="trace"><h4>Localization trace</h4><dl class="trace">';
@@ -330,6 +330,7 @@ var ARBOR = (function () {
       }
       h += '</div>';
     }
+    h += '<h4>Evidence bundle of ' + esc(sys) + ': ' + items.length + ' items, ' + tokens + ' tokens</h4>';
     h += '<table class="items" id="items"><thead><tr><th>#</th><th>Channel</th><th>Block</th><th>Tokens</th><th>Sources</th><th>Text</th></tr></thead><tbody>';
     items.forEach(function (it, i) {
       var srcs = it.sources || [], isGold = srcs.some(function (s) { return gold[s]; });
