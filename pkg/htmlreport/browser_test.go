@@ -112,10 +112,10 @@ func TestBrowser(t *testing.T) {
 		}
 		for _, want := range []string{
 			`id="compare"`, `<th>bm25</th>`, `<th>arbormem</th>`, // side by side
-			`rule: gold found`,                            // the judge's raw reply
-			`id="bundle" data-system="arbormem"`,          // the ArborMem bundle
-			`<mark>Sycamore table</mark>`,                 // gold highlighted in an item
-			`id="trace-step">scored`,                      // cascade step
+			`rule: gold found`,                             // the judge's raw reply
+			`id="bundle" data-system="arbormem"`,           // the ArborMem bundle
+			`<mark>Sycamore table</mark>`,                  // gold highlighted in an item
+			`id="trace-step">scored`,                       // cascade step
 			`id="trace-parent"><span class="src">s01-t002`, // chosen parent
 			`id="trace-branch"`, `s_ce`, `s_key`, `s_rec`, `s_topic`, `rerank_raw`,
 		} {
@@ -171,4 +171,3 @@ func colours(t *testing.T, path string) int {
 	}
 	return len(seen)
 }
-

@@ -38,8 +38,8 @@ func fixtureRun(t testing.TB) Run {
 		t.Fatal(err)
 	}
 	tb := table.Table{Title: "Answer accuracy (%) <fixture>", Stub: "Benchmark",
-		Columns: []table.Column{{Name: "BM25", Decimals: 1}, {Name: "ArborMem", Decimals: 1}},
-		Rows:    []table.Row{{Label: "BranchMemEval", Cells: []table.Cell{table.V(33.3), table.V(100)}}},
+		Columns:   []table.Column{{Name: "BM25", Decimals: 1}, {Name: "ArborMem", Decimals: 1}},
+		Rows:      []table.Row{{Label: "BranchMemEval", Cells: []table.Cell{table.V(33.3), table.V(100)}}},
 		Highlight: table.Highlight{By: table.ByRow}, Notes: []string{"Heuristic: fixture."}}
 	return Run{Dir: fixtureDir, Manifest: m, Samples: samples, Episodes: episodes,
 		Tables:  []Table{{Name: "main", Table: tb}},
