@@ -149,9 +149,9 @@ func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 		return nil, err
 	}
 	meta.Bundles = len(spans) > 0
-	var texts map[string]string
+	store := &textStore{site: s, prefix: fmt.Sprintf("t-%d-", i), limit: opt.ChunkBytes, placed: map[string][2]int{}}
 	if meta.Bundles {
-		if texts, err = readTexts(r.Texts); err != nil {
+		if store.texts, err = readTexts(r.Texts); err != nil {
 			return nil, err
 		}
 	}
@@ -217,7 +217,7 @@ func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 			return ss[a].Budget < ss[b].Budget
 		})
 		sm := systemMeta{Name: sys, File: fmt.Sprintf("s-%d-%d", i, si), Samples: len(ss)}
-		ch := &chunker{site: s, prefix: fmt.Sprintf("b-%d-%d-", i, si), limit: opt.ChunkBytes, texts: texts}
+		ch := &chunker{site: s, prefix: fmt.Sprintf("b-%d-%d-", i, si), limit: opt.ChunkBytes, texts: store}
 		var buf bytes.Buffer
 		buf.WriteByte('[')
 		for n, smp := range ss {
@@ -252,6 +252,9 @@ func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 		s.stats.Bundles += sm.Bundles
 		meta.Systems = append(meta.Systems, sm)
 	}
+	if err := store.flush(); err != nil {
+		return nil, err
+	}
 	return newRunView(i, r, meta, samples)
 }
 
@@ -275,20 +278,91 @@ func sampleRow(s record.Sample, qi, vi, oi, chunk, pos int) []any {
 		s.Prediction, s.Error, scores, chunk, pos, nilIfEmpty(s.Channels), pib, finiteOr(s.Latency.FullQuery), s.Primary}
 }
 
-// chunker groups bundles into data files of about limit bytes. A chunk is
-// {"t": [texts], "b": [bundles]}: each item's text is moved into the
-// chunk's text list and referred to by index ("ti"), so a text shared by
-// the bundles of one chunk (the same turn recalled for several questions)
-// is written once.
+// textStore places each evidence text once per run in text data files
+// (data/t-<run>-<n>.js, a JSON list of strings): the same turn fills the
+// bundles of many questions, systems and budgets. Texts go into the open
+// file as bundles are first seen, in question order, so one question's
+// texts lie in one or two files; a file is written once it reaches limit.
+type textStore struct {
+	site   *site
+	prefix string
+	limit  int
+	texts  map[string]string // bundle-texts.jsonl, by ref
+	placed map[string][2]int // text -> file, index
+	n      int               // files written
+	open   []string
+	size   int
+}
+
+// place returns where text lies, adding it to the open file when new.
+func (ts *textStore) place(text string) ([2]int, error) {
+	if at, ok := ts.placed[text]; ok {
+		return at, nil
+	}
+	if len(ts.open) > 0 && ts.size+len(text) > ts.limit {
+		if err := ts.flush(); err != nil {
+			return [2]int{}, err
+		}
+	}
+	at := [2]int{ts.n, len(ts.open)}
+	ts.placed[text] = at
+	ts.open = append(ts.open, text)
+	ts.size += len(text)
+	return at, nil
+}
+
+func (ts *textStore) flush() error {
+	if len(ts.open) == 0 {
+		return nil
+	}
+	data, err := json.Marshal(ts.open)
+	if err != nil {
+		return err
+	}
+	name := fmt.Sprintf("%s%d", ts.prefix, ts.n)
+	ts.open, ts.size = nil, 0
+	ts.n++
+	return ts.site.write("data/"+name+".js", jsFile(name, data))
+}
+
+// chunkItem is a bundle item as a data file holds it: the text by place
+// (file and index in the run's text files), not inline.
+type chunkItem struct {
+	Channel string   `json:"channel"`
+	Block   string   `json:"block,omitempty"`
+	Sources []string `json:"sources,omitempty"`
+	Tokens  int      `json:"tokens"`
+	Text    *[2]int  `json:"t,omitempty"`
+	// Missing marks an item whose text reference is not in
+	// bundle-texts.jsonl.
+	Missing bool `json:"missing,omitempty"`
+}
+
+// chunkBundle is what the browser needs of a bundles.jsonl record; the key,
+// question text and evidence are in the sample and question lists already.
+// Trace stays raw so that fields added to the trace reach the page.
+type chunkBundle struct {
+	Items  []chunkItem     `json:"items"`
+	Trace  json.RawMessage `json:"trace,omitempty"`
+	Branch []string        `json:"branch,omitempty"`
+}
+
+// bundleLine is a bundles.jsonl record with its trace left undecoded.
+type bundleLine struct {
+	Items  []record.BundleItem `json:"items"`
+	Trace  json.RawMessage     `json:"trace"`
+	Branch []string            `json:"branch"`
+}
+
+// chunker groups one system's bundles into data files of about limit
+// bytes (data/b-<run>-<system>-<n>.js, a JSON list of bundles).
 type chunker struct {
 	site   *site
 	prefix string
 	limit  int
-	texts  map[string]string // bundle-texts.jsonl
-	n      int               // chunks written
-	items  []json.RawMessage
-	tlist  []string
-	tindex map[string]int
+	texts  *textStore
+	n      int // chunks written
+	items  [][]byte
 	size   int
 }
 
@@ -300,52 +374,36 @@ func (c *chunker) add(line []byte) (int, int, error) {
 			return 0, 0, err
 		}
 	}
-	if c.tindex == nil {
-		c.tindex = map[string]int{}
-	}
-	var rec map[string]json.RawMessage
-	if err := json.Unmarshal(line, &rec); err != nil {
+	var in bundleLine
+	if err := json.Unmarshal(line, &in); err != nil {
 		return 0, 0, err
 	}
-	var items []map[string]any
-	if raw, ok := rec["items"]; ok {
-		if err := json.Unmarshal(raw, &items); err != nil {
-			return 0, 0, fmt.Errorf("items: %w", err)
-		}
+	if string(in.Trace) == "null" {
+		in.Trace = nil
 	}
-	for _, it := range items {
-		text, hasText := it["text"].(string)
-		if ref, ok := it["ref"].(string); ok {
-			text, hasText = c.texts[ref]
-			if !hasText {
-				it["missing"] = true // text not in bundle-texts.jsonl
+	out := chunkBundle{Items: make([]chunkItem, len(in.Items)), Trace: in.Trace, Branch: in.Branch}
+	for i, it := range in.Items {
+		ci := chunkItem{Channel: it.Channel, Block: it.Block, Sources: it.Sources, Tokens: it.Tokens}
+		text, ok := it.Text, it.Text != ""
+		if it.Ref != "" {
+			text, ok = c.texts.texts[it.Ref]
+			ci.Missing = !ok
+		}
+		if ok {
+			at, err := c.texts.place(text)
+			if err != nil {
+				return 0, 0, err
 			}
+			ci.Text = &at
 		}
-		delete(it, "text")
-		delete(it, "ref")
-		if !hasText {
-			continue
-		}
-		ti, ok := c.tindex[text]
-		if !ok {
-			ti = len(c.tlist)
-			c.tindex[text] = ti
-			c.tlist = append(c.tlist, text)
-			c.size += len(text)
-		}
-		it["ti"] = ti
+		out.Items[i] = ci
 	}
-	b, err := json.Marshal(items)
+	b, err := json.Marshal(out)
 	if err != nil {
 		return 0, 0, err
 	}
-	rec["items"] = b
-	out, err := json.Marshal(rec)
-	if err != nil {
-		return 0, 0, err
-	}
-	c.items = append(c.items, out)
-	c.size += len(out)
+	c.items = append(c.items, b)
+	c.size += len(b)
 	return c.n, len(c.items) - 1, nil
 }
 
@@ -353,15 +411,13 @@ func (c *chunker) flush() error {
 	if len(c.items) == 0 {
 		return nil
 	}
-	data, err := json.Marshal(map[string]any{"t": c.tlist, "b": c.items})
-	if err != nil {
-		return err
-	}
+	// The items are encoded already: join them rather than have
+	// json.Marshal validate every byte again.
+	data := append(append([]byte{'['}, bytes.Join(c.items, []byte{','})...), ']')
 	name := fmt.Sprintf("%s%d", c.prefix, c.n)
-	err = c.site.write("data/"+name+".js", jsFile(name, data))
-	c.items, c.tlist, c.tindex, c.size = nil, nil, nil, 0
+	c.items, c.size = nil, 0
 	c.n++
-	return err
+	return c.site.write("data/"+name+".js", jsFile(name, data))
 }
 
 // readTexts loads bundle-texts.jsonl; a missing file or path is empty, and

@@ -56,9 +56,10 @@ type Plot struct {
 
 // Options tunes the generated data files.
 type Options struct {
-	// ChunkBytes bounds a bundle data file: one file holds consecutive
-	// bundles of one system until it reaches this size (default 256 KiB),
-	// so opening a question loads little however large the run.
+	// ChunkBytes bounds a bundle or text data file: one file holds
+	// consecutive bundles of one system, or the evidence texts first used
+	// by consecutive questions, until it reaches this size (default 256
+	// KiB), so opening a question loads little however large the run.
 	ChunkBytes int
 	// Combined are tables over all runs (the several-run report's Table 1).
 	Combined []Table

@@ -122,16 +122,6 @@ func describe(t *testing.T, name string, data []byte) string {
 		if want := strings.TrimSuffix(strings.TrimPrefix(name, "data/"), ".js"); string(m[1]) != want {
 			t.Errorf("%s registers %q", name, m[1])
 		}
-		if strings.HasPrefix(name, "data/b-") {
-			var c struct {
-				T []string          `json:"t"`
-				B []json.RawMessage `json:"b"`
-			}
-			if err := json.Unmarshal(m[2], &c); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			return fmt.Sprintf("%d bundles, %d texts", len(c.B), len(c.T))
-		}
 		var rows []json.RawMessage
 		if err := json.Unmarshal(m[2], &rows); err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -155,49 +145,52 @@ func describe(t *testing.T, name string, data []byte) string {
 
 // TestBundleChunks checks what a question's data holds: the latest bundle
 // line of a key wins over an older one, a torn last line is ignored, item
-// texts resolve from bundle-texts.jsonl, and the extra candidate field of
-// a newer trace passes through.
+// texts resolve from bundle-texts.jsonl and are stored once for all
+// systems, and the extra candidate field of a newer trace passes through.
 func TestBundleChunks(t *testing.T) {
 	out := t.TempDir()
 	if _, err := Write(out, []Run{fixtureRun(t)}, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	chunk := readChunk(t, filepath.Join(out, "data", "b-0-0-0.js")) // bm25, first system in the manifest
-	if len(chunk.B) != 2 {
-		t.Fatalf("bm25 chunk holds %d bundles, want 2", len(chunk.B))
+	var texts []string
+	readData(t, filepath.Join(out, "data", "t-0-0.js"), &texts)
+	if len(texts) != 4 {
+		t.Errorf("text file holds %d texts, want the 4 distinct turns once each", len(texts))
 	}
-	first := chunk.B[0]
-	if first.Question != "s01-q01" || len(first.Items) != 3 {
-		t.Fatalf("first bm25 bundle = %s with %d items; the superseded empty line must lose", first.Question, len(first.Items))
+	var bm25 []chunkEntry // bm25 is the first system in the manifest
+	readData(t, filepath.Join(out, "data", "b-0-0-0.js"), &bm25)
+	if len(bm25) != 2 {
+		t.Fatalf("bm25 chunk holds %d bundles, want 2", len(bm25))
 	}
-	if txt := chunk.T[first.Items[1].TI]; !strings.Contains(txt, "Sycamore table") {
-		t.Errorf("item 2 text = %q", txt)
+	if len(bm25[0].Items) != 3 {
+		t.Fatalf("first bm25 bundle has %d items; the superseded empty line must lose", len(bm25[0].Items))
 	}
-	am := readChunk(t, filepath.Join(out, "data", "b-0-1-0.js"))
-	tr := am.B[0].Trace
+	if at := bm25[0].Items[1].T; at == nil || !strings.Contains(texts[at[1]], "Sycamore table") {
+		t.Errorf("item 2 text at %v", at)
+	}
+	var am []chunkEntry
+	readData(t, filepath.Join(out, "data", "b-0-1-0.js"), &am)
+	tr := am[0].Trace
 	if tr == nil || tr.Path != "scored" || len(tr.Candidates) != 2 || tr.Candidates[0]["rerank_raw"] != 3.1 {
 		t.Errorf("arbormem trace = %+v", tr)
 	}
-	if len(am.T) != 4 {
-		t.Errorf("arbormem chunk holds %d texts, want the 4 distinct turns once each", len(am.T))
+	if *am[0].Items[1].T != *bm25[0].Items[1].T {
+		t.Error("the same turn in two systems' bundles is stored twice")
 	}
 }
 
-type chunkFile struct {
-	T []string `json:"t"`
-	B []struct {
-		Question string `json:"question"`
-		Items    []struct {
-			TI int `json:"ti"`
-		} `json:"items"`
-		Trace *struct {
-			Path       string           `json:"path"`
-			Candidates []map[string]any `json:"candidates"`
-		} `json:"trace"`
-	} `json:"b"`
+type chunkEntry struct {
+	Items []struct {
+		T *[2]int `json:"t"`
+	} `json:"items"`
+	Trace *struct {
+		Path       string           `json:"path"`
+		Candidates []map[string]any `json:"candidates"`
+	} `json:"trace"`
 }
 
-func readChunk(t *testing.T, path string) chunkFile {
+// readData decodes the JSON a data script registers.
+func readData(t *testing.T, path string, v any) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -207,11 +200,9 @@ func readChunk(t *testing.T, path string) chunkFile {
 	if m == nil {
 		t.Fatalf("%s: not a data script", path)
 	}
-	var c chunkFile
-	if err := json.Unmarshal(m[2], &c); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(m[2], v); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
-	return c
 }
 
 func TestOutcome(t *testing.T) {
@@ -316,10 +307,13 @@ func FuzzIndexBundles(f *testing.F) {
 		if _, err := readTexts(p); err != nil {
 			t.Fatal(err)
 		}
-		c := &chunker{site: &site{dir: t.TempDir()}, prefix: "b-", limit: 64, texts: map[string]string{"ab": "x"}}
+		st := &site{dir: t.TempDir()}
+		ts := &textStore{site: st, prefix: "t-", limit: 64, texts: map[string]string{"ab": "x"}, placed: map[string][2]int{}}
+		c := &chunker{site: st, prefix: "b-", limit: 64, texts: ts}
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			_, _, _ = c.add(bytes.TrimSpace(line))
 		}
 		_ = c.flush()
+		_ = ts.flush()
 	})
 }

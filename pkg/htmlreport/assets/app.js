@@ -9,8 +9,9 @@
 //   prediction, error, {scorer: [score, outcome, raw reply, heuristic]},
 //   bundle chunk, position in chunk, channels, parent in branch,
 //   full query seconds, primary scorer].
-// Bundle chunk (data/b-<run>-<system>-<chunk>.js): {t: [texts], b: [bundles.jsonl
-// records whose items refer to their text by index ti]}.
+// Bundle chunk (data/b-<run>-<system>-<chunk>.js): [{items, trace, branch}]
+//   where each item refers to its text as t: [text file, index].
+// Text file (data/t-<run>-<n>.js): [evidence texts], each stored once a run.
 var ARBOR = (function () {
   'use strict';
   var runs = [], cache = {}, pending = {}, built = {};
@@ -136,10 +137,14 @@ var ARBOR = (function () {
     app.dataset.state = 'loading';
     app.innerHTML = controls() + '<div class="status" id="status">loading…</div><div id="rows"></div>';
     bindControls();
-    var systems = chosen();
+    var systems = chosen(), t0 = Date.now();
     loadRun(st.run, systems).then(function (j) {
       cur = { run: st.run, j: j, systems: systems };
+      var t1 = Date.now();
       renderRows();
+      // How long loading and one filter pass took, for the 100k test.
+      app.dataset.loadMs = t1 - t0;
+      app.dataset.renderMs = Date.now() - t1;
     }, fail);
   }
 
@@ -291,8 +296,15 @@ var ARBOR = (function () {
     var x = row.per[pick.name];
     var si = r.systems.indexOf(pick);
     load('b-' + ri + '-' + si + '-' + x[10]).then(function (chunk) {
-      el('panel').innerHTML = renderBundle(chunk.b[x[11]], chunk.t, q, pick.name);
-      app.dataset.state = 'question';
+      var b = chunk[x[11]], files = {};
+      (b.items || []).forEach(function (it) { if (it.t) files[it.t[0]] = true; });
+      var names = Object.keys(files);
+      return Promise.all(names.map(function (f) { return load('t-' + ri + '-' + f); })).then(function (parts) {
+        var texts = {};
+        names.forEach(function (f, i) { texts[f] = parts[i]; });
+        el('panel').innerHTML = renderBundle(b, texts, q, pick.name);
+        app.dataset.state = 'question';
+      });
     }).catch(fail);
   }
 
@@ -300,7 +312,7 @@ var ARBOR = (function () {
 
   function renderBundle(b, texts, q, sys) {
     var gold = {};
-    (b.evidence || q[7] || []).forEach(function (s) { gold[s] = true; });
+    (q[7] || []).forEach(function (s) { gold[s] = true; });
     var items = b.items || [], tokens = 0;
     items.forEach(function (it) { tokens += it.tokens || 0; });
     var h = '<div id="bundle" data-system="' + esc(sys) + '">';
@@ -336,7 +348,7 @@ var ARBOR = (function () {
       var srcs = it.sources || [], isGold = srcs.some(function (s) { return gold[s]; });
       h += '<tr class="item' + (isGold ? ' goldsrc' : '') + '"><td>' + (i + 1) + '</td><td><span class="chan">' + esc(it.channel) + '</span></td><td>' + esc(it.block || '') + '</td><td>' + (it.tokens || 0) + '</td><td>' +
         srcs.map(function (s) { return '<span class="src' + (gold[s] ? ' gold' : '') + '">' + esc(s) + '</span>'; }).join('') + '</td><td><div class="itext">' +
-        (it.ti == null ? '<span class="muted">(' + (it.missing ? 'text missing from bundle-texts.jsonl' : 'text not recorded: run.bundles: trace') + ')</span>' : highlight(texts[it.ti], q[3])) + '</div></td></tr>';
+        (it.t ? highlight(texts[it.t[0]][it.t[1]], q[3]) : '<span class="muted">(' + (it.missing ? 'text missing from bundle-texts.jsonl' : 'text not recorded: run.bundles: trace') + ')</span>') + '</div></td></tr>';
     });
     h += '</tbody></table>';
     return h + '</div>';
