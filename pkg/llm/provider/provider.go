@@ -36,7 +36,7 @@ type Set struct {
 	// offline reranker).
 	RerankLogits bool
 	Tokens       tokens.Counter
-	Metrics     *llm.Metrics
+	Metrics      *llm.Metrics
 	// ChatCapacity is the sum of max_inflight over the chat endpoints
 	// (0 when local): how many requests the runner can keep in flight.
 	ChatCapacity int
