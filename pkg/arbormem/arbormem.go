@@ -98,8 +98,13 @@ type Metrics struct {
 	// each fell back to the rule-based operation.
 	BadReplies atomic.Int64
 	// ModelErrors counts failed model calls (transport, server), which also
-	// fall back to the rule-based operation.
+	// fall back to the rule-based operation, and failed embed/rerank calls
+	// that left an interaction with degraded indexing.
 	ModelErrors atomic.Int64
+	// Fallbacks counts memory operations answered by the rule-based
+	// implementation after their model call failed or its reply could not
+	// be parsed.
+	Fallbacks atomic.Int64
 	// Superseded counts facts marked superseded by the collision audit.
 	Superseded atomic.Int64
 	// ReusedLocalizations counts commits that reused the localization
@@ -169,11 +174,19 @@ type System struct {
 }
 
 var (
-	_ memory.System      = (*System)(nil)
-	_ memory.Renderer    = (*System)(nil)
-	_ memory.Placer      = (*System)(nil)
-	_ memory.Snapshotter = (*System)(nil)
+	_ memory.System         = (*System)(nil)
+	_ memory.Renderer       = (*System)(nil)
+	_ memory.Placer         = (*System)(nil)
+	_ memory.Snapshotter    = (*System)(nil)
+	_ memory.HealthReporter = (*System)(nil)
 )
+
+// Health implements memory.HealthReporter from the system's metrics.
+func (s *System) Health() memory.Health {
+	m := &s.metrics
+	return memory.Health{Fallbacks: int(m.Fallbacks.Load()), ModelErrors: int(m.ModelErrors.Load()),
+		BadReplies: int(m.BadReplies.Load()), Repaired: int(m.Repaired.Load())}
+}
 
 // New builds an empty ArborMem instance.
 func New(cfg config.ArborMem, deps Deps) (*System, error) {

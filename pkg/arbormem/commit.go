@@ -337,6 +337,7 @@ func fallback[T any](s *System, ctx context.Context, primary, rule func() (T, er
 	} else {
 		s.metrics.ModelErrors.Add(1)
 	}
+	s.metrics.Fallbacks.Add(1)
 	return rule()
 }
 

@@ -278,7 +278,7 @@ func TestContinuationCueOnThePaperPath(t *testing.T) {
 	meta := map[string][]string{"a1": {"Sam", "paper revision"}, "b1": {"Lisbon", "conference trip"}}
 	for _, tc := range []struct {
 		routing string
-		cue     bool   // whether the cue's fast path decides
+		cue     bool // whether the cue's fast path decides
 	}{{RoutingPaper, true}, {RoutingHeuristic, false}} {
 		t.Run(tc.routing, func(t *testing.T) {
 			s := newTestSystem(t, func(c *config.ArborMem, d *Deps) {

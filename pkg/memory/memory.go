@@ -160,3 +160,23 @@ const (
 	BlockPreference   = "PreferenceEvidence"
 	BlockBridge       = "BridgeEvidence"
 )
+
+// Health counts memory operations that did not go as the model-backed path
+// intends, for the run's degraded counts (a memory that silently fell back
+// to rules must say so).
+type Health struct {
+	// Fallbacks counts operations answered by a rule-based fallback.
+	Fallbacks int
+	// ModelErrors counts failed model calls (transport, server).
+	ModelErrors int
+	// BadReplies counts replies unparseable even after a repair retry.
+	BadReplies int
+	// Repaired counts replies that parsed only after a repair retry.
+	Repaired int
+}
+
+// HealthReporter is implemented by systems that count their degraded
+// operations.
+type HealthReporter interface {
+	Health() Health
+}
