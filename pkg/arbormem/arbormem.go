@@ -119,6 +119,7 @@ type MetricsSnapshot struct {
 	Repaired            int64 `json:"repaired"`
 	BadReplies          int64 `json:"bad_replies"`
 	ModelErrors         int64 `json:"model_errors"`
+	Fallbacks           int64 `json:"fallbacks"`
 	Superseded          int64 `json:"superseded"`
 	ReusedLocalizations int64 `json:"reused_localizations"`
 }
@@ -365,7 +366,7 @@ func (s *System) Label() string {
 func (s *System) Metrics() MetricsSnapshot {
 	m := &s.metrics
 	return MetricsSnapshot{Commits: m.Commits.Load(), ModelCalls: m.ModelCalls.Load(), Repaired: m.Repaired.Load(),
-		BadReplies: m.BadReplies.Load(), ModelErrors: m.ModelErrors.Load(), Superseded: m.Superseded.Load(),
+		BadReplies: m.BadReplies.Load(), ModelErrors: m.ModelErrors.Load(), Fallbacks: m.Fallbacks.Load(), Superseded: m.Superseded.Load(),
 		ReusedLocalizations: m.ReusedLocalizations.Load()}
 }
 
