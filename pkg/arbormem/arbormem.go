@@ -298,6 +298,10 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: evidence_reserve %v: want a share in [0,1)", c.EvidenceReserve)
 	case c.RecordCandidates < 0, c.MaxRecordLines < 0:
 		return fmt.Errorf("arbormem: record_candidates %d and max_record_lines %d must be >= 0", c.RecordCandidates, c.MaxRecordLines)
+	case !(c.RecencyScale > 0):
+		return fmt.Errorf("arbormem: recency_scale %v: want > 0", c.RecencyScale)
+	case c.CountSourceLines < 0, c.TopicSlotFacts < 0, c.BridgeFacts < 0:
+		return fmt.Errorf("arbormem: count_source_lines %d, topic_slot_facts %d and bridge_facts %d must be >= 0", c.CountSourceLines, c.TopicSlotFacts, c.BridgeFacts)
 	case c.EmbedMaxChars < 0:
 		return fmt.Errorf("arbormem: embed_max_chars %d: want >= 0", c.EmbedMaxChars)
 	}

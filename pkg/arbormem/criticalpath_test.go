@@ -21,8 +21,8 @@ type callChain struct {
 	latency time.Duration
 	// indexLatency is the latency of embed and rerank calls (latency when 0).
 	indexLatency time.Duration
-	mu      sync.Mutex
-	done    []chainCall
+	mu           sync.Mutex
+	done         []chainCall
 }
 
 type chainCall struct {

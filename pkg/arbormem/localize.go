@@ -45,12 +45,6 @@ type Scored struct {
 // Total is s_t(v) = s_ce + s_key + s_rec + s_topic.
 func (c Scored) Total() float64 { return c.CE + c.Key + c.Rec + c.Topic }
 
-// recencyScale is the e-folding distance, in committed interactions, of the
-// recency bonus s_rec = recency_max · exp(−Δ/recencyScale), Δ = interactions
-// committed after the candidate. The paper bounds the bonus (1.0) but gives
-// no decay; 8 makes the bonus prefer the newest node of a trajectory that was
-// left a few turns ago without rewarding staleness.
-const recencyScale = 8.0
 
 // localize runs the cascade for input text at time t against the committed
 // forest. qvec embeds the input lazily (only the scored path needs it).
@@ -343,7 +337,7 @@ func (s *System) recencyScore(delta int) float64 {
 	if delta < 0 {
 		delta = 0
 	}
-	return s.cfg.RecencyMax * math.Exp(-float64(delta)/recencyScale)
+	return s.cfg.RecencyMax * math.Exp(-float64(delta)/s.cfg.RecencyScale)
 }
 
 // topicScore is s_topic: topic_weight × match for the best-matching anchor

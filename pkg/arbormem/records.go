@@ -14,16 +14,6 @@ import (
 	"github.com/arbor-eval/arbor/pkg/memory"
 )
 
-// Limits of the derived structured blocks (ours: the paper gives none; they
-// keep each block a compact index rather than a second history). The
-// retrieved blocks (artifacts, events, states) are bounded by
-// arbormem.max_record_lines.
-const (
-	maxCountSources  = 8
-	maxTopicSlot     = 6
-	maxBridgePerSide = 3
-)
-
 // updateLine renders an old → new fact pair for [UpdateEvidence].
 func updateLine(old, nw *Fact) string {
 	tag := old.Tag
@@ -390,7 +380,7 @@ func (rc *recallCtx) computation() []memory.Item {
 	out := []memory.Item{comp}
 	if rc.qt.Count || rc.qt.Sum {
 		for i, src := range sources {
-			if i == maxCountSources {
+			if i == s.cfg.CountSourceLines {
 				break
 			}
 			n, ok := s.forest.Lookup(src)
@@ -587,7 +577,7 @@ func (rc *recallCtx) topicSlot() []memory.Item {
 		if len(roots) == 0 {
 			continue
 		}
-		for _, f := range rc.branchFacts(roots, maxTopicSlot) {
+		for _, f := range rc.branchFacts(roots, rc.s.cfg.TopicSlotFacts) {
 			text := fmt.Sprintf("- topic=%q fact=%q (%s)", a.Text, oneLine(f.Text), dialog.FormatTime(f.Time))
 			it := rc.item(memory.ChannelRecord, memory.BlockTopicSlot, text, nil, f.Source)
 			it.Time = f.Time
@@ -616,7 +606,7 @@ func (rc *recallCtx) bridge() []memory.Item {
 		if len(roots) == 0 {
 			continue
 		}
-		fs := rc.branchFacts(roots, maxBridgePerSide)
+		fs := rc.branchFacts(roots, rc.s.cfg.BridgeFacts)
 		sc := 0
 		at := newTermSet(a.Terms)
 		for _, f := range fs {

@@ -22,6 +22,12 @@ type ArborMem struct {
 	KeywordMaxDF float64 `mapstructure:"keyword_max_df" yaml:"keyword_max_df"`
 	// RecencyMax: "Bounded auxiliary bonus with a maximum value of 1.0".
 	RecencyMax float64 `mapstructure:"recency_max" yaml:"recency_max"`
+	// RecencyScale is the e-folding distance, in committed interactions, of
+	// s_rec = recency_max · exp(−Δ/recency_scale), Δ = interactions committed
+	// after the candidate. The paper bounds the bonus but gives no decay
+	// (ours: 8 prefers the newest node of a trajectory left a few turns ago
+	// without rewarding staleness).
+	RecencyScale float64 `mapstructure:"recency_scale" yaml:"recency_scale"`
 	// TopicWeight, TopicMatchMin, TopicPenalty: "8.0 × topic-match score for
 	// matches above 0.5, and −6.0 otherwise" (same table).
 	TopicWeight   float64 `mapstructure:"topic_weight" yaml:"topic_weight"`
@@ -73,6 +79,13 @@ type ArborMem struct {
 	// fact keys) to this many characters, so that no request exceeds an
 	// embedding model's input limit (BGE-M3: 8,192 tokens); 0 = no clip.
 	EmbedMaxChars int `mapstructure:"embed_max_chars" yaml:"embed_max_chars"`
+	// CountSourceLines, TopicSlotFacts and BridgeFacts bound the derived
+	// blocks the paper names without sizing (appendix D): source turns of
+	// [CountSourceEvidence], facts of [TopicSlotEvidence], facts per side of
+	// [BridgeEvidence] (ours).
+	CountSourceLines int `mapstructure:"count_source_lines" yaml:"count_source_lines"`
+	TopicSlotFacts   int `mapstructure:"topic_slot_facts" yaml:"topic_slot_facts"`
+	BridgeFacts      int `mapstructure:"bridge_facts" yaml:"bridge_facts"`
 	// MemoryOpMaxTokens bounds generation of memory-operation calls (the
 	// efficiency setup uses a 4K memory-operation budget, appendix C.4).
 	MemoryOpMaxTokens int `mapstructure:"memory_op_max_tokens" yaml:"memory_op_max_tokens"`
@@ -93,10 +106,11 @@ func DefaultArborMem() ArborMem {
 	return ArborMem{
 		SemanticCandidates: 20, TopicCandidates: 12, KeywordCandidates: 20,
 		Tau: 8.0, KeywordFirst: 1.0, KeywordNext: 0.5, KeywordMaxDF: 0.4,
-		RecencyMax: 1.0, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
+		RecencyMax: 1.0, RecencyScale: 8, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
 		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
 		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
 		SupplementalBudget: 0, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
+		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3,
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto",
 	}
