@@ -45,7 +45,6 @@ type Scored struct {
 // Total is s_t(v) = s_ce + s_key + s_rec + s_topic.
 func (c Scored) Total() float64 { return c.CE + c.Key + c.Rec + c.Topic }
 
-
 // localize runs the cascade for input text at time t against the committed
 // forest. qvec embeds the input lazily (only the scored path needs it).
 // keyword reports whether keyword/entity routing is on (ablation switch).
