@@ -308,7 +308,7 @@ var ARBOR = (function () {
     }).catch(fail);
   }
 
-  var partNames = { score: 'score', ce: 's_ce', key: 's_key', rec: 's_rec', topic: 's_topic' };
+  var partNames = { score: 'score', raw: 'rerank raw', prob: 'rerank p', ce: 's_ce', key: 's_key', rec: 's_rec', topic: 's_topic' };
 
   function renderBundle(b, texts, q, sys) {
     var gold = {};
@@ -331,7 +331,7 @@ var ARBOR = (function () {
       if (cands.length) {
         // Columns: the known score parts first, then any other number a
         // newer trace carries (e.g. the reranker's raw score).
-        var cols = ['score', 'ce', 'key', 'rec', 'topic'], seen = {};
+        var cols = ['score', 'ce', 'key', 'rec', 'topic'].concat(['raw', 'prob'].filter(function (k) { return cands.some(function (c) { return typeof c[k] === 'number'; }); })), seen = {};
         cols.forEach(function (c) { seen[c] = true; });
         cands.forEach(function (c) { Object.keys(c).forEach(function (k) { if (!seen[k] && k !== 'node' && typeof c[k] === 'number') { seen[k] = true; cols.push(k); } }); });
         h += '<table class="cands" id="candidates"><thead><tr><th>candidate</th>' + cols.map(function (c) { return '<th>' + esc(partNames[c] || c) + '</th>'; }).join('') + '</tr></thead><tbody>';
