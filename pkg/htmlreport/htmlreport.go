@@ -110,8 +110,9 @@ func (s *site) write(rel string, data []byte) error {
 	return nil
 }
 
-// Write builds the site in dir (created if needed; files of an earlier
-// report are overwritten, data files of runs no longer shown may remain).
+// Write builds the site in dir (created if needed). The data files and
+// plots of an earlier report in dir are removed first, and nothing else:
+// only names this package writes are touched.
 func Write(dir string, runs []Run, opt Options) (*Stats, error) {
 	if opt.ChunkBytes <= 0 {
 		opt.ChunkBytes = 256 << 10
@@ -119,6 +120,14 @@ func Write(dir string, runs []Run, opt Options) (*Stats, error) {
 	s := &site{dir: dir}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
+	}
+	for _, pattern := range []string{"data/[qsbt]-*.js", "plots/r*-*.svg"} {
+		old, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pattern)))
+		for _, p := range old {
+			if err := os.Remove(p); err != nil {
+				return nil, fmt.Errorf("remove the earlier report's %s: %w", p, err)
+			}
+		}
 	}
 	views := make([]runView, len(runs))
 	for i := range runs {

@@ -264,11 +264,17 @@ func TestDegradedCounts(t *testing.T) {
 }
 
 // TestMissingSideFiles: a run without bundles (older runs, run.bundles:
-// off) and without a manifest still reports; the browser says no bundles.
+// off) and without a manifest still reports, over an earlier report whose
+// bundle files go (and only they).
 func TestMissingSideFiles(t *testing.T) {
 	r := fixtureRun(t)
-	r.Bundles, r.Texts, r.Manifest = "", "", nil
 	out := t.TempDir()
+	if _, err := Write(out, []Run{r}, Options{}); err != nil { // a report with bundles first
+		t.Fatal(err)
+	}
+	keep := filepath.Join(out, "data", "notes.txt")
+	os.WriteFile(keep, []byte("mine"), 0o644)
+	r.Bundles, r.Texts, r.Manifest = "", "", nil
 	st, err := Write(out, []Run{r}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -276,8 +282,11 @@ func TestMissingSideFiles(t *testing.T) {
 	if st.Bundles != 0 {
 		t.Errorf("bundles = %d", st.Bundles)
 	}
-	if m, _ := filepath.Glob(filepath.Join(out, "data", "b-*")); len(m) != 0 {
-		t.Errorf("bundle files without bundles: %v", m)
+	if m, _ := filepath.Glob(filepath.Join(out, "data", "[bt]-*")); len(m) != 0 {
+		t.Errorf("the earlier report's bundle files remain: %v", m)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("a file the report did not write was removed: %v", err)
 	}
 	page, _ := os.ReadFile(filepath.Join(out, "index.html"))
 	if !bytes.Contains(page, []byte("No manifest.json")) {
