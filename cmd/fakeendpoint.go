@@ -96,12 +96,15 @@ the same parent, questions with the same evidence bundle, mean evidence
 recall of each, and, with --noise, the replies ArborMem repaired or gave up
 on against the replies the fake made unparseable.
 
-The model-backed run uses the offline run's routing rules (--routing
-heuristic) so that placements are comparable; --routing paper measures what
-the paper's cascade changes.`,
+The model-backed run resolves arbormem.routing and arbormem.ce_score as the
+offline run does (heuristic routing, s_ce as the scaled reranker score) so
+that the two are comparable; --model-defaults keeps the config's values (by
+default the paper's cascade and the reranker's logit) to measure what they
+change.`,
 		Example: `  arbor fake-endpoint compare
   arbor fake-endpoint compare --noise 0.2 --noise-seed 7
-  arbor fake-endpoint compare --limit 5 --json`,
+  arbor fake-endpoint compare --limit 5 --json
+  arbor fake-endpoint compare --model-defaults`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadConfig(cmd)
@@ -125,7 +128,7 @@ the paper's cascade changes.`,
 	f.IntVar(&opts.Limit, "limit", 0, "keep the first N episodes (0: all)")
 	f.Float64Var(&opts.Noise, "noise", 0, "share of the fake's replies varied as real chat models vary them (0 to 1)")
 	f.Uint64Var(&opts.Seed, "noise-seed", 1, "seed of the noise")
-	f.StringVar(&opts.Routing, "routing", "heuristic", "the model-backed ArborMem's routing: heuristic (as offline) or paper")
+	f.BoolVar(&opts.ModelDefaults, "model-defaults", false, "run the model-backed ArborMem with the config's routing and ce_score instead of the offline run's")
 	f.IntVar(&opts.Workers, "workers", 2, "episodes replayed at once")
 	f.BoolVar(&asJSON, "json", false, "print the figures as JSON")
 	return c

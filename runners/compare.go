@@ -17,6 +17,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
 	"github.com/arbor-eval/arbor/pkg/llm/speaker"
 	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/scoring"
 )
 
@@ -29,10 +30,12 @@ type CompareOptions struct {
 	// Noise and Seed configure the speaking fake (speaker.Options).
 	Noise float64
 	Seed  uint64
-	// Routing is the model-backed ArborMem's routing mode; the offline run
-	// uses heuristic routing, so "heuristic" (the default) compares like
-	// with like and "paper" measures what the paper's cascade changes.
-	Routing string
+	// ModelDefaults runs the model-backed ArborMem as cfg configures it
+	// (by default the paper's routing cascade and s_ce as the reranker's
+	// logit) instead of with the offline run's resolution of those keys
+	// (arbormem.routing heuristic, arbormem.ce_score scaled), which is what
+	// makes the two runs comparable: it measures what those choices change.
+	ModelDefaults bool
 	// Workers replays that many episodes at once (default 2).
 	Workers int
 }
@@ -52,14 +55,19 @@ type Comparison struct {
 	SameBundle    int     `json:"same_bundle"`
 	OfflineRecall float64 `json:"offline_recall"`
 	ModelRecall   float64 `json:"model_recall"`
-	// Metrics sums the model-backed ArborMem's counters over episodes.
-	Metrics arbormem.MetricsSnapshot `json:"metrics"`
+	// Metrics sums the model-backed ArborMem's counters over episodes, and
+	// Degraded its degraded counts as a run records them on its episode
+	// records (record.EpisodeStat.Degraded).
+	Metrics  arbormem.MetricsSnapshot `json:"metrics"`
+	Degraded record.Degraded          `json:"degraded"`
 	// Speaker is what the fake replied, by prompt.
 	Speaker map[string]speaker.PromptStats `json:"speaker"`
-	// Noise, Seed and Routing repeat the options.
+	// Noise and Seed repeat the options; Routing and CEScore are the
+	// model-backed ArborMem's arbormem.routing and arbormem.ce_score.
 	Noise   float64 `json:"noise"`
 	Seed    uint64  `json:"seed"`
 	Routing string  `json:"routing"`
+	CEScore string  `json:"ce_score"`
 }
 
 // memoryPrompts are the prompts of ArborMem's memory operations, whose
@@ -96,9 +104,6 @@ func (c *Comparison) RepairedReplies() int {
 // two must agree; with noise the model-backed run's degraded counts must
 // match the replies the fake made unrepairable.
 func CompareModelPath(ctx context.Context, cfg *config.Config, opts CompareOptions) (*Comparison, error) {
-	if opts.Routing == "" {
-		opts.Routing = arbormem.RoutingHeuristic
-	}
 	if opts.Workers <= 0 {
 		opts.Workers = 2
 	}
@@ -122,27 +127,29 @@ func CompareModelPath(ctx context.Context, cfg *config.Config, opts CompareOptio
 	offCfg.Models.Embed.Provider, offCfg.Models.Rerank.Provider = "local", "local"
 	offCfg.Models.Embed.Endpoints, offCfg.Models.Rerank.Endpoints = nil, nil
 	modCfg := SpeakingConfig(cfg, fake.URL, cfg.Models.Embed.Dim, 4*opts.Workers)
-	factory := func(c *config.Config, routing string) (memory.Factory, func(), error) {
+	if !opts.ModelDefaults {
+		modCfg.ArborMem.Routing, modCfg.ArborMem.CEScore = arbormem.RoutingHeuristic, arbormem.CEScaled
+	}
+	factory := func(c *config.Config) (memory.Factory, func(), error) {
 		d, err := newMemoryDeps(ctx, c, "branchmemeval")
 		if err != nil {
 			return nil, nil, err
 		}
-		d.routing = routing
 		f, err := d.factory("arbormem", "")
 		return f, func() { d.models.Close() }, err
 	}
-	offF, closeOff, err := factory(&offCfg, "")
+	offF, closeOff, err := factory(&offCfg)
 	if err != nil {
 		return nil, err
 	}
 	defer closeOff()
-	modF, closeMod, err := factory(modCfg, opts.Routing)
+	modF, closeMod, err := factory(modCfg)
 	if err != nil {
 		return nil, err
 	}
 	defer closeMod()
 
-	out := &Comparison{Episodes: len(eps), Noise: opts.Noise, Seed: opts.Seed, Routing: opts.Routing}
+	out := &Comparison{Episodes: len(eps), Noise: opts.Noise, Seed: opts.Seed, Routing: modCfg.ArborMem.Routing, CEScore: modCfg.ArborMem.CEScore}
 	var mu sync.Mutex
 	recall := scoring.RecallerFor("branchmemeval")
 	g, gctx := errgroup.WithContext(ctx)
@@ -169,6 +176,12 @@ func CompareModelPath(ctx context.Context, cfg *config.Config, opts CompareOptio
 			m.ModelErrors += c.Metrics.ModelErrors
 			m.Superseded += c.Metrics.Superseded
 			m.ReusedLocalizations += c.Metrics.ReusedLocalizations
+			d := &out.Degraded
+			d.Fallbacks += c.Degraded.Fallbacks
+			d.ModelErrors += c.Degraded.ModelErrors
+			d.BadReplies += c.Degraded.BadReplies
+			d.Repaired += c.Degraded.Repaired
+			d.IngestErrors += c.Degraded.IngestErrors
 			return nil
 		})
 	}
@@ -251,6 +264,9 @@ func compareEpisode(ctx context.Context, ep datasets.Episode, offF, modF memory.
 	if am, ok := mod.(*arbormem.System); ok {
 		c.Metrics = am.Metrics()
 	}
+	if d := degradedOf(mod, 0); d != nil {
+		c.Degraded = *d
+	}
 	return c, nil
 }
 
@@ -276,13 +292,14 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 		}
 		return 100 * float64(a) / float64(b)
 	}
-	fmt.Fprintf(w, "BranchMemEval, %d episodes: ArborMem offline vs model-backed against the speaking fake (noise %.2f, seed %d, routing %s)\n",
-		c.Episodes, c.Noise, c.Seed, c.Routing)
+	fmt.Fprintf(w, "BranchMemEval, %d episodes: ArborMem offline vs model-backed against the speaking fake (noise %.2f, seed %d; model-backed arbormem.routing %s, ce_score %s)\n",
+		c.Episodes, c.Noise, c.Seed, c.Routing, c.CEScore)
 	fmt.Fprintf(w, "  same placement:     %d / %d interactions (%.1f%%)\n", c.SamePlacement, c.Interactions, pct(c.SamePlacement, c.Interactions))
 	fmt.Fprintf(w, "  same bundle:        %d / %d questions (%.1f%%)\n", c.SameBundle, c.Questions, pct(c.SameBundle, c.Questions))
 	fmt.Fprintf(w, "  evidence recall:    offline %.3f, model-backed %.3f (difference %+.3f)\n", c.OfflineRecall, c.ModelRecall, c.ModelRecall-c.OfflineRecall)
 	m := c.Metrics
-	fmt.Fprintf(w, "  memory-op calls:    %d; repaired %d, unparseable after repair %d, model errors %d\n", m.ModelCalls, m.Repaired, m.BadReplies, m.ModelErrors)
+	d := c.Degraded
+	fmt.Fprintf(w, "  memory-op calls:    %d; degraded: repaired %d, bad replies %d, fallbacks %d, model errors %d\n", m.ModelCalls, d.Repaired, d.BadReplies, d.Fallbacks, d.ModelErrors)
 	replies, varied := 0, 0
 	for _, p := range c.Speaker {
 		replies += p.Replies

@@ -41,18 +41,18 @@ func TestCompareModelPath(t *testing.T) {
 		if u := c.Speaker[speaker.Unrecognised].Replies; u > 0 {
 			t.Errorf("noise %.1f: %d requests unrecognised", noise, u)
 		}
-		m := c.Metrics
-		if m.ModelErrors != 0 || m.ModelCalls == 0 {
-			t.Errorf("noise %.1f: %d model errors in %d memory-operation calls", noise, m.ModelErrors, m.ModelCalls)
+		m, d := c.Metrics, c.Degraded
+		if d.ModelErrors != 0 || d.IngestErrors != 0 || m.ModelCalls == 0 {
+			t.Errorf("noise %.1f: %d model errors, %d failed commits in %d memory-operation calls", noise, d.ModelErrors, d.IngestErrors, m.ModelCalls)
 		}
-		if int(m.BadReplies) != c.Unrepairable() || int(m.Repaired) != c.RepairedReplies() {
-			t.Errorf("noise %.1f: ArborMem counted %d unparseable and %d repaired replies; the fake made %d unrepairable and %d repairable",
-				noise, m.BadReplies, m.Repaired, c.Unrepairable(), c.RepairedReplies())
+		if d.BadReplies != c.Unrepairable() || d.Fallbacks != d.BadReplies || d.Repaired != c.RepairedReplies() {
+			t.Errorf("noise %.1f: degraded counts %+v; the fake made %d replies unrepairable and %d repairable",
+				noise, d, c.Unrepairable(), c.RepairedReplies())
 		}
 		switch {
-		case noise == 0 && (c.SameBundle != c.Questions || m.BadReplies != 0 || m.Repaired != 0):
-			t.Errorf("noise 0: %d of %d bundles equal, %d unparsed, %d repaired", c.SameBundle, c.Questions, m.BadReplies, m.Repaired)
-		case noise > 0 && m.Repaired == 0:
+		case noise == 0 && (c.SameBundle != c.Questions || d.Any()):
+			t.Errorf("noise 0: %d of %d bundles equal, degraded %+v", c.SameBundle, c.Questions, d)
+		case noise > 0 && d.Repaired == 0:
 			t.Errorf("noise %.1f: no reply needed repair", noise)
 		}
 	}

