@@ -135,6 +135,12 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatalf("%s = %v, want %v", key, got, want)
 			}
 		}
+	case reflect.Map:
+		return "{locomo: 64}", func(c *Config) {
+			if got := fieldByKey(reflect.ValueOf(c).Elem(), key).MapIndex(reflect.ValueOf("locomo")); !got.IsValid() || got.Int() != 64 {
+				t.Fatalf("%s = %v, want {locomo: 64}", key, fieldByKey(reflect.ValueOf(c).Elem(), key))
+			}
+		}
 	case reflect.String:
 		return "/tmp/arbor-env-test", func(c *Config) {
 			got := fieldByKey(reflect.ValueOf(c).Elem(), key).String()
