@@ -53,8 +53,9 @@ type Deps struct {
 	Prompts *prompt.Set
 	// Benchmark is the benchmark being replayed ("branchmemeval", "beam", ...).
 	Benchmark string
-	// Chunker groups interactions into BM25 units; nil indexes each
-	// interaction on its own.
+	// Chunker groups interactions into BM25 units; nil groups them by the
+	// loader's dialog.Interaction.Chunk (BEAM's turn chunks), and indexes
+	// each interaction on its own where that is empty.
 	Chunker Chunker
 }
 

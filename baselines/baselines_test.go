@@ -2,7 +2,11 @@ package baselines
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -11,12 +15,14 @@ import (
 
 	"github.com/arbor-eval/arbor/answer"
 	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/datasets/beam"
 	"github.com/arbor-eval/arbor/datasets/locomo"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/memory/memorytest"
+	"github.com/arbor-eval/arbor/pkg/table/tabletest"
 	"github.com/arbor-eval/arbor/pkg/tokens"
 )
 
@@ -550,4 +556,65 @@ func TestRecentDiffersFromFullOnLoCoMo(t *testing.T) {
 	if got["recent"][1] >= got["full"][1] {
 		t.Errorf("prompt tokens: recent %d, full %d; recent must be smaller", got["recent"][1], got["full"][1])
 	}
+}
+
+var _ = flag.Bool("update", false, "rewrite golden files under testdata")
+
+// TestBM25BEAMTurnChunks: on the BEAM fixture, BM25 indexes exactly as many
+// units as BEAM's own turn_chunk retrieval builds documents (one per turn of
+// every batch, mohammadtavakoli78/BEAM long_term_methods.py), counted here
+// straight from the chat files, not through the loader.
+func TestBM25BEAMTurnChunks(t *testing.T) {
+	const split = "../datasets/beam/testdata/chats/100K"
+	eps, err := beam.Load(context.Background(), split, datasets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	for _, ep := range eps {
+		sys, err := New("bm25", deps(BEAM))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs := 0
+		for _, s := range ep.Steps {
+			if s.Interaction != nil {
+				commitAll(t, sys, []dialog.Interaction{*s.Interaction})
+				pairs++
+			}
+		}
+		units := len(sys.(*bm25).units)
+		want := beamTurnChunks(t, filepath.Join(split, ep.ID))
+		if units != want {
+			t.Errorf("chat %s: %d BM25 units, want BEAM's %d turn chunks", ep.ID, units, want)
+		}
+		fmt.Fprintf(&out, "chat %s: %d interactions, %d turn chunks\n", ep.ID, pairs, units)
+	}
+	tabletest.Golden(t, "testdata/beam_turn_chunks.golden", []byte(out.String()))
+}
+
+// beamTurnChunks counts turn chunks as BEAM's create_chunking does: one per
+// element of every batch's "turns" (chat_trunecated.json when present, as its
+// answer_generation.py reads).
+func beamTurnChunks(t *testing.T, dir string) int {
+	t.Helper()
+	file := filepath.Join(dir, "chat_trunecated.json")
+	if _, err := os.Stat(file); err != nil {
+		file = filepath.Join(dir, "chat.json")
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var batches []struct {
+		Turns []json.RawMessage `json:"turns"`
+	}
+	if err := json.Unmarshal(data, &batches); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, b := range batches {
+		n += len(b.Turns)
+	}
+	return n
 }

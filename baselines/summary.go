@@ -37,7 +37,7 @@ const maxSummarySentences = 12
 // BranchMemEval, every baselines.summary_every interactions while the
 // session is open. On LongMemEval, LoCoMo and BEAM the questions come after
 // their session has ended, so the open session is summarised too before a
-// question is answered (closeCurrent). Recall returns the summaries only,
+// question is answered (Seal). Recall returns the summaries only,
 // oldest first, keeping the newest that fit the budget: the bundle holds no
 // raw turn text. baselines.summary_raw_tail adds the raw interactions no
 // summary covers yet (BranchMemEval's up to 7 since the last update) when
@@ -248,7 +248,8 @@ func (s *summary) Recall(ctx context.Context, q memory.Query) (memory.Bundle, er
 	if q.Variant != "" {
 		return memory.Bundle{}, fmt.Errorf("summary: unknown variant %q", q.Variant)
 	}
-	if err := s.closeCurrent(ctx); err != nil {
+	// Runners seal during ingestion; this covers callers that do not.
+	if err := s.Seal(ctx); err != nil {
 		return memory.Bundle{}, fmt.Errorf("summary: recall %s: %w", q.ID, err)
 	}
 	s.mu.RLock()
@@ -269,14 +270,14 @@ func (s *summary) Recall(ctx context.Context, q memory.Query) (memory.Bundle, er
 	return memory.Bundle{Items: out}, nil
 }
 
-// closeCurrent summarises the open session's uncovered interactions before
+// Seal summarises the open session's uncovered interactions before
 // a question on benchmarks whose questions follow the end of their session
 // (LongMemEval, LoCoMo, BEAM: the paper keeps "one summary ... for each
 // session", the last included). On BranchMemEval questions fall inside the
 // dialogue and the summary follows only the every-8 rule. The result depends
 // on the committed interactions alone, so recalling again (at another
 // budget) finds it done and returns the same bundle.
-func (s *summary) closeCurrent(ctx context.Context) error {
+func (s *summary) Seal(ctx context.Context) error {
 	if s.every > 0 {
 		return nil
 	}

@@ -406,6 +406,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 		ingest    time.Duration
 		committed []string
 		commitErr error
+		sealed    int // len(committed) when last sealed
 	)
 	commit := func(in *dialog.Interaction) {
 		t0 := time.Now()
@@ -426,6 +427,16 @@ func (r *run) replay(ctx context.Context, j job) error {
 			continue
 		}
 		q := st.Question
+		if sealed != len(committed) {
+			// The dialogue before the question has ended: systems that
+			// finish work then (session summaries) do it as ingestion.
+			t0 := time.Now()
+			if err := memory.Seal(ingCtx, sys); err != nil && commitErr == nil {
+				commitErr = fmt.Errorf("%s: seal before %s: %w", j.system, q.ID, err)
+			}
+			ingest += time.Since(t0)
+			sealed = len(committed)
+		}
 		lat := record.Latency{Ingested: len(committed)}
 		if len(committed) > 0 {
 			lat.IngestPerInteraction = ingest.Seconds() / float64(len(committed))

@@ -130,6 +130,23 @@ type Placer interface {
 	ParentOf(id string) (parent string, ok bool)
 }
 
+// Sealer is implemented by systems that do work once the dialogue before a
+// question has ended (the summary baseline summarises the session still
+// open). Runners call Seal after the interactions that precede a question,
+// as part of ingestion, so that the work is not timed as query preparation;
+// a system must give the same bundle whether or not Seal was called.
+type Sealer interface {
+	Seal(ctx context.Context) error
+}
+
+// Seal calls sys.Seal when sys is a Sealer.
+func Seal(ctx context.Context, sys System) error {
+	if s, ok := sys.(Sealer); ok {
+		return s.Seal(ctx)
+	}
+	return nil
+}
+
 // Snapshotter is implemented by systems whose state can be saved and loaded.
 type Snapshotter interface {
 	Save(ctx context.Context, path string) error
