@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/pkg/record"
 )
 
 // TestEvalPublicBenchmarkFixtures runs `arbor eval` end to end, offline, with
@@ -54,5 +55,36 @@ func TestEvalPublicBenchmarkFixtures(t *testing.T) {
 				t.Errorf("no accuracy table printed:\n%s", out.String())
 			}
 		})
+	}
+}
+
+// TestEvalBEAMScoringMode: judge.beam_scoring (--beam-scoring) reaches the
+// scorer, the manifest and the table caption.
+func TestEvalBEAMScoringMode(t *testing.T) {
+	const data = "../datasets/beam/testdata/chats/100K"
+	for _, mode := range []string{"corrected", "official"} {
+		cfg := testConfig(t, "judge: {beam_scoring: "+mode+"}\n")
+		var out strings.Builder
+		res, err := Run(deadline(t), Plan{Benchmark: "beam", Data: data, Config: cfg, Systems: []string{"bm25"}, Out: &out, Log: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		official := mode == "official"
+		for _, s := range res.Samples {
+			if strings.HasPrefix(s.Primary, "beam-rubric-official") != official {
+				t.Errorf("%s: %s scored by %s", mode, s.Key(), s.Primary)
+			}
+		}
+		m, err := record.ReadManifest(res.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.BEAMScoring != mode {
+			t.Errorf("manifest beam_scoring = %q, want %q", m.BEAMScoring, mode)
+		}
+		want := map[bool]string{true: "official BEAM evaluation code", false: "corrected BEAM protocol"}[official]
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("%s: the printed caption does not name the protocol (%q):\n%s", mode, want, out.String())
+		}
 	}
 }

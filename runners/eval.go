@@ -675,6 +675,9 @@ func writeManifest(dir string, p *Plan, d *deps) error {
 	m := &record.Manifest{RunID: filepath.Base(dir), Kind: p.Kind, Command: p.Command, Version: buildinfo.Version, Commit: buildinfo.GitCommit(),
 		Benchmark: p.Benchmark, Systems: p.Systems, Budgets: p.Budgets, Variants: p.Variants, Seed: p.Seed,
 		Config: p.Config, Prompts: d.prompts.Hashes(), Shard: p.Shard.String()}
+	if p.Benchmark == "beam" {
+		m.BEAMScoring = p.Config.Judge.BEAMScoring
+	}
 	m.Dataset.Path = p.Data
 	if p.Data != "" {
 		sum, err := record.FileSHA256(p.Data)

@@ -93,6 +93,12 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatalf("%s = %q", key, got)
 			}
 		}
+	case key == "judge.beam_scoring":
+		return "official", func(c *Config) {
+			if c.Judge.BEAMScoring != "official" {
+				t.Fatal(c.Judge.BEAMScoring)
+			}
+		}
 	case key == "judge.mode":
 		return "lexical", func(c *Config) {
 			if c.Judge.Mode != "lexical" {
