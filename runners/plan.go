@@ -36,9 +36,9 @@ type Plan struct {
 	// SubsetIDs pins the subset instead (--subset-ids): the episodes whose id
 	// or one of whose question ids is listed. It overrides Subset.
 	SubsetIDs []string
-	Seed     int
-	Episodes []string
-	Shard    Shard
+	Seed      int
+	Episodes  []string
+	Shard     Shard
 	// RunID names results/<RunID>; "" derives it from the plan.
 	RunID string
 	// Force allows resuming a run whose config fingerprint differs.
