@@ -8,6 +8,8 @@ import (
 
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/record"
+	"github.com/arbor-eval/arbor/pkg/table/tabletest"
+	"github.com/arbor-eval/arbor/scoring"
 )
 
 // TestEvalPublicBenchmarkFixtures runs `arbor eval` end to end, offline, with
@@ -86,5 +88,38 @@ func TestEvalBEAMScoringMode(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("%s: the printed caption does not name the protocol (%q):\n%s", mode, want, out.String())
 		}
+	}
+}
+
+// TestEvalLoCoMoEvidenceRecall: both recall figures on the LoCoMo fixture
+// (golden), and the summary baseline's answer-in-bundle recall below its
+// source recall: it cites every turn it summarises but keeps few answers.
+func TestEvalLoCoMoEvidenceRecall(t *testing.T) {
+	cfg := testConfig(t)
+	res, err := Run(deadline(t), Plan{Benchmark: "locomo", Data: "../datasets/locomo/testdata/locomo10.json", Config: cfg, Out: io.Discard, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := scoring.RecallTable(res.Samples)
+	tabletest.Golden(t, "testdata/golden/locomo-evidence-recall.md", []byte(tb.Markdown()))
+	g := map[string]float64{}
+	for _, r := range tb.Rows {
+		for i, c := range tb.Columns {
+			if r.Cells[i].Value != nil {
+				g[r.Label+"/"+c.Name] = *r.Cells[i].Value
+			}
+		}
+	}
+	if a, s := g["Answer-in-bundle recall/Summary"], g["Source recall/Summary"]; !(a < s) {
+		t.Errorf("summary: answer-in-bundle %.1f, source %.1f; want answer-in-bundle below source", a, s)
+	}
+	n := 0
+	for _, s := range res.Samples {
+		if s.AnswerInBundle != nil {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no sample recorded answer-in-bundle recall")
 	}
 }

@@ -41,7 +41,7 @@ func newDeps(ctx context.Context, cfg *config.Config, benchmark string) (*deps, 
 	if d.scorers, err = scoring.ForBenchmark(benchmark, d.models.Judge, d.prompts, scoring.Options{Judge: cfg.Judge, BEAMOfficial: cfg.Judge.OfficialBEAM()}); err != nil {
 		return nil, err
 	}
-	d.recaller = scoring.RecallerFor(benchmark)
+	d.recaller = scoring.RecallerFor(benchmark, cfg.Judge.AnswerInBundleMaxWords)
 	return d, nil
 }
 

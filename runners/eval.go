@@ -546,6 +546,9 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	s.EvidenceTokens = bundle.Tokens()
 	rec := r.d.recaller(q, bundle)
 	s.EvidenceRecall = rec.Gold
+	if rec.Answer >= 0 {
+		s.AnswerInBundle = &rec.Answer
+	}
 	s.ConfounderInBundle = rec.Confounder
 	if bundle.Trace != nil {
 		if len(bundle.Trace.Channels) > 0 {

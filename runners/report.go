@@ -39,7 +39,7 @@ func Report(dir string, out io.Writer) (*Outcome, error) {
 		return nil, err
 	}
 	if budgets(samples) > 1 {
-		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall} {
+		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall, scoring.MetricSourceRecall} {
 			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m)); err != nil {
 				return nil, err
 			}
@@ -58,7 +58,8 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 	if budgets(samples) > 1 {
 		ts = append(ts,
 			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy), true},
-			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), true})
+			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), true},
+			namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall), false})
 	}
 	if variants := variantsOf(samples); len(variants) > 1 {
 		t := scoring.AblationTable(samples, nil)
@@ -82,6 +83,9 @@ func benchmarkTables(bench, categoriesName string, samples []record.Sample, epis
 	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples), print && !bme}}
 	if bme {
 		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes), print})
+	} else {
+		name := strings.Replace(categoriesName, "categories", "evidence-recall", 1)
+		ts = append(ts, namedTable{name, scoring.RecallTable(samples), print})
 	}
 	return ts
 }

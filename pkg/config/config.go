@@ -131,6 +131,10 @@ type Judge struct {
 	// "official" (the released evaluation code's behaviour, quirks
 	// included). The paper does not say which it used; tables name it.
 	BEAMScoring string `mapstructure:"beam_scoring" yaml:"beam_scoring"`
+	// AnswerInBundleMaxWords bounds the gold answers answer-in-bundle
+	// recall is defined for (normalised words); longer golds describe an
+	// answer rather than spell it. The paper reports no such figure.
+	AnswerInBundleMaxWords int `mapstructure:"answer_in_bundle_max_words" yaml:"answer_in_bundle_max_words"`
 }
 
 // The BEAM scoring protocols (judge.beam_scoring).
@@ -407,6 +411,9 @@ func (c *Config) resolve() error {
 	}
 	if j := c.Judge.Mode; j != "auto" && j != "chat" && j != "lexical" {
 		return fmt.Errorf("judge.mode: %q is not one of auto, chat, lexical", j)
+	}
+	if c.Judge.AnswerInBundleMaxWords <= 0 {
+		return fmt.Errorf("judge.answer_in_bundle_max_words: %d must be positive", c.Judge.AnswerInBundleMaxWords)
 	}
 	if b := c.Judge.BEAMScoring; b != BEAMCorrected && b != BEAMOfficial {
 		return fmt.Errorf("judge.beam_scoring: %q is not one of %s, %s", b, BEAMCorrected, BEAMOfficial)
