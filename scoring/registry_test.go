@@ -86,10 +86,10 @@ func TestAnswerInBundle(t *testing.T) {
 		abst             bool
 		want             float64
 	}{
-		{"locomo", "2", "7 May 2023", false, 1},           // commas dropped as LoCoMo's normalize_answer does
-		{"locomo", "4", "support group", false, 1},        // stemmed: groups ~ group
-		{"locomo", "4", "Biscuit", false, 0},              // not kept
-		{"locomo", "5", "support group", false, -1},       // adversarial: no answer string
+		{"locomo", "2", "7 May 2023", false, 1},     // commas dropped as LoCoMo's normalize_answer does
+		{"locomo", "4", "support group", false, 1},  // stemmed: groups ~ group
+		{"locomo", "4", "Biscuit", false, 0},        // not kept
+		{"locomo", "5", "support group", false, -1}, // adversarial: no answer string
 		{"longmemeval", "multi-session", "Puppy", false, 1},
 		{"longmemeval", "multi-session", "LGBTQ support", true, -1}, // abstention
 		{"longmemeval", "single-session-preference", "The user would prefer responses that suggest quiet cafés near the office with good coffee", false, -1},
