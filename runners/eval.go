@@ -531,7 +531,7 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	s.Latency = lat
 	qctx, usage := llm.WithUsage(ctx)
 	defer func() { s.Calls = toCalls(usage.Snapshot()) }()
-	query := memory.Query{ID: q.ID, Text: q.Text, Time: q.Time, Budget: budget}
+	query := memory.Query{ID: q.ID, Text: q.Text, Time: q.Time, Budget: budget, Benchmark: r.plan.Benchmark}
 	if variant != j.build {
 		query.Variant = variant
 	}

@@ -35,6 +35,9 @@ type Query struct {
 	// Variant names a recall-only variant (an ablation that changes nothing at
 	// commit time); systems that do not know it return an error.
 	Variant string `json:"variant,omitempty"`
+	// Benchmark names the benchmark the question comes from; answer prompts
+	// carry its answer directives (prompt.Set.Directives). Recall ignores it.
+	Benchmark string `json:"benchmark,omitempty"`
 }
 
 // Channel is which memory channel of E_t an item belongs to (paper eq. 3).
