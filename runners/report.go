@@ -49,7 +49,11 @@ func Report(dir string, out io.Writer) (*Outcome, error) {
 		return nil, err
 	}
 	if budgets(samples) > 1 {
-		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall, scoring.MetricSourceRecall} {
+		metrics := []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall}
+		if bench != "branchmemeval" { // BranchMemEval lists no evidence turns: no source recall
+			metrics = append(metrics, scoring.MetricSourceRecall)
+		}
+		for _, m := range metrics {
 			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m)); err != nil {
 				return nil, err
 			}
@@ -97,8 +101,10 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 	if budgets(samples) > 1 {
 		ts = append(ts,
 			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy), true},
-			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), true},
-			namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall), false})
+			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), true})
+		if bench != "branchmemeval" {
+			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall), false})
+		}
 	}
 	if variants := variantsOf(samples); len(variants) > 1 {
 		t := scoring.AblationTable(samples, nil)
