@@ -23,9 +23,15 @@ type namedTable struct {
 // alone, writes them under dir/tables/, and prints the ones the run's kind
 // is about to out.
 func Report(dir string, out io.Writer) (*Outcome, error) {
+	o, _, err := report(dir, out)
+	return o, err
+}
+
+// report is Report that also returns the tables it wrote.
+func report(dir string, out io.Writer) (*Outcome, []namedTable, error) {
 	samples, episodes, err := readRun(dir)
 	if err != nil {
-		return nil, fmt.Errorf("report %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("report %s: %w", dir, err)
 	}
 	kind, bench := "eval", ""
 	reserve := 0.0
@@ -46,7 +52,7 @@ func Report(dir string, out io.Writer) (*Outcome, error) {
 		}
 	}
 	if err := writeTables(tdir, ts, out); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if budgets(samples) > 1 {
 		metrics := []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall}
@@ -55,14 +61,14 @@ func Report(dir string, out io.Writer) (*Outcome, error) {
 		}
 		for _, m := range metrics {
 			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
 	if out != nil {
 		fmt.Fprintf(out, "results: %s (tables in %s)\n", dir, tdir)
 	}
-	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, nil
+	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, ts, nil
 }
 
 // configNumber reads a number from a manifest's recorded config by its path
