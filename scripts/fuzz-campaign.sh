@@ -16,11 +16,14 @@ targets=(
   "./pkg/arbormem FuzzDecodeReply"
   "./pkg/config FuzzLoad"
   "./pkg/record FuzzReadLog"
-  "./runners FuzzParseBudgets"
-  "./scoring FuzzParseRubricScore"
-  "./scoring FuzzReadPredictions"
-  "./pkg/arbormem FuzzLoadState"
 )
+# Everything else (scoring, runners, tokens, llm, table, ...) with ALL=1.
+if [ "${ALL:-0}" = 1 ]; then
+  while IFS= read -r line; do targets+=("$line"); done < <(
+    grep -rl --include='*_test.go' '^func Fuzz' . | while read -r f; do
+      for fn in $(grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | sed 's/^func //'); do echo "./$(dirname "${f#./}") $fn"; done
+    done | sort -u | grep -v -F -f <(printf '%s\n' "${targets[@]}"))
+fi
 status=0
 for entry in "${targets[@]}"; do
   set -- $entry
