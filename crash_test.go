@@ -82,7 +82,9 @@ func TestCrashResume(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			refResults := t.TempDir()
-			args := func(results string) []string { return append(append([]string{}, tc.args...), "--results", results, "--no-progress") }
+			args := func(results string) []string {
+				return append(append([]string{}, tc.args...), "--results", results, "--no-progress")
+			}
 			t0 := time.Now()
 			arbor(t, args(refResults)...)
 			ref := time.Since(t0)
