@@ -151,7 +151,7 @@ func CompareModelPath(ctx context.Context, cfg *config.Config, opts CompareOptio
 
 	out := &Comparison{Episodes: len(eps), Noise: opts.Noise, Seed: opts.Seed, Routing: modCfg.ArborMem.Routing, CEScore: modCfg.ArborMem.CEScore}
 	var mu sync.Mutex
-	recall := scoring.RecallerFor("branchmemeval")
+	recall := scoring.RecallerFor("branchmemeval", cfg.Judge.AnswerInBundleMaxWords)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(opts.Workers)
 	for _, ep := range eps {

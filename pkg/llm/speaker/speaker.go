@@ -118,7 +118,7 @@ func New(opts Options) (*Speaker, error) {
 	ps := prompt.Default()
 	var chat []string
 	for _, n := range ps.Names() {
-		if r, ok := registry[n]; ok && r.chat != nil {
+		if r, ok := lookup(n); ok && r.chat != nil {
 			chat = append(chat, n)
 		}
 	}
@@ -342,8 +342,14 @@ func (s *Speaker) layoutAnswer(msgs []llmtest.Message) (string, bool) {
 		}
 	}
 	question := ""
-	if _, ok := section(user, "### INSTRUCTION"); ok {
-		instr, _ := section(user, "### INSTRUCTION")
+	if i := strings.Index(user, "### INSTRUCTION\n"); i >= 0 {
+		// The instruction holds the answer-format lines, the benchmark's
+		// answer directives (both with ### headings of their own), the
+		// chain-of-note text and the history hints, up to ### USER INPUT.
+		instr := user[i:]
+		if j := strings.LastIndex(instr, "### USER INPUT\n"); j >= 0 {
+			instr = instr[:j]
+		}
 		noted := false
 		for _, n := range s.notes {
 			noted = noted || strings.Contains(instr, n)
@@ -367,13 +373,10 @@ func (s *Speaker) layoutAnswer(msgs []llmtest.Message) (string, bool) {
 			items = append(items, blockItems(memory.BlockUpdate, up)...)
 		}
 	} else {
-		// No memory evidence: the answer-format block (if any), then the question.
+		// No memory evidence: the answer-format lines and directives, then
+		// the question; with nothing recalled the extractive answer is that
+		// nothing is available, whatever the question.
 		question = user
-		if strings.HasPrefix(user, "### ANSWER FORMAT") {
-			if i := strings.Index(user, "\n\n"); i >= 0 {
-				question = user[i+2:]
-			}
-		}
 	}
 	return answer.Extract(strings.TrimSpace(question), items), true
 }
@@ -386,8 +389,23 @@ type responder struct {
 	// of their own (layout fragments, the reranker instruction).
 	chat func(s *Speaker, f map[string]string) (string, error)
 	// part names what serves a prompt that is not a chat request of its
-	// own: "layout" (a fragment of ArborMem's answer messages) or "rerank".
+	// own: "layout" (a fragment of ArborMem's answer messages), "answer" (a
+	// benchmark's answer directives, in the shared answer template and
+	// ArborMem's layout alike) or "rerank".
 	part string
+}
+
+// lookup finds what answers prompt name: its registry entry, or for a
+// benchmark's answer directives (prompt.DirectivesPrefix) the answer
+// responders, which read the evidence and the question around them.
+func lookup(name string) (responder, bool) {
+	if r, ok := registry[name]; ok {
+		return r, true
+	}
+	if strings.HasPrefix(name, prompt.DirectivesPrefix) {
+		return responder{part: "answer"}, true
+	}
+	return responder{}, false
 }
 
 // registry maps every prompt of pkg/prompt to what answers it. A test fails
@@ -420,11 +438,13 @@ var registry = map[string]responder{
 	"reranker_instruction":         {part: "rerank"},
 }
 
-// Covered lists the prompt names the speaker answers, sorted.
+// Covered lists the prompts of the embedded set the speaker answers, sorted.
 func Covered() []string {
 	var out []string
-	for n := range registry {
-		out = append(out, n)
+	for _, n := range prompt.Default().Names() {
+		if _, ok := lookup(n); ok {
+			out = append(out, n)
+		}
 	}
 	sort.Strings(out)
 	return out

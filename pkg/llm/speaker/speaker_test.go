@@ -44,8 +44,9 @@ var fixture = map[string]any{
 		{"N": 1, "Label": "conversation", "Time": "2024-03-15 10:00", "Text": "User: I adopted a beagle named Pip last week.\nAssistant: Congratulations on Pip!"},
 		{"N": 2, "Label": "fact", "Time": "", "Text": "User moved to Porto in May."},
 	},
-	"Session":  "s1",
-	"Previous": "User: I live in Lisbon and work at Tideway Labs.",
+	"Directives": "### ANSWER DIRECTIVES\n- Reply with the value asked for.",
+	"Session":    "s1",
+	"Previous":   "User: I live in Lisbon and work at Tideway Labs.",
 	"Interactions": []map[string]string{
 		{"Time": "2024-03-15 10:00", "Text": "user: I adopted a beagle named Pip last week.\nassistant: Congratulations on Pip!"},
 		{"Time": "2024-03-16 11:30", "Text": "user: I moved to Porto in May 2023.\nassistant: Porto is lovely."},
@@ -79,7 +80,7 @@ func user(text string) llmtest.Message { return llmtest.Message{Role: "user", Co
 func TestRegistryCoversEveryPrompt(t *testing.T) {
 	names := prompt.Default().Names()
 	for _, n := range names {
-		if _, ok := registry[n]; !ok {
+		if _, ok := lookup(n); !ok {
 			t.Errorf("prompt %s has no responder in the speaker's registry", n)
 		}
 	}
@@ -200,7 +201,7 @@ func TestLayoutAnswer(t *testing.T) {
 		{"What was the second toy name you suggested?", "Rocket"},
 	} {
 		question := tc.question
-		q := memory.Query{ID: "q", Text: question, Time: at.Add(5 * time.Hour), Budget: 4096}
+		q := memory.Query{ID: "q", Text: question, Time: at.Add(5 * time.Hour), Budget: 4096, Benchmark: "branchmemeval"}
 		b, err := sys.Recall(ctx, q)
 		if err != nil {
 			t.Fatal(err)
