@@ -107,6 +107,10 @@ type Options struct {
 	// {"answer": ...} when a JSON response format is asked for).
 	Reply   func(Request) string
 	Replies []string
+	// Speak, when set, is asked first: it answers the prompts it knows
+	// (ok true) and leaves the others to Reply, Replies or the default. A
+	// speaking fake (pkg/llm/speaker) plugs in here.
+	Speak func(Request) (reply string, ok bool)
 	// Embed, when set, computes the embeddings instead of Vector (one
 	// vector per text, in order); Rerank, when set, scores the documents
 	// instead of Score (one score per document, in order). A speaking fake
@@ -565,6 +569,11 @@ func spaced(w string, i, n int) string {
 }
 
 func (s *Server) reply(req Request) string {
+	if s.opts.Speak != nil {
+		if r, ok := s.opts.Speak(req); ok {
+			return r
+		}
+	}
 	if s.opts.Reply != nil {
 		return s.opts.Reply(req)
 	}

@@ -233,3 +233,16 @@ func TestRepliesKeepLineBreaks(t *testing.T) {
 		t.Errorf("Tokens: %q", got)
 	}
 }
+
+// TestSpeakFallsThrough checks that a request Speak does not answer gets
+// the fake's own reply.
+func TestSpeakFallsThrough(t *testing.T) {
+	s := New(Options{Speak: func(r Request) (string, bool) { return "spoken", r.Messages[0].Content == "known" }, Replies: []string{"scripted"}})
+	defer s.Close()
+	for _, tc := range []struct{ in, want string }{{"known", "spoken"}, {"other", "scripted"}, {"other", "echo: other"}} {
+		_, body := post(t, s.URL+"/v1/chat/completions", `{"messages":[{"role":"user","content":"`+tc.in+`"}]}`)
+		if !strings.Contains(body, `"content":"`+tc.want+`"`) {
+			t.Errorf("%s: %s, want %q", tc.in, body, tc.want)
+		}
+	}
+}

@@ -54,7 +54,9 @@ type Options struct {
 	// Dim is the embedding dimension (1024, the default config's
 	// models.embed.dim).
 	Dim int
-	// Fallback answers requests that match no prompt (llmtest.EchoReply).
+	// Fallback answers requests that match no prompt in Reply
+	// (llmtest.EchoReply); a speaker installed in a fake leaves them to the
+	// fake's own replies instead (Install).
 	Fallback func(llmtest.Request) string
 }
 
@@ -149,8 +151,10 @@ func New(opts Options) (*Speaker, error) {
 }
 
 // Install returns o with the speaker's chat, embedding and rerank rules.
+// Requests it does not recognise go on to o's own replies (Reply, Replies,
+// or the fake's defaults).
 func (s *Speaker) Install(o llmtest.Options) llmtest.Options {
-	o.Reply, o.Embed, o.Rerank, o.Dim = s.Reply, s.Embed, s.Rerank, s.opts.Dim
+	o.Speak, o.Embed, o.Rerank, o.Dim = s.Speak, s.Embed, s.Rerank, s.opts.Dim
 	return o
 }
 
@@ -197,13 +201,23 @@ func (s *Speaker) Rerank(query string, docs []string) []float64 {
 	return v
 }
 
-// Reply answers a chat request.
+// Reply answers a chat request, with Options.Fallback when it matches no
+// prompt.
 func (s *Speaker) Reply(req llmtest.Request) string {
+	if r, ok := s.Speak(req); ok {
+		return r
+	}
+	return s.opts.Fallback(req)
+}
+
+// Speak answers a chat request that renders one of arbor's prompts; ok is
+// false (and the request counted as Unrecognised) otherwise.
+func (s *Speaker) Speak(req llmtest.Request) (string, bool) {
 	name, reply, shape, ok := s.respond(req)
 	repair := isRepair(req)
 	if !ok {
 		s.count(Unrecognised, repair, "", false)
-		return s.opts.Fallback(req)
+		return "", false
 	}
 	kind := ""
 	if s.opts.Noise > 0 {
@@ -217,7 +231,7 @@ func (s *Speaker) Reply(req llmtest.Request) string {
 		bad = !parseable(visible(reply, req.MaxTokens), shape)
 	}
 	s.count(name, repair, kind, bad)
-	return reply
+	return reply, true
 }
 
 func (s *Speaker) count(name string, repair bool, kind string, bad bool) {
