@@ -32,6 +32,7 @@ type Config struct {
 	Run       Run       `mapstructure:"run" yaml:"run"`
 	ArborMem  ArborMem  `mapstructure:"arbormem" yaml:"arbormem"`
 	Baselines Baselines `mapstructure:"baselines" yaml:"baselines"`
+	Bridges   Bridges   `mapstructure:"bridges" yaml:"bridges"`
 	// PromptsDir overrides prompt templates file by file (<name>.tmpl).
 	PromptsDir string `mapstructure:"prompts_dir" yaml:"prompts_dir"`
 	// Source names where the config came from (file path or "embedded").
@@ -392,6 +393,9 @@ func (c *Config) resolve() error {
 	}
 	if j := c.Judge.Mode; j != "auto" && j != "chat" && j != "lexical" {
 		return fmt.Errorf("judge.mode: %q is not one of auto, chat, lexical", j)
+	}
+	if err := c.Bridges.resolve(); err != nil {
+		return err
 	}
 	if c.Answer.Budget < 0 {
 		return fmt.Errorf("answer.budget: %d must not be negative", c.Answer.Budget)

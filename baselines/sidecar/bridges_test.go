@@ -1,0 +1,159 @@
+package sidecar
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/llm"
+	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/memory/memorytest"
+)
+
+// The real sidecars under scripts/bridges, run against arbor's fake model
+// server: the Node Mem0 sidecar on the real npm mem0ai, the Python ones on
+// the stand-in libraries in testdata/python (the real ones cannot be
+// installed here; see each sidecar's header for its install line).
+
+const bridgesDir = "../../scripts/bridges"
+
+// fakeModels starts the fake OpenAI-compatible server and returns a config
+// whose chat and embed roles point at it.
+func fakeModels(t *testing.T) (*llmtest.Server, *config.Config) {
+	t.Helper()
+	srv := llmtest.New(llmtest.Options{Dim: 1024})
+	t.Cleanup(srv.Close)
+	cfg, err := config.Load("", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := []config.Endpoint{{URL: srv.URL, Model: "fake-model"}}
+	cfg.Models.Chat = config.Role{Provider: "openai", Endpoints: ep}
+	cfg.Models.Embed = config.Role{Provider: "openai", Endpoints: ep}
+	return srv, cfg
+}
+
+// bridgePool builds system's pool from the config as arbor does, with the
+// command's script path made relative to this package.
+func bridgePool(t *testing.T, cfg *config.Config, system, benchmark string, env ...string) *Pool {
+	t.Helper()
+	spec, err := SpecFor(cfg, system, benchmark)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range spec.Command {
+		if strings.HasPrefix(a, "scripts/bridges/") {
+			spec.Command[i] = filepath.Join(bridgesDir, strings.TrimPrefix(a, "scripts/bridges/"))
+		}
+	}
+	spec.Env = append(spec.Env, env...)
+	spec.Timeout, spec.StartTimeout = 60*time.Second, 60*time.Second
+	p := NewPool(spec, words{})
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// mem0Ready makes sure the Node sidecar can run: node on PATH, and
+// node_modules installed, from the npm cache only (no network in tests).
+func mem0Ready(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not found: install node >= 20, then run `npm ci` in scripts/bridges/mem0")
+	}
+	dir := filepath.Join(bridgesDir, "mem0")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "mem0ai", "package.json")); err == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", "ci", "--offline", "--no-audit", "--no-fund")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("the Mem0 sidecar is not installed and `npm ci --offline` failed (%v): run `npm ci` in scripts/bridges/mem0; %s", err, lastLine(string(out)))
+	}
+}
+
+func lastLine(s string) string {
+	l := strings.Split(strings.TrimSpace(s), "\n")
+	return l[len(l)-1]
+}
+
+func TestMem0Node(t *testing.T) {
+	mem0Ready(t)
+	srv, cfg := fakeModels(t)
+	p := bridgePool(t, cfg, "mem0", "locomo")
+
+	t.Run("Handshake", func(t *testing.T) {
+		h, err := p.Check(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Library != "mem0ai" || h.LibraryVersion != "3.3.1" || h.WrittenAgainst != "3.3.1" {
+			t.Errorf("hello = %+v", h)
+		}
+	})
+
+	t.Run("AddsAndFinds", func(t *testing.T) {
+		ctx, usage := llm.WithUsage(t.Context())
+		sys, err := p.Factory()(ctx, "ep-find")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sys.(*System).Close()
+		for _, in := range []dialog.Interaction{
+			interaction("i1", "I booked the Hotel Avenida in Lisbon for June."),
+			interaction("i2", "My car is a blue Corolla and the brakes cost 300 euros."),
+			interaction("i3", "I booked the Hotel Avenida in Lisbon for June."), // the same fact again: Mem0 dedupes it
+		} {
+			if err := sys.Commit(ctx, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f, err := sys.(*System).Flush(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Interactions != 3 || f.Units != 2 {
+			t.Errorf("flush = %+v, want 3 interactions and 2 memories (the repeated fact deduplicated by Mem0)", f)
+		}
+		found := map[string]bool{}
+		for _, q := range []string{"Which hotel did I book in Lisbon?", "What car do I drive?", "How much did the brakes cost?"} {
+			b, err := sys.Recall(ctx, memory.Query{Text: q, Budget: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range b.Items {
+				found[it.Text] = true
+				if len(it.Sources) != 1 || (it.Sources[0] != "i1" && it.Sources[0] != "i2") {
+					t.Errorf("item %q cites %v", it.Text, it.Sources)
+				}
+			}
+		}
+		if len(found) == 0 {
+			t.Fatal("Mem0 found no memory for any of three questions")
+		}
+		for text := range found {
+			if !strings.HasPrefix(text, "[2023-05-30 10:00] User said: [2023-05-30 10:00] ") {
+				t.Errorf("memory %q lacks the session time (item stamp, and the time Mem0 extracted from the text)", text)
+			}
+		}
+		u := usage.Snapshot()
+		if u["chat"].Count != 3 || u["chat"].PromptTokens == 0 || u["embed"].Count == 0 {
+			t.Errorf("usage = %+v, want Mem0's 3 extraction calls and its embedding calls", u)
+		}
+		if got := srv.PathStats("/v1/chat/completions").Requests; got < 3 {
+			t.Errorf("the fake saw %d chat requests", got)
+		}
+	})
+
+	t.Run("Conformance", func(t *testing.T) {
+		memorytest.Run(t, p.Factory(), memorytest.WithCounter(words{}), memorytest.WithInstances(2))
+	})
+}
