@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,4 +157,146 @@ func TestMem0Node(t *testing.T) {
 	t.Run("Conformance", func(t *testing.T) {
 		memorytest.Run(t, p.Factory(), memorytest.WithCounter(words{}), memorytest.WithInstances(2))
 	})
+}
+
+// standIns is the PYTHONPATH of the stand-in libraries.
+func standIns(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found: the Python sidecars need it")
+	}
+	abs, err := filepath.Abs("testdata/python")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// pythonBridge builds a Python sidecar's pool on the stand-ins.
+func pythonBridge(t *testing.T, cfg *config.Config, system, benchmark string) *Pool {
+	t.Helper()
+	path := standIns(t)
+	if system == "licomemory" {
+		cfg.Bridges.LiCoMemory.Options = map[string]any{"repo": filepath.Join(path, "licomemory-repo"), "chunk_tokens": 30}
+	}
+	if system == "mem0" {
+		cfg.Bridges.Mem0.Command = []string{"python3", "scripts/bridges/python/mem0py.py"}
+	}
+	return bridgePool(t, cfg, system, benchmark, "PYTHONPATH="+path)
+}
+
+// TestPythonBridges runs every Python sidecar through the conformance suite
+// on its stand-in library, and checks its handshake and model accounting.
+func TestPythonBridges(t *testing.T) {
+	for _, c := range []struct{ system, library, version string }{
+		{"amem", "agentic_memory", "0.0.1-standin"},
+		{"graphiti", "graphiti-core", "0.29.0-standin"},
+		{"licomemory", "LiCoMemory", "unknown (not a git checkout)"},
+		{"mem0", "mem0ai", "2.0.0-standin"},
+	} {
+		t.Run(c.system, func(t *testing.T) {
+			srv, cfg := fakeModels(t)
+			p := pythonBridge(t, cfg, c.system, "locomo")
+			h, err := p.Check(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Library != c.library || h.LibraryVersion != c.version || h.System != c.system {
+				t.Errorf("hello = %+v", h)
+			}
+			ctx, usage := llm.WithUsage(t.Context())
+			sys, err := p.Factory()(ctx, "ep/1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, in := range []dialog.Interaction{
+				interaction("i1", "I booked the Hotel Avenida in Lisbon for June."),
+				interaction("i2", "My car is a blue Corolla and the brakes cost 300 euros."),
+			} {
+				if err := sys.Commit(ctx, in); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b, err := sys.Recall(ctx, memory.Query{Text: "Which hotel did I book in Lisbon?", Time: time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC), Budget: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b.Items) == 0 || !b.Sources()["i1"] {
+				t.Fatalf("recall found %+v, want the hotel of i1", b.Items)
+			}
+			for _, it := range b.Items {
+				if strings.Contains(it.Text, "stand-in answer") {
+					t.Errorf("the system's own answer reached the bundle: %q", it.Text)
+				}
+				if !strings.HasPrefix(it.Text, "[2023-05-30 10:00] ") {
+					t.Errorf("item %q lacks the session time", it.Text)
+				}
+			}
+			if u := usage.Snapshot()["chat"]; u.Count == 0 || u.PromptTokens == 0 {
+				t.Errorf("the library's chat calls were not accounted: %+v", usage.Snapshot())
+			}
+			if srv.PathStats("/v1/chat/completions").Requests == 0 {
+				t.Error("the library never called the chat endpoint")
+			}
+			sys.(*System).Close()
+			memorytest.Run(t, p.Factory(), memorytest.WithCounter(words{}), memorytest.WithInstances(2))
+		})
+	}
+}
+
+// TestPythonMissingLibrary: without its library a sidecar fails at start
+// with one line naming how to install it.
+func TestPythonMissingLibrary(t *testing.T) {
+	standIns(t)
+	for _, system := range []string{"amem", "graphiti", "licomemory", "mem0"} {
+		t.Run(system, func(t *testing.T) {
+			_, cfg := fakeModels(t)
+			if system == "mem0" {
+				cfg.Bridges.Mem0.Command = []string{"python3", "scripts/bridges/python/mem0py.py"}
+			}
+			p := bridgePool(t, cfg, system, "locomo", "PYTHONPATH="+t.TempDir())
+			_, err := p.Check(t.Context())
+			if err == nil {
+				t.Fatal("started without its library")
+			}
+			msg := err.Error()
+			for _, w := range []string{system + " sidecar: exited (exit status 3) during hello: " + system + " sidecar: the Python module", "is not installed", installHints[system]} {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q lacks %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+// TestGraphitiEvery8: on BranchMemEval Graphiti's graph is updated every 8
+// interactions; the rest wait, and are not recalled before their batch.
+func TestGraphitiEvery8(t *testing.T) {
+	_, cfg := fakeModels(t)
+	p := pythonBridge(t, cfg, "graphiti", "branchmemeval")
+	ctx := t.Context()
+	sys, err := p.Factory()(ctx, "bme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		if err := sys.Commit(ctx, interaction(fmt.Sprintf("i%d", i), fmt.Sprintf("note number%d about the garden", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := sys.(*System).Flush(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Interactions != 10 || f.Pending != 2 || f.Units != 8 {
+		t.Errorf("flush = %+v, want 10 interactions, 2 pending, 8 facts", f)
+	}
+	b, err := sys.Recall(ctx, memory.Query{Text: "garden number9 number3", Budget: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := b.Sources()
+	if src["i9"] || src["i8"] || !src["i3"] {
+		t.Errorf("sources %v: want the first batch only", src)
+	}
 }

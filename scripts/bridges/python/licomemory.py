@@ -81,7 +81,17 @@ class LiCoMemory(sc.Bridge):
         self.rag = None
 
     def library_version(self):
-        return self.written_against  # a git checkout has no version of its own
+        # A git checkout has no version of its own: its commit is the version.
+        repo = os.path.dirname(os.path.dirname(os.path.abspath(graph_rag.__file__)))
+        try:
+            with open(os.path.join(repo, ".git", "HEAD")) as f:
+                head = f.read().strip()
+            if head.startswith("ref: "):
+                with open(os.path.join(repo, ".git", head[5:])) as f:
+                    head = f.read().strip()
+            return head[:7]
+        except OSError:
+            return "unknown (not a git checkout)"
 
     def reset(self, episode):
         if self.dir:
@@ -148,15 +158,17 @@ class LiCoMemory(sc.Bridge):
         # Summaries and triples carry no chunk id: they cite the retrieved
         # chunks, or the whole episode when none were retrieved.
         derived = sorted(set(cited), key=everything.index) or everything
+        # ... and carry the time of the newest chunk they cite.
+        when = max((t for ids, t in self.chunks.values() if set(ids) & set(derived)), default="")
         head = []
         for s in res.get("summaries") or []:
             text = s.get("summary") or s.get("text") if isinstance(s, dict) else str(s)
             if text:
-                head.append({"text": text, "score": 0, "sources": derived, "channel": "summary"})
+                head.append({"text": text, "score": 0, "time": when, "sources": derived, "channel": "summary"})
         for t in res.get("triples") or []:
             text = " ".join(map(str, t)) if isinstance(t, (list, tuple)) else (t.get("text") if isinstance(t, dict) else str(t))
             if text:
-                head.append({"text": text, "score": 0, "sources": derived, "channel": "fact"})
+                head.append({"text": text, "score": 0, "time": when, "sources": derived, "channel": "fact"})
         return {"items": head + items}
 
 

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import arbor_sidecar as sc  # noqa: E402
 
 os.environ.setdefault("MEM0_TELEMETRY", "False")  # no telemetry to an external host
-INSTALL = 'pip install "mem0ai==2.0.*" (see scripts/bridges/python/mem0.py)'
+INSTALL = 'pip install "mem0ai==2.0.*" (see scripts/bridges/python/mem0py.py)'
 mem0 = sc.need("mem0", "mem0", INSTALL)
 
 
