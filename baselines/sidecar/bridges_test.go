@@ -260,7 +260,7 @@ func TestPythonMissingLibrary(t *testing.T) {
 				t.Fatal("started without its library")
 			}
 			msg := err.Error()
-			for _, w := range []string{system + " sidecar: exited (exit status 3) during hello: " + system + " sidecar: the Python module", "is not installed", installHints[system]} {
+			for _, w := range []string{system + " sidecar: exited (exit status 3) during hello: " + system + " sidecar: the Python module", "is not installed", "scripts/bridges/python/"} {
 				if !strings.Contains(msg, w) {
 					t.Errorf("error %q lacks %q", msg, w)
 				}
@@ -298,5 +298,28 @@ func TestGraphitiEvery8(t *testing.T) {
 	src := b.Sources()
 	if src["i9"] || src["i8"] || !src["i3"] {
 		t.Errorf("sources %v: want the first batch only", src)
+	}
+}
+
+// TestCheckTable: `arbor endpoints check` skips bridges while the models are
+// offline, fails an unknown one, and reports a started one's library.
+func TestCheckTable(t *testing.T) {
+	offline, err := config.Load("", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := Check(t.Context(), offline, []string{"mem0", "nosuch"})
+	if rs[0].Status != "skipped" || rs[1].Status != "FAIL" || !strings.Contains(rs[1].Err, `"nosuch" is not bridged`) {
+		t.Errorf("offline check = %+v", rs)
+	}
+	_, cfg := fakeModels(t)
+	cfg.Bridges.AMem.Command = []string{os.Args[0]}
+	t.Setenv("ARBOR_FAKE_SIDECAR", "ok")
+	var b strings.Builder
+	if err := RunCheck(t.Context(), cfg, []string{"amem"}, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "ok      fakemem  0.1") {
+		t.Errorf("check table:\n%s", b.String())
 	}
 }

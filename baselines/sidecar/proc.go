@@ -169,6 +169,10 @@ func (p *proc) exitError(op string) error {
 		status = "exited (" + st.String() + ")"
 	}
 	last := p.stderr.lastLine()
+	if strings.Contains(strings.ToLower(last), "install") {
+		// The sidecar said itself what is missing and how to install it.
+		return p.spec.fail("%s during %s: %s", status, op, last)
+	}
 	if last != "" {
 		last = ": " + last
 	}

@@ -113,7 +113,7 @@ func TestFailures(t *testing.T) {
 
 func TestStartFailures(t *testing.T) {
 	cases := []struct{ mode, want string }{
-		{"missing", "fakemem sidecar: exited (exit status 3) during hello: fake sidecar: the library fakemem is not installed; pip install fakemem; " + fakeInstall},
+		{"missing", "fakemem sidecar: exited (exit status 3) during hello: fake sidecar: the library fakemem is not installed; pip install fakemem"},
 		{"oldproto", "fakemem sidecar: speaks protocol version 0, arbor speaks 1"},
 	}
 	for _, c := range cases {
