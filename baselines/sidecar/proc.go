@@ -240,7 +240,7 @@ func encodeRequest(id int64, op string, req any) ([]byte, error) {
 func account(ctx context.Context, u map[string]WireUsage) {
 	usage := llm.UsageFrom(ctx)
 	for role, w := range u {
-		usage.Add(role, llm.RoleUsage{Count: w.Calls, Errors: w.Errors, PromptTokens: w.PromptTokens, CompletionTokens: w.CompletionTokens})
+		usage.Add(role, llm.RoleUsage{Count: max(w.Calls, 0), Errors: max(w.Errors, 0), PromptTokens: max(w.PromptTokens, 0), CompletionTokens: max(w.CompletionTokens, 0)})
 	}
 }
 

@@ -13,6 +13,7 @@ package sidecar
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -379,6 +380,9 @@ func (s *System) item(w WireItem) (memory.Item, error) {
 		ch = memory.Channel(w.Channel)
 	default:
 		return memory.Item{}, fmt.Errorf("channel %q is not one of fact, turn, summary, record, local", w.Channel)
+	}
+	if len(w.Sources) == 0 || slices.Contains(w.Sources, "") {
+		return memory.Item{}, fmt.Errorf("cites no interaction (sources %q)", w.Sources)
 	}
 	var t time.Time
 	if w.Time != "" {

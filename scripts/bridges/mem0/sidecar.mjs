@@ -149,13 +149,14 @@ const ops = {
     if (!memory) throw new Error("recall before reset: no episode");
     if (interactions === 0) return { items: [] };
     const res = await memory.search(req.query, { filters: { user_id: episode }, topK: req.k || 50, threshold: 0 });
-    const items = (res.results || []).map((r) => {
+    // A memory without its interaction id cannot cite a source: left out.
+    const items = (res.results || []).filter((r) => r.metadata && r.metadata.interaction_id).map((r) => {
       const md = r.metadata || {};
       return {
         text: r.memory,
         score: r.score || 0,
         time: md.time || "",
-        sources: md.interaction_id ? [md.interaction_id] : [],
+        sources: [md.interaction_id],
         channel: "fact",
       };
     });
