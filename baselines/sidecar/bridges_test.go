@@ -25,6 +25,11 @@ import (
 
 const bridgesDir = "../../scripts/bridges"
 
+// bridgeConformance keeps the suite's cost down for real processes: arbor
+// packs every bridge's bundle itself (System.Recall), so budgets below one
+// unit, a middling one and an unlimited one cover the packing cases.
+var bridgeConformance = []memorytest.Option{memorytest.WithCounter(words{}), memorytest.WithInstances(2), memorytest.WithBudgets(7, 256, 1<<20)}
+
 // fakeModels starts the fake OpenAI-compatible server and returns a config
 // whose chat and embed roles point at it.
 func fakeModels(t *testing.T) (*llmtest.Server, *config.Config) {
@@ -155,7 +160,10 @@ func TestMem0Node(t *testing.T) {
 	})
 
 	t.Run("Conformance", func(t *testing.T) {
-		memorytest.Run(t, p.Factory(), memorytest.WithCounter(words{}), memorytest.WithInstances(2))
+		if testing.Short() {
+			t.Skip("-short: the conformance suite on real Mem0 processes takes ~20 s")
+		}
+		memorytest.Run(t, p.Factory(), bridgeConformance...)
 	})
 }
 
@@ -195,6 +203,7 @@ func TestPythonBridges(t *testing.T) {
 		{"mem0", "mem0ai", "2.0.0-standin"},
 	} {
 		t.Run(c.system, func(t *testing.T) {
+			t.Parallel()
 			srv, cfg := fakeModels(t)
 			p := pythonBridge(t, cfg, c.system, "locomo")
 			h, err := p.Check(t.Context())
@@ -239,7 +248,7 @@ func TestPythonBridges(t *testing.T) {
 				t.Error("the library never called the chat endpoint")
 			}
 			sys.(*System).Close()
-			memorytest.Run(t, p.Factory(), memorytest.WithCounter(words{}), memorytest.WithInstances(2))
+			memorytest.Run(t, p.Factory(), bridgeConformance...)
 		})
 	}
 }
