@@ -77,20 +77,19 @@ func WriteChecks(w io.Writer, rs []CheckResult) error {
 	return tw.Flush()
 }
 
-// RunCheck checks systems, prints the table to w and fails when any failed.
+// RunCheck checks systems, prints the table to w and fails naming the
+// bridges that did not start.
 func RunCheck(ctx context.Context, cfg *config.Config, systems []string, w io.Writer) error {
 	rs := Check(ctx, cfg, systems)
-	if err := WriteChecks(w, rs); err != nil {
-		return err
-	}
-	failed := 0
+	var failed []string
 	for _, r := range rs {
 		if r.Status == "FAIL" {
-			failed++
+			failed = append(failed, r.System)
 		}
 	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d bridges failed their check", failed, len(rs))
+	err := WriteChecks(w, rs)
+	if err == nil && len(failed) > 0 {
+		err = fmt.Errorf("bridges that failed their check: %s (see the ERROR column)", strings.Join(failed, ", "))
 	}
-	return nil
+	return err
 }
