@@ -53,13 +53,20 @@ func start(ctx context.Context, spec *Spec, hello Hello) (*proc, error) {
 	if err != nil {
 		return nil, spec.fail("stdin: %v", err)
 	}
-	out, err := cmd.StdoutPipe()
+	// An os.Pipe of our own rather than StdoutPipe: Wait closes StdoutPipe's
+	// reader when the process exits, which could drop the last lines a
+	// failing sidecar wrote; this one is read to its end.
+	out, w, err := os.Pipe()
 	if err != nil {
 		return nil, spec.fail("stdout: %v", err)
 	}
+	cmd.Stdout = w
 	if err := cmd.Start(); err != nil {
+		out.Close()
+		w.Close()
 		return nil, spec.fail("cannot start %q: %v", strings.Join(spec.Command, " "), err)
 	}
+	w.Close() // the child holds its own copy
 	p.stdin = in
 	go p.read(out)
 	go func() {
@@ -79,7 +86,8 @@ func start(ctx context.Context, spec *Spec, hello Hello) (*proc, error) {
 	return p, nil
 }
 
-func (p *proc) read(out io.Reader) {
+func (p *proc) read(out io.ReadCloser) {
+	defer out.Close()
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	for sc.Scan() {
@@ -89,9 +97,8 @@ func (p *proc) read(out io.Reader) {
 		}
 		p.lines <- bytes.Clone(line)
 	}
-	if err := sc.Err(); err != nil {
-		p.stderr.Write([]byte("\narbor: reading the sidecar's output: " + err.Error() + "\n"))
-	}
+	// A line over maxLine ends the reading: the next call sees the output
+	// closed and the process is replaced.
 	close(p.lines)
 }
 
