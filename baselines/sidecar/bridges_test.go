@@ -257,8 +257,10 @@ func TestPythonBridges(t *testing.T) {
 				t.Error("the library never called the chat endpoint")
 			}
 			sys.(*System).Close()
-			longForm(t)
-			memorytest.Run(t, p.Factory(), bridgeConformance...)
+			t.Run("Conformance", func(t *testing.T) {
+				longForm(t)
+				memorytest.Run(t, p.Factory(), bridgeConformance...)
+			})
 		})
 	}
 }
