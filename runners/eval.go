@@ -46,6 +46,7 @@ type run struct {
 	d        *deps
 	samples  *resumable[record.Sample]
 	episodes *resumable[record.EpisodeStat]
+	bundles  *bundleLog // nil when run.bundles is off
 	bar      *progress.Reporter
 	mu       sync.Mutex // guards scored and answered
 	scored   float64
@@ -107,6 +108,10 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	defer r.episodes.Close()
+	if r.bundles, err = openBundles(dir, p.Config.Run.Bundles); err != nil {
+		return nil, err
+	}
+	defer r.bundles.close()
 
 	jobs, total, done := r.jobs(eps)
 	r.bar = progress.New(p.Log, fmt.Sprintf("%s %s", p.Kind, p.Benchmark), total, p.Config.Run.Progress)
@@ -410,14 +415,18 @@ func (r *run) replay(ctx context.Context, j job) error {
 		defer c.Close()
 	}
 	var (
-		ingest    time.Duration
-		committed []string
-		commitErr error
+		ingest     time.Duration
+		committed  []string
+		commitErr  error
+		commitErrs int
 	)
 	commit := func(in *dialog.Interaction) {
 		t0 := time.Now()
-		if err := sys.Commit(ingCtx, *in); err != nil && commitErr == nil {
-			commitErr = fmt.Errorf("%s: %w", j.system, err) // systems name the interaction themselves
+		if err := sys.Commit(ingCtx, *in); err != nil {
+			commitErrs++
+			if commitErr == nil {
+				commitErr = fmt.Errorf("%s: %w", j.system, err) // systems name the interaction themselves
+			}
 		}
 		ingest += time.Since(t0)
 		committed = append(committed, in.ID)
@@ -442,13 +451,16 @@ func (r *run) replay(ctx context.Context, j job) error {
 				if r.samples.done(r.key(j.ep.ID, q.ID, j.system, v, b)) {
 					continue
 				}
-				s := r.answer(ctx, j, sys, q, v, b, lat)
+				s, bundle := r.answer(ctx, j, sys, q, v, b, lat)
 				if err := ctx.Err(); err != nil {
 					// An answer cut short by an interrupt is not a result:
 					// recorded as an error sample, resuming would skip it.
 					return err
 				}
 				if err := r.samples.write(s); err != nil {
+					return err
+				}
+				if err := r.bundles.write(s, q, bundle, sys); err != nil {
 					return err
 				}
 				r.progress(s)
@@ -467,6 +479,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 	if commitErr != nil {
 		stat.Error = commitErr.Error()
 	}
+	stat.Degraded = degradedOf(sys, commitErrs)
 	localization(&stat, j.ep, sys, committed)
 	return r.episodes.write(stat)
 }
@@ -502,9 +515,10 @@ func (r *run) baseSample(j job, q *datasets.Question, variant string, budget int
 		EvidenceRecall: -1, Heuristic: r.d.heuristics(j.system)}
 }
 
-// answer recalls, answers and scores one question at one budget. The result
-// is named so that the deferred call accounting reaches the caller.
-func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, lat record.Latency) (s record.Sample) {
+// answer recalls, answers and scores one question at one budget, and
+// returns the recalled bundle too (nil when recall failed). The result is
+// named so that the deferred call accounting reaches the caller.
+func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, lat record.Latency) (s record.Sample, recalled *memory.Bundle) {
 	s = r.baseSample(j, q, variant, budget)
 	s.Latency = lat
 	qctx, usage := llm.WithUsage(ctx)
@@ -519,8 +533,9 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	s.Latency.QueryPrep = recallTime.Seconds()
 	if err != nil {
 		s.Error = fmt.Sprintf("recall: %v", err)
-		return s
+		return s, nil
 	}
+	recalled = &bundle
 	s.EvidenceTokens = bundle.Tokens()
 	rec := r.d.recaller(q, bundle)
 	s.EvidenceRecall = rec.Gold
@@ -556,7 +571,7 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	s.Latency.FullQuery = (prep + res.Latency).Seconds()
 	if err != nil {
 		s.Error = fmt.Sprintf("answer: %v", err)
-		return s
+		return s, recalled
 	}
 	s.Prediction = res.Text
 	for _, sc := range r.d.scorers {
@@ -569,7 +584,7 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 		}
 		s.Scores[sc.Name()] = record.ScoreRecord{Score: out.Score, Outcome: out.Outcome, Parts: out.Parts, Raw: out.Raw, Heuristic: sc.Heuristic()}
 	}
-	return s
+	return s, recalled
 }
 
 func (r *run) progress(s record.Sample) {
@@ -619,6 +634,20 @@ func errSuffix(e string) string {
 		return ""
 	}
 	return " error=" + e
+}
+
+// degradedOf gathers a replayed instance's degraded counts: what the system
+// reports of its own operations, and the commits that returned an error.
+func degradedOf(sys memory.System, commitErrs int) *record.Degraded {
+	d := &record.Degraded{IngestErrors: commitErrs}
+	if h, ok := sys.(memory.HealthReporter); ok {
+		m := h.Health()
+		d.Fallbacks, d.ModelErrors, d.BadReplies, d.Repaired = m.Fallbacks, m.ModelErrors, m.BadReplies, m.Repaired
+	}
+	if !d.Any() {
+		return nil
+	}
+	return d
 }
 
 func toCalls(u map[string]llm.RoleUsage) map[string]record.Calls {

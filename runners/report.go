@@ -23,32 +23,77 @@ type namedTable struct {
 // alone, writes them under dir/tables/, and prints the ones the run's kind
 // is about to out.
 func Report(dir string, out io.Writer) (*Outcome, error) {
+	o, _, err := report(dir, out)
+	return o, err
+}
+
+// report is Report that also returns the tables it wrote.
+func report(dir string, out io.Writer) (*Outcome, []namedTable, error) {
 	samples, episodes, err := readRun(dir)
 	if err != nil {
-		return nil, fmt.Errorf("report %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("report %s: %w", dir, err)
 	}
 	kind, bench := "eval", ""
+	reserve := 0.0
 	if m, err := record.ReadManifest(dir); err == nil {
 		kind, bench = m.Kind, m.Benchmark
+		reserve, _ = configNumber(m.Config, "arbormem", "evidence_reserve")
 	}
 	if bench == "" && len(samples) > 0 {
 		bench = samples[0].Benchmark
 	}
 	tdir := filepath.Join(dir, "tables")
-	if err := writeTables(tdir, tablesFor(kind, bench, samples, episodes), out); err != nil {
-		return nil, err
+	ts := tablesFor(kind, bench, samples, episodes)
+	if reserve > 0 {
+		for i := range ts {
+			if strings.HasPrefix(ts[i].name, "budget-") {
+				ts[i].t.Notes = append(ts[i].t.Notes, fmt.Sprintf("ArborMem kept %.0f%% of each budget for facts and records before packing the trajectory (arbormem.evidence_reserve %g; the paper packs the trajectory first and reserves none).", 100*reserve, reserve))
+			}
+		}
+	}
+	if err := writeTables(tdir, ts, out); err != nil {
+		return nil, nil, err
 	}
 	if budgets(samples) > 1 {
 		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall} {
 			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
 	if out != nil {
 		fmt.Fprintf(out, "results: %s (tables in %s)\n", dir, tdir)
 	}
-	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, nil
+	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, ts, nil
+}
+
+// configNumber reads a number from a manifest's recorded config by its path
+// of keys, matching keys without regard to case or underscores (the config
+// is recorded as decoded JSON: "arbormem"/"evidence_reserve" and
+// "ArborMem"/"EvidenceReserve" both match).
+func configNumber(cfg any, path ...string) (float64, bool) {
+	norm := func(k string) string { return strings.ToLower(strings.ReplaceAll(k, "_", "")) }
+	cur := cfg
+	for _, key := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return 0, false
+		}
+		var next any
+		found := false
+		for k, v := range m {
+			if norm(k) == norm(key) {
+				next, found = v, true
+				break
+			}
+		}
+		if !found {
+			return 0, false
+		}
+		cur = next
+	}
+	x, ok := cur.(float64)
+	return x, ok
 }
 
 // tablesFor picks the tables that the samples support.
