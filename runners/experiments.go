@@ -94,6 +94,14 @@ func (p prefiltered) Close() error {
 	return nil
 }
 
+// Health passes on the wrapped system's degraded counts, if it keeps any.
+func (p prefiltered) Health() memory.Health {
+	if h, ok := p.System.(memory.HealthReporter); ok {
+		return h.Health()
+	}
+	return memory.Health{}
+}
+
 func (p prefiltered) Recall(ctx context.Context, q memory.Query) (memory.Bundle, error) {
 	wide := q
 	wide.Budget = PrefilterBudget(q.Budget)

@@ -78,6 +78,9 @@ func fakeSidecar(mode string) int {
 			tm, _ := it["time"].(string)
 			units = append(units, fakeUnit{id: it["id"].(string), text: strings.Join(parts, " "), time: tm})
 			rep["usage"] = map[string]any{"chat": map[string]int{"calls": 1, "prompt_tokens": 100, "completion_tokens": 10}, "embed": map[string]int{"calls": 1, "prompt_tokens": 20}}
+			if mode == "modelerrors" {
+				rep["usage"] = map[string]any{"chat": map[string]int{"calls": 2, "errors": 1}}
+			}
 		case "flush":
 			n := commits
 			if mode == "lose" {

@@ -34,6 +34,9 @@ type proc struct {
 	seq    int64
 	hello  HelloReply
 	broken error // set once the process cannot be trusted; every later call returns it
+	// modelErrors counts the failed model calls the sidecar reported, over
+	// the process's life.
+	modelErrors int
 }
 
 // start launches the sidecar and performs the handshake.
@@ -145,6 +148,9 @@ func (p *proc) call(ctx context.Context, op string, req any, out any, timeout ti
 			return p.breakWith(p.spec.fail("answered request %d while arbor waited for %d (%s); %s", env.ID, p.seq, op, p.spec.hint()))
 		}
 		account(ctx, env.Usage)
+		for _, u := range env.Usage {
+			p.modelErrors += max(u.Errors, 0)
+		}
 		if !env.OK {
 			if env.Error == "" {
 				env.Error = "no error message"

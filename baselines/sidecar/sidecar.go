@@ -184,7 +184,7 @@ func (p *Pool) Factory() memory.Factory {
 			p.release(pr)
 			return nil, err
 		}
-		return &System{pool: p, proc: pr, episode: episode}, nil
+		return &System{pool: p, proc: pr, episode: episode, errorsBase: pr.modelErrors}, nil
 	}
 }
 
@@ -282,6 +282,20 @@ type System struct {
 	committed int
 	dirty     bool // committed since the last flush
 	last      FlushReply
+	// errorsBase is the process's model-error count when the episode began;
+	// errors is the episode's, frozen at Close.
+	errorsBase, errors int
+}
+
+// Health reports the failed model calls the sidecar's library made in this
+// episode (the run records them as degraded).
+func (s *System) Health() memory.Health {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc != nil {
+		s.errors = s.proc.modelErrors - s.errorsBase
+	}
+	return memory.Health{ModelErrors: s.errors}
 }
 
 // Commit sends the interaction; the sidecar replies when its library has
@@ -409,6 +423,7 @@ func (s *System) Close() error {
 		return nil
 	}
 	pr := s.proc
+	s.errors = pr.modelErrors - s.errorsBase
 	s.proc = nil
 	if pr.broken == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), s.pool.spec.Timeout)

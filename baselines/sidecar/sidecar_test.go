@@ -224,3 +224,26 @@ func TestReuse(t *testing.T) {
 		t.Error("commit on a closed system succeeded")
 	}
 }
+
+// TestHealth: failed model calls the sidecar reports count as the episode's
+// model errors.
+func TestHealth(t *testing.T) {
+	p := fakePool(t, "modelerrors", time.Second)
+	sys, err := p.Factory()(t.Context(), "ep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys.Commit(t.Context(), interaction("a", "car"))
+	sys.Commit(t.Context(), interaction("b", "bus"))
+	if got := sys.(memory.HealthReporter).Health().ModelErrors; got != 2 {
+		t.Errorf("model errors %d, want 2", got)
+	}
+	sys.(*System).Close()
+	if got := sys.(memory.HealthReporter).Health().ModelErrors; got != 2 {
+		t.Errorf("after close: model errors %d, want 2", got)
+	}
+	next, _ := p.Factory()(t.Context(), "ep2")
+	if got := next.(memory.HealthReporter).Health().ModelErrors; got != 0 {
+		t.Errorf("the next episode starts with %d model errors", got)
+	}
+}
