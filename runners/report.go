@@ -55,7 +55,11 @@ func report(dir string, out io.Writer) (*Outcome, []namedTable, error) {
 		return nil, nil, err
 	}
 	if budgets(samples) > 1 {
-		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall} {
+		metrics := []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall}
+		if bench != "branchmemeval" { // BranchMemEval lists no evidence turns: no source recall
+			metrics = append(metrics, scoring.MetricSourceRecall)
+		}
+		for _, m := range metrics {
 			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m)); err != nil {
 				return nil, nil, err
 			}
@@ -104,6 +108,9 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 		ts = append(ts,
 			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy), true},
 			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), true})
+		if bench != "branchmemeval" {
+			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall), false})
+		}
 	}
 	if variants := variantsOf(samples); len(variants) > 1 {
 		t := scoring.AblationTable(samples, nil)
@@ -127,6 +134,9 @@ func benchmarkTables(bench, categoriesName string, samples []record.Sample, epis
 	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples), print && !bme}}
 	if bme {
 		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes), print})
+	} else {
+		name := strings.Replace(categoriesName, "categories", "evidence-recall", 1)
+		ts = append(ts, namedTable{name, scoring.RecallTable(samples), print})
 	}
 	return ts
 }
