@@ -7,7 +7,8 @@
 // ArborMem's memory operations (arbormem.Rules), the extractive answerer
 // (answer.Extract), the lexical judges (scoring.LexicalReply), the
 // extractive session summaries (baselines.HeuristicSummary) and, for the
-// BranchMemEval verbaliser, the draft turn itself. Embeddings and reranks
+// BranchMemEval verbaliser, the draft turn itself. Mem0's own prompts, which
+// the Mem0 bridge sends, are answered by llmtest.Mem0Reply. Embeddings and reranks
 // come from the offline providers (pkg/llm/local), the reranker instruction
 // stripped from the query, so a model-backed run against a speaking fake
 // computes what the offline run computes, through every client, prompt and
@@ -62,6 +63,10 @@ type Options struct {
 
 // Unrecognised is the Stats key of requests that matched no prompt.
 const Unrecognised = "(unrecognised)"
+
+// Mem0 is the Stats key of Mem0's own memory prompts (fact extraction and
+// memory update), which the fake answers with llmtest.Mem0Reply.
+const Mem0 = "mem0"
 
 // PromptStats counts what the speaker replied to one prompt.
 type PromptStats struct {
@@ -310,6 +315,9 @@ func (s *Speaker) respond(req llmtest.Request) (name, reply string, shape byte, 
 	if len(req.Messages) > 0 && req.Messages[0].Role == "system" && strings.HasPrefix(req.Messages[0].Content, s.anchor) {
 		reply, ok := s.layoutAnswer(req.Messages)
 		return "system_anchor", reply, 0, ok
+	}
+	if r, ok := llmtest.Mem0Reply(req); ok {
+		return Mem0, r, '{', true
 	}
 	var first string
 	for _, m := range req.Messages {

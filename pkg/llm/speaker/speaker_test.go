@@ -399,3 +399,23 @@ func FuzzMatchRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestMem0Prompts checks that Mem0's own prompts are answered as the plain
+// fake answers them, and counted apart.
+func TestMem0Prompts(t *testing.T) {
+	s := newSpeaker(t, Options{})
+	req := llmtest.Request{Messages: []llmtest.Message{
+		{Role: "system", Content: "You are a Personal Information Organizer, specialized in accurately storing facts."},
+		{Role: "user", Content: "Input:\nuser: I moved to Porto in May."},
+	}}
+	want, ok := llmtest.Mem0Reply(req)
+	if !ok {
+		t.Fatal("llmtest does not recognise the Mem0 prompt")
+	}
+	if got, ok := s.Speak(req); !ok || got != want {
+		t.Errorf("Speak: %q, %v; want %q", got, ok, want)
+	}
+	if st := s.Stats(); st[Mem0].Replies != 1 || st[Unrecognised].Replies != 0 {
+		t.Errorf("stats %+v", st)
+	}
+}
