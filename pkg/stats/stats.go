@@ -27,7 +27,20 @@ type Options struct {
 	Level float64
 	// Seed seeds every generator (run.seed).
 	Seed uint64
+	// Interval is the bootstrap interval type (report.interval): Percentile
+	// (the default) or Basic.
+	Interval string
 }
+
+// Interval types.
+const (
+	// Percentile takes the resampled statistic's quantiles as the interval.
+	Percentile = "percentile"
+	// Basic reflects them about the estimate, [2θ̂ − q_hi, 2θ̂ − q_lo]
+	// (Davison & Hinkley 1997, §5.2), correcting a skewed bootstrap
+	// distribution's shift.
+	Basic = "basic"
+)
 
 // DefaultOptions are 10,000 resamples at 95% with seed 42.
 func DefaultOptions() Options { return Options{Resamples: 10000, Level: 0.95, Seed: 42} }
@@ -131,10 +144,10 @@ func (c Clusters) Mean() float64 {
 	return s / n
 }
 
-// Bootstrap is the percentile bootstrap interval of the mean: clusters are
-// drawn with replacement, as many as there are, and the interval's ends are
+// Bootstrap is the bootstrap interval of the mean: clusters are drawn with
+// replacement, as many as there are, and the percentile interval's ends are
 // the (1−Level)/2 and (1+Level)/2 quantiles (inverse empirical CDF) of the
-// resampled means. One observation or none gives a zero-width interval at
+// resampled means (reflected about the mean for Basic). One observation or none gives a zero-width interval at
 // the mean (NaN when empty).
 func Bootstrap(c Clusters, o Options) Interval {
 	o = o.norm()
@@ -145,7 +158,11 @@ func Bootstrap(c Clusters, o Options) Interval {
 	}
 	means := make([]float64, o.Resamples)
 	resampleMeans(c, o.rng(), means)
-	return percentile(means, o.Level)
+	iv := percentile(means, o.Level)
+	if o.Interval == Basic {
+		iv = Interval{2*m - iv.Hi, 2*m - iv.Lo}
+	}
+	return iv
 }
 
 // resampleMeans fills out with the means of len(out) cluster resamples,

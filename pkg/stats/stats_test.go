@@ -315,6 +315,14 @@ func TestEdgeCases(t *testing.T) {
 	if iv := Bootstrap(Singletons([]float64{1, 1, 1}), DefaultOptions()); iv != (Interval{1, 1}) {
 		t.Errorf("constant: %v", iv)
 	}
+	// The basic interval reflects the percentile one about the mean.
+	vals := []float64{0, 0, 0, 0, 0, 0, 1, 1, 1, 1}
+	o := DefaultOptions()
+	pc := Bootstrap(Singletons(vals), o)
+	o.Interval = Basic
+	if b := Bootstrap(Singletons(vals), o); math.Abs(b.Lo-(0.8-pc.Hi)) > 1e-12 || math.Abs(b.Hi-(0.8-pc.Lo)) > 1e-12 {
+		t.Errorf("basic %v, percentile %v around 0.4", b, pc)
+	}
 	if p := Compare(nil, nil, nil, DefaultOptions()); p.N != 0 || !math.IsNaN(p.P) || p.Distinct() {
 		t.Errorf("empty comparison: %+v", p)
 	}

@@ -36,6 +36,9 @@ type StatsInfo struct {
 	// Method describes the procedure in words ("percentile bootstrap, 10,000
 	// resamples of episodes").
 	Method string `json:"method"`
+	// Against names what the comparisons are with, for the caption; ""
+	// means the best of each row (or column, by Highlight).
+	Against string `json:"against,omitempty"`
 }
 
 // CIForm is how Markdown and LaTeX show intervals; JSON and CSV always carry
@@ -132,11 +135,14 @@ func (t Table) ciCaption() string {
 		}
 	}
 	if marked {
-		line := "row"
+		against := "the best of its row"
 		if t.Highlight.By == ByColumn {
-			line = "column"
+			against = "the best of its column"
 		}
-		s += fmt.Sprintf(" %s marks a result not distinguishable from the best of its %s: the %s%% interval of the paired difference on the same questions includes zero.", Indistinct, line, lv)
+		if t.Stats != nil && t.Stats.Against != "" {
+			against = t.Stats.Against
+		}
+		s += fmt.Sprintf(" %s marks a result not distinguishable from %s: the %s%% interval of the paired difference on the same questions includes zero.", Indistinct, against, lv)
 	}
 	return s
 }
