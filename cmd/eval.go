@@ -25,6 +25,7 @@ func addRunFlags(c *cobra.Command) {
 	f.Bool("force", false, "resume a run even if its config fingerprint differs")
 	f.Bool("retry-errors", false, "on resume, answer again the questions whose recorded sample is an error")
 	addDryRunFlags(c)
+	addCIFlags(c)
 }
 
 // planFromFlags builds the shared part of a Plan.

@@ -34,6 +34,9 @@ Start with:  arbor eval branchmemeval`,
 var flagKeys = map[string]string{
 	"results": "run.results",
 	"verbose": "run.verbose",
+	// Commands that print tables define these locally.
+	"ci":        "report.ci",
+	"resamples": "report.resamples",
 }
 
 func init() {

@@ -21,8 +21,14 @@ type namedTable struct {
 
 // Report rebuilds every table of a run from samples.jsonl and episodes.jsonl
 // alone, writes them under dir/tables/, and prints the ones the run's kind
-// is about to out.
-func Report(dir string, out io.Writer) (*Outcome, error) {
+// is about to out. Tables carry confidence intervals and paired comparisons
+// by opts (DefaultReportOptions without); with opts.Compare it also writes
+// and prints the detailed comparison of that pair.
+func Report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, error) {
+	o := DefaultReportOptions()
+	if len(opts) > 0 {
+		o = opts[0]
+	}
 	samples, episodes, err := readRun(dir)
 	if err != nil {
 		return nil, fmt.Errorf("report %s: %w", dir, err)
@@ -35,12 +41,20 @@ func Report(dir string, out io.Writer) (*Outcome, error) {
 		bench = samples[0].Benchmark
 	}
 	tdir := filepath.Join(dir, "tables")
-	if err := writeTables(tdir, tablesFor(kind, bench, samples, episodes), out); err != nil {
+	ts := tablesFor(kind, bench, samples, episodes, o.Stats)
+	if len(o.Compare) > 0 {
+		ct, err := compareTable(samples, o)
+		if err != nil {
+			return nil, fmt.Errorf("report %s: %w", dir, err)
+		}
+		ts = append(ts, ct)
+	}
+	if err := writeTables(tdir, o.withForm(ts), out); err != nil {
 		return nil, err
 	}
 	if budgets(samples) > 1 {
 		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall} {
-			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m)); err != nil {
+			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m, o.Stats)); err != nil {
 				return nil, err
 			}
 		}
@@ -51,17 +65,18 @@ func Report(dir string, out io.Writer) (*Outcome, error) {
 	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, nil
 }
 
-// tablesFor picks the tables that the samples support.
-func tablesFor(kind, bench string, samples []record.Sample, episodes []record.EpisodeStat) []namedTable {
+// tablesFor picks the tables that the samples support; st, when given, adds
+// intervals and paired comparisons to the accuracy and recall tables.
+func tablesFor(kind, bench string, samples []record.Sample, episodes []record.EpisodeStat, st ...scoring.StatsOptions) []namedTable {
 	isEval := kind == "eval" || kind == ""
-	ts := append([]namedTable{{"main", scoring.MainTable(samples), isEval}}, benchmarkTables(bench, "categories", samples, episodes, isEval)...)
+	ts := append([]namedTable{{"main", scoring.MainTable(samples, st...), isEval}}, benchmarkTables(bench, "categories", samples, episodes, isEval, st...)...)
 	if budgets(samples) > 1 {
 		ts = append(ts,
-			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy), true},
-			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), true})
+			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy, st...), true},
+			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall, st...), true})
 	}
 	if variants := variantsOf(samples); len(variants) > 1 {
-		t := scoring.AblationTable(samples, nil)
+		t := scoring.AblationTable(samples, nil, st...)
 		t.Notes = append(t.Notes, ingestionNote(variants))
 		ts = append(ts, namedTable{"ablation", t, true})
 	}
@@ -77,11 +92,11 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 // benchmarkTables is a benchmark's own tables: its categories (types,
 // dimensions), and for BranchMemEval the diagnostic table, which is the one
 // printed.
-func benchmarkTables(bench, categoriesName string, samples []record.Sample, episodes []record.EpisodeStat, print bool) []namedTable {
+func benchmarkTables(bench, categoriesName string, samples []record.Sample, episodes []record.EpisodeStat, print bool, st ...scoring.StatsOptions) []namedTable {
 	bme := bench == "branchmemeval"
-	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples), print && !bme}}
+	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples, st...), print && !bme}}
 	if bme {
-		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes), print})
+		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes, st...), print})
 	}
 	return ts
 }

@@ -234,7 +234,9 @@ type Paired struct {
 }
 
 // Distinct reports whether the interval of the difference excludes zero.
-func (p Paired) Distinct() bool { return p.N > 0 && !p.CI.Contains(0) }
+// A single resampling unit gives no interval to speak of (every resample is
+// the unit itself), so it never tells two systems apart.
+func (p Paired) Distinct() bool { return p.Clusters >= 2 && !p.CI.Contains(0) }
 
 // Compare tests a against b, paired by index (a[i] and b[i] are the two
 // systems' scores on question i, which belongs to cluster ids[i]; nil ids

@@ -326,6 +326,11 @@ func TestEdgeCases(t *testing.T) {
 	if p := Compare(nil, nil, nil, DefaultOptions()); p.N != 0 || !math.IsNaN(p.P) || p.Distinct() {
 		t.Errorf("empty comparison: %+v", p)
 	}
+	// One episode: the interval collapses to the point, which must not
+	// count as evidence of a difference.
+	if p := Compare([]float64{1, 1, 1}, []float64{0, 0, 0}, []string{"e", "e", "e"}, DefaultOptions()); p.Clusters != 1 || p.Distinct() {
+		t.Errorf("one cluster: %+v", p)
+	}
 	if g := Singletons([]float64{1, math.NaN(), math.Inf(1), 0}); g.N() != 2 {
 		t.Errorf("non-finite values kept: %+v", g)
 	}
