@@ -35,8 +35,9 @@ var flagKeys = map[string]string{
 	"results": "run.results",
 	"verbose": "run.verbose",
 	// Commands that print tables define these locally.
-	"ci":        "report.ci",
-	"resamples": "report.resamples",
+	"ci":              "report.ci",
+	"resamples":       "report.resamples",
+	"assume-accuracy": "report.assumed_accuracy",
 }
 
 func init() {
