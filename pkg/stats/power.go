@@ -69,3 +69,40 @@ func MDE(n int, p, alpha, power float64) float64 {
 	}
 	return math.Max(up, down)
 }
+
+// Summary describes one figure across repetitions (generated sets' seeds).
+type Summary struct {
+	N                  int
+	Mean, SD, Min, Max float64
+}
+
+// Summarize is the mean, sample standard deviation (n − 1 in the
+// denominator; 0 for fewer than two values), minimum and maximum of the
+// finite values of xs (NaN figures when there are none).
+func Summarize(xs []float64) Summary {
+	s := Summary{Min: math.Inf(1), Max: math.Inf(-1)}
+	var sum float64
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			continue
+		}
+		s.N++
+		sum += x
+		s.Min, s.Max = math.Min(s.Min, x), math.Max(s.Max, x)
+	}
+	if s.N == 0 {
+		nan := math.NaN()
+		return Summary{Mean: nan, SD: nan, Min: nan, Max: nan}
+	}
+	s.Mean = sum / float64(s.N)
+	if s.N > 1 {
+		var ss float64
+		for _, x := range xs {
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				ss += (x - s.Mean) * (x - s.Mean)
+			}
+		}
+		s.SD = math.Sqrt(ss / float64(s.N-1))
+	}
+	return s
+}

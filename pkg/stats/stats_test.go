@@ -424,3 +424,17 @@ func BenchmarkCompare(b *testing.B) {
 		Compare(x, y, nil, DefaultOptions())
 	}
 }
+
+func TestSummarize(t *testing.T) {
+	// 2, 4, 4, 4, 5, 5, 7, 9: mean 5, sample variance 32/7.
+	s := Summarize([]float64{2, 4, 4, 4, 5, 5, 7, 9, math.NaN()})
+	if s.N != 8 || s.Mean != 5 || math.Abs(s.SD-math.Sqrt(32.0/7)) > 1e-12 || s.Min != 2 || s.Max != 9 {
+		t.Errorf("summary %+v", s)
+	}
+	if s := Summarize([]float64{3}); s.SD != 0 || s.Mean != 3 {
+		t.Errorf("one value: %+v", s)
+	}
+	if s := Summarize(nil); s.N != 0 || !math.IsNaN(s.Mean) {
+		t.Errorf("empty: %+v", s)
+	}
+}
