@@ -171,6 +171,10 @@ func Bootstrap(c Clusters, o Options) Interval {
 // immaterial next to Monte-Carlo error); when every cluster holds one
 // observation the count is known and is not summed.
 func resampleMeans(c Clusters, r *rand.Rand, out []float64) {
+	if lv, ok := unitLevels(c); ok {
+		lv.resampleMeans(r, out)
+		return
+	}
 	k := len(c.Sums)
 	uk := uint64(k)
 	unit := true

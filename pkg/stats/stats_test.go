@@ -438,3 +438,57 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("empty: %+v", s)
 	}
 }
+
+// TestBinomialCDF checks the recurrence tables against log-gamma
+// probabilities, including sizes where p^n underflows.
+func TestBinomialCDF(t *testing.T) {
+	for _, tc := range []struct {
+		n int
+		p float64
+	}{{1, 0.5}, {7, 0.3}, {50, 0.7}, {3000, 0.9}, {3000, 0.01}, {5, 0}, {5, 1}} {
+		cdf := binomialCDF(tc.n, tc.p)
+		acc := 0.0
+		for k := 0; k <= tc.n; k++ {
+			acc += binomPMF(tc.n, k, tc.p)
+			if tc.p > 0 && tc.p < 1 && math.Abs(cdf[k]-acc) > 1e-9 {
+				t.Fatalf("Bin(%d, %v): cdf[%d] = %v, want %v", tc.n, tc.p, k, cdf[k], acc)
+			}
+		}
+		if cdf[tc.n] != 1 {
+			t.Errorf("Bin(%d, %v): cdf ends at %v", tc.n, tc.p, cdf[tc.n])
+		}
+	}
+	if c := binomialCDF(5, 0); c[0] != 1 {
+		t.Errorf("p=0: %v", c)
+	}
+	if c := binomialCDF(5, 1); c[4] != 0 || c[5] != 1 {
+		t.Errorf("p=1: %v", c)
+	}
+}
+
+// TestLevelsMatchDirectResampling: the multinomial shortcut and direct
+// index resampling give the same interval up to Monte-Carlo error.
+func TestLevelsMatchDirectResampling(t *testing.T) {
+	var vals []float64
+	for i := range 400 {
+		vals = append(vals, float64(i%7%3)-1) // −1, 0, +1 in unequal shares
+	}
+	o := Options{Resamples: 20000, Level: 0.95, Seed: 1}
+	fast := Bootstrap(Singletons(vals), o)
+	// The reference: the general path's index draws, written out here.
+	direct := make([]float64, 20000)
+	c := Singletons(vals)
+	k := uint64(len(c.Sums))
+	r := o.rng()
+	for b := range direct {
+		s := 0.0
+		for range len(c.Sums) {
+			s += c.Sums[r.Uint64N(k)]
+		}
+		direct[b] = s / float64(len(c.Sums))
+	}
+	want := percentile(direct, 0.95)
+	if math.Abs(fast.Lo-want.Lo) > 0.01 || math.Abs(fast.Hi-want.Hi) > 0.01 {
+		t.Errorf("levels %v, direct %v", fast, want)
+	}
+}
