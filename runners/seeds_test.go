@@ -92,3 +92,40 @@ func TestEvalSeeds(t *testing.T) {
 		t.Error("--seeds with --data accepted")
 	}
 }
+
+func FuzzParseSeeds(f *testing.F) {
+	for _, s := range []string{"42,43", "42", "", "1,1", "-3, 9", "x,1", "99999999999999999999,1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		seeds, err := ParseSeeds(s)
+		if err != nil {
+			return
+		}
+		seen := map[int64]bool{}
+		for _, n := range seeds {
+			if seen[n] {
+				t.Fatalf("ParseSeeds(%q) = %v: duplicate", s, seeds)
+			}
+			seen[n] = true
+		}
+		if len(seeds) < 2 {
+			t.Fatalf("ParseSeeds(%q) = %v: fewer than two", s, seeds)
+		}
+	})
+}
+
+func FuzzParseCompare(f *testing.F) {
+	for _, s := range []string{"arbormem,mem0", "a", ",", "a,b,c", " a , b "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		pair, err := ParseCompare(s)
+		if err != nil || pair == nil {
+			return
+		}
+		if len(pair) != 2 || pair[0] == "" || pair[1] == "" {
+			t.Fatalf("ParseCompare(%q) = %q", s, pair)
+		}
+	})
+}

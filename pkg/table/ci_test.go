@@ -133,3 +133,20 @@ func TestLinePlotErrorBars(t *testing.T) {
 		t.Errorf("error bars add no strokes: %d with, %d without", bars, plain)
 	}
 }
+
+func FuzzParseCIForm(f *testing.F) {
+	for _, s := range []string{"", "off", "pm", "interval", "PM", "±", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		form, err := ParseCIForm(s)
+		if err != nil {
+			return
+		}
+		switch form {
+		case CIHidden, CIPlusMinus, CIBrackets:
+		default:
+			t.Fatalf("ParseCIForm(%q) = %q", s, form)
+		}
+	})
+}
