@@ -407,14 +407,18 @@ func (r *run) replay(ctx context.Context, j job) error {
 		return r.failEpisode(j, stat, fmt.Errorf("create %s: %w", j.system, err))
 	}
 	var (
-		ingest    time.Duration
-		committed []string
-		commitErr error
+		ingest     time.Duration
+		committed  []string
+		commitErr  error
+		commitErrs int
 	)
 	commit := func(in *dialog.Interaction) {
 		t0 := time.Now()
-		if err := sys.Commit(ingCtx, *in); err != nil && commitErr == nil {
-			commitErr = fmt.Errorf("%s: %w", j.system, err) // systems name the interaction themselves
+		if err := sys.Commit(ingCtx, *in); err != nil {
+			commitErrs++
+			if commitErr == nil {
+				commitErr = fmt.Errorf("%s: %w", j.system, err) // systems name the interaction themselves
+			}
 		}
 		ingest += time.Since(t0)
 		committed = append(committed, in.ID)
@@ -464,6 +468,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 	if commitErr != nil {
 		stat.Error = commitErr.Error()
 	}
+	stat.Degraded = degradedOf(sys, commitErrs)
 	localization(&stat, j.ep, sys, committed)
 	return r.episodes.write(stat)
 }
@@ -616,6 +621,20 @@ func errSuffix(e string) string {
 		return ""
 	}
 	return " error=" + e
+}
+
+// degradedOf gathers a replayed instance's degraded counts: what the system
+// reports of its own operations, and the commits that returned an error.
+func degradedOf(sys memory.System, commitErrs int) *record.Degraded {
+	d := &record.Degraded{IngestErrors: commitErrs}
+	if h, ok := sys.(memory.HealthReporter); ok {
+		m := h.Health()
+		d.Fallbacks, d.ModelErrors, d.BadReplies, d.Repaired = m.Fallbacks, m.ModelErrors, m.BadReplies, m.Repaired
+	}
+	if !d.Any() {
+		return nil
+	}
+	return d
 }
 
 func toCalls(u map[string]llm.RoleUsage) map[string]record.Calls {

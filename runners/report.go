@@ -34,14 +34,23 @@ func Report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, error) 
 		return nil, fmt.Errorf("report %s: %w", dir, err)
 	}
 	kind, bench := "eval", ""
+	reserve := 0.0
 	if m, err := record.ReadManifest(dir); err == nil {
 		kind, bench = m.Kind, m.Benchmark
+		reserve, _ = configNumber(m.Config, "arbormem", "evidence_reserve")
 	}
 	if bench == "" && len(samples) > 0 {
 		bench = samples[0].Benchmark
 	}
 	tdir := filepath.Join(dir, "tables")
 	ts := tablesFor(kind, bench, samples, episodes, o.Stats)
+	if reserve > 0 {
+		for i := range ts {
+			if strings.HasPrefix(ts[i].name, "budget-") {
+				ts[i].t.Notes = append(ts[i].t.Notes, fmt.Sprintf("ArborMem kept %.0f%% of each budget for facts and records before packing the trajectory (arbormem.evidence_reserve %g; the paper packs the trajectory first and reserves none).", 100*reserve, reserve))
+			}
+		}
+	}
 	if len(o.Compare) > 0 {
 		ct, err := compareTable(samples, o)
 		if err != nil {
@@ -63,6 +72,35 @@ func Report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, error) 
 		fmt.Fprintf(out, "results: %s (tables in %s)\n", dir, tdir)
 	}
 	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, nil
+}
+
+// configNumber reads a number from a manifest's recorded config by its path
+// of keys, matching keys without regard to case or underscores (the config
+// is recorded as decoded JSON: "arbormem"/"evidence_reserve" and
+// "ArborMem"/"EvidenceReserve" both match).
+func configNumber(cfg any, path ...string) (float64, bool) {
+	norm := func(k string) string { return strings.ToLower(strings.ReplaceAll(k, "_", "")) }
+	cur := cfg
+	for _, key := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return 0, false
+		}
+		var next any
+		found := false
+		for k, v := range m {
+			if norm(k) == norm(key) {
+				next, found = v, true
+				break
+			}
+		}
+		if !found {
+			return 0, false
+		}
+		cur = next
+	}
+	x, ok := cur.(float64)
+	return x, ok
 }
 
 // tablesFor picks the tables that the samples support; st, when given, adds
