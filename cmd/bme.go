@@ -42,7 +42,7 @@ planned values, and validates the result again.`,
 				if with != "template" {
 					return fmt.Errorf("--seeds: only the template verbalizer (got --verbalize-with %s)", with)
 				}
-				t, err := runners.GenerateSeeds(cmd.Context(), seeds, out)
+				t, err := runners.GenerateSeeds(cmd.Context(), seeds, out, tokens.Default(), "Qwen3 tokens")
 				if err != nil {
 					return err
 				}

@@ -56,8 +56,10 @@ func refSeed(seeds []int64) int64 {
 // GenerateSeeds generates a BranchMemEval set per seed, writes each to
 // dir/branchmemeval-seed<N>.json when dir is not "", and returns the spread
 // of the sets' composition figures that vary with the seed (turns, tokens
-// and branches per session) beside the reference seed's.
-func GenerateSeeds(ctx context.Context, seeds []int64, dir string) (table.Table, error) {
+// and branches per session) beside the reference seed's. counter counts
+// the tokens (tokens.Default() for the paper's Qwen3 counts), named by
+// counterName in the caption.
+func GenerateSeeds(ctx context.Context, seeds []int64, dir string, counter tokens.Counter, counterName string) (table.Table, error) {
 	rows := []scoring.SpreadRow{
 		{Label: "Turns per session (mean)", Decimals: 2}, {Label: "Tokens per session (mean)", Decimals: 1},
 		{Label: "Tokens per session (min)", Decimals: 0}, {Label: "Tokens per session (max)", Decimals: 0},
@@ -76,7 +78,7 @@ func GenerateSeeds(ctx context.Context, seeds []int64, dir string) (table.Table,
 				return table.Table{}, err
 			}
 		}
-		st := branchmemeval.ComputeStats(f, tokens.Default(), "Qwen3 tokens")
+		st := branchmemeval.ComputeStats(f, counter, counterName)
 		branches := 0
 		for _, s := range st.PerSession {
 			branches += s.Branches
@@ -86,7 +88,7 @@ func GenerateSeeds(ctx context.Context, seeds []int64, dir string) (table.Table,
 		}
 	}
 	return scoring.SpreadTable("BranchMemEval composition across generated sets",
-		"Figures of the BranchMemEval sets generated with each seed (the composition of sessions, questions and dimensions is fixed by appendix B.1 and does not vary); tokens are Qwen3 tokens.",
+		"Figures of the BranchMemEval sets generated with each seed (the composition of sessions, questions and dimensions is fixed by appendix B.1 and does not vary); tokens are "+counterName+".",
 		refSeed(seeds), seeds, rows), nil
 }
 
