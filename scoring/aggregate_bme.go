@@ -84,9 +84,9 @@ func countCell(n int) table.Cell { return table.V(float64(n)) }
 // the latent branch and root decisions (EpisodeStat.PlacedInBranch,
 // OpenedCorrectly, both over Committed). Each column's best value is bold.
 // Samples at several budgets are reduced to each configuration's largest.
-// With StatsOptions the accuracy and evidence cells carry intervals and
-// their paired comparison with the column's best (the localization columns
-// of commit placements and root decisions, counted per episode, do not).
+// With StatsOptions the accuracy, evidence and question-parent cells carry
+// intervals and their paired comparison with the column's best (commit
+// placements and root decisions, counted per episode, do not).
 func BMETable(samples []record.Sample, episodes []record.EpisodeStat, opts ...StatsOptions) table.Table {
 	samples = keepSamples(dedupeSamples(samples), func(s record.Sample) bool { return benchKey(s.Benchmark) == "branchmemeval" })
 	samples, budgetNote := largestBudget(samples,
@@ -102,6 +102,7 @@ func BMETable(samples []record.Sample, episodes []record.EpisodeStat, opts ...St
 		confIn    aggMean
 		recallObs []obs
 		confObs   []obs
+		parentObs []obs
 		parent    aggMean
 		committed int
 		placed    int
@@ -144,6 +145,7 @@ func BMETable(samples []record.Sample, episodes []record.EpisodeStat, opts ...St
 		}
 		if s.QuestionParentInBranch != nil {
 			st.parent.add(boolToFloat(*s.QuestionParentInBranch))
+			st.parentObs = append(st.parentObs, sampleObs(s, boolToFloat(*s.QuestionParentInBranch)))
 			st.localizes = true
 		}
 	}
@@ -216,7 +218,7 @@ func BMETable(samples []record.Sample, episodes []record.EpisodeStat, opts ...St
 			row.Cells = append(row.Cells, valueCell(v))
 		}
 		evidence := 1 + len(dims) + nOutcomes
-		g[evidence], g[evidence+1] = st.recallObs, st.confObs
+		g[evidence], g[evidence+1], g[evidence+2] = st.recallObs, st.confObs, st.parentObs
 		grid = append(grid, g)
 		for _, o := range bmeOutcomes {
 			row.Cells = append(row.Cells, countCell(st.outcomes[o.key]))
