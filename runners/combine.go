@@ -41,19 +41,7 @@ func Combine(dirs []string, outDir string, out io.Writer, opts ...ReportOptions)
 	// argument wins, as in a resumed run.
 	samples = record.Latest(samples, record.Sample.Key)
 	episodes = record.Latest(episodes, record.EpisodeStat.Key)
-	ts := []namedTable{{"main", scoring.MainTable(samples, o.Stats), true}}
-	byBench := map[string][]record.Sample{}
-	for _, s := range samples {
-		byBench[s.Benchmark] = append(byBench[s.Benchmark], s)
-	}
-	benches := make([]string, 0, len(byBench))
-	for b := range byBench {
-		benches = append(benches, b)
-	}
-	sort.Strings(benches)
-	for _, b := range benches {
-		ts = append(ts, benchmarkTables(b, "categories-"+b, byBench[b], episodes, false, o.Stats)...)
-	}
+	ts := combinedTables(samples, episodes, o.Stats)
 	if len(o.Compare) > 0 {
 		ct, err := compareTable(samples, o)
 		if err != nil {
@@ -76,4 +64,23 @@ func Combine(dirs []string, outDir string, out io.Writer, opts ...ReportOptions)
 		fmt.Fprintf(out, "combined %d runs into %s\n", len(dirs), tdir)
 	}
 	return nil
+}
+
+// combinedTables is the tables over several runs' samples (latest of each
+// key): the main accuracy table and each benchmark's own tables.
+func combinedTables(samples []record.Sample, episodes []record.EpisodeStat, st ...scoring.StatsOptions) []namedTable {
+	ts := []namedTable{{"main", scoring.MainTable(samples, st...), true}}
+	byBench := map[string][]record.Sample{}
+	for _, s := range samples {
+		byBench[s.Benchmark] = append(byBench[s.Benchmark], s)
+	}
+	benches := make([]string, 0, len(byBench))
+	for b := range byBench {
+		benches = append(benches, b)
+	}
+	sort.Strings(benches)
+	for _, b := range benches {
+		ts = append(ts, benchmarkTables(b, "categories-"+b, byBench[b], episodes, false, st...)...)
+	}
+	return ts
 }

@@ -45,6 +45,7 @@ type run struct {
 	d        *deps
 	samples  *resumable[record.Sample]
 	episodes *resumable[record.EpisodeStat]
+	bundles  *bundleLog // nil when run.bundles is off
 	bar      *progress.Reporter
 	mu       sync.Mutex // guards scored and answered
 	scored   float64
@@ -105,6 +106,10 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	defer r.episodes.Close()
+	if r.bundles, err = openBundles(dir, p.Config.Run.Bundles); err != nil {
+		return nil, err
+	}
+	defer r.bundles.close()
 
 	jobs, total, done := r.jobs(eps)
 	r.bar = progress.New(p.Log, fmt.Sprintf("%s %s", p.Kind, p.Benchmark), total, p.Config.Run.Progress)
@@ -443,13 +448,16 @@ func (r *run) replay(ctx context.Context, j job) error {
 				if r.samples.done(r.key(j.ep.ID, q.ID, j.system, v, b)) {
 					continue
 				}
-				s := r.answer(ctx, j, sys, q, v, b, lat)
+				s, bundle := r.answer(ctx, j, sys, q, v, b, lat)
 				if err := ctx.Err(); err != nil {
 					// An answer cut short by an interrupt is not a result:
 					// recorded as an error sample, resuming would skip it.
 					return err
 				}
 				if err := r.samples.write(s); err != nil {
+					return err
+				}
+				if err := r.bundles.write(s, q, bundle, sys); err != nil {
 					return err
 				}
 				r.progress(s)
@@ -504,9 +512,10 @@ func (r *run) baseSample(j job, q *datasets.Question, variant string, budget int
 		EvidenceRecall: -1, Heuristic: r.d.heuristics(j.system)}
 }
 
-// answer recalls, answers and scores one question at one budget. The result
-// is named so that the deferred call accounting reaches the caller.
-func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, lat record.Latency) (s record.Sample) {
+// answer recalls, answers and scores one question at one budget, and
+// returns the recalled bundle too (nil when recall failed). The result is
+// named so that the deferred call accounting reaches the caller.
+func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, lat record.Latency) (s record.Sample, recalled *memory.Bundle) {
 	s = r.baseSample(j, q, variant, budget)
 	s.Latency = lat
 	qctx, usage := llm.WithUsage(ctx)
@@ -521,8 +530,9 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	s.Latency.QueryPrep = recallTime.Seconds()
 	if err != nil {
 		s.Error = fmt.Sprintf("recall: %v", err)
-		return s
+		return s, nil
 	}
+	recalled = &bundle
 	s.EvidenceTokens = bundle.Tokens()
 	rec := r.d.recaller(q, bundle)
 	s.EvidenceRecall = rec.Gold
@@ -558,7 +568,7 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	s.Latency.FullQuery = (prep + res.Latency).Seconds()
 	if err != nil {
 		s.Error = fmt.Sprintf("answer: %v", err)
-		return s
+		return s, recalled
 	}
 	s.Prediction = res.Text
 	for _, sc := range r.d.scorers {
@@ -571,7 +581,7 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 		}
 		s.Scores[sc.Name()] = record.ScoreRecord{Score: out.Score, Outcome: out.Outcome, Parts: out.Parts, Raw: out.Raw, Heuristic: sc.Heuristic()}
 	}
-	return s
+	return s, recalled
 }
 
 func (r *run) progress(s record.Sample) {

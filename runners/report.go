@@ -25,13 +25,19 @@ type namedTable struct {
 // by opts (DefaultReportOptions without); with opts.Compare it also writes
 // and prints the detailed comparison of that pair.
 func Report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, error) {
+	o, _, err := report(dir, out, opts...)
+	return o, err
+}
+
+// report is Report that also returns the tables it wrote.
+func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []namedTable, error) {
 	o := DefaultReportOptions()
 	if len(opts) > 0 {
 		o = opts[0]
 	}
 	samples, episodes, err := readRun(dir)
 	if err != nil {
-		return nil, fmt.Errorf("report %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("report %s: %w", dir, err)
 	}
 	kind, bench := "eval", ""
 	reserve := 0.0
@@ -54,24 +60,24 @@ func Report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, error) 
 	if len(o.Compare) > 0 {
 		ct, err := compareTable(samples, o)
 		if err != nil {
-			return nil, fmt.Errorf("report %s: %w", dir, err)
+			return nil, nil, fmt.Errorf("report %s: %w", dir, err)
 		}
 		ts = append(ts, ct)
 	}
 	if err := writeTables(tdir, o.withForm(ts), out); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if budgets(samples) > 1 {
 		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall} {
 			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m, o.Stats)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
 	if out != nil {
 		fmt.Fprintf(out, "results: %s (tables in %s)\n", dir, tdir)
 	}
-	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, nil
+	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, ts, nil
 }
 
 // configNumber reads a number from a manifest's recorded config by its path

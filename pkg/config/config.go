@@ -156,6 +156,11 @@ type Run struct {
 	Verbose  bool `mapstructure:"verbose" yaml:"verbose"`
 	Progress bool `mapstructure:"progress" yaml:"progress"`
 	Seed     int  `mapstructure:"seed" yaml:"seed"`
+	// Bundles says what bundles.jsonl records beside each sample for the
+	// HTML report's question browser: "full" (every evidence item with its
+	// text, and the localization trace), "trace" (items without text) or
+	// "off" (no file). It changes no result, so it is not fingerprinted.
+	Bundles string `mapstructure:"bundles" yaml:"bundles" json:",omitempty"`
 }
 
 // Load resolves the configuration: embedded defaults, then file (if not
@@ -390,6 +395,9 @@ func (c *Config) resolve() error {
 		if val != "auto" && val != "chat" && val != "heuristic" {
 			return fmt.Errorf("%s: %q is not one of auto, chat, heuristic", key, val)
 		}
+	}
+	if b := c.Run.Bundles; b != "full" && b != "trace" && b != "off" {
+		return fmt.Errorf("run.bundles: %q is not one of full, trace, off", b)
 	}
 	if j := c.Judge.Mode; j != "auto" && j != "chat" && j != "lexical" {
 		return fmt.Errorf("judge.mode: %q is not one of auto, chat, lexical", j)

@@ -112,6 +112,12 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatalf("%s = %v", key, got)
 			}
 		}
+	case key == "run.bundles":
+		return "trace", func(c *Config) {
+			if c.Run.Bundles != "trace" {
+				t.Fatal(c.Run.Bundles)
+			}
+		}
 	case key == "judge.mode":
 		return "lexical", func(c *Config) {
 			if c.Judge.Mode != "lexical" {
