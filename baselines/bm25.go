@@ -52,7 +52,7 @@ func (s *bm25) Commit(_ context.Context, in dialog.Interaction) error {
 	if err := checkInteraction(in); err != nil {
 		return err
 	}
-	key := ""
+	key := in.Chunk
 	if s.chunker != nil {
 		key = s.chunker(in)
 	}

@@ -68,7 +68,11 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 		return nil, nil, err
 	}
 	if budgets(samples) > 1 {
-		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall} {
+		metrics := []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall}
+		if bench != "branchmemeval" { // BranchMemEval lists no evidence turns: no source recall
+			metrics = append(metrics, scoring.MetricSourceRecall)
+		}
+		for _, m := range metrics {
 			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m, o.Stats)); err != nil {
 				return nil, nil, err
 			}
@@ -118,6 +122,9 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 		ts = append(ts,
 			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy, st...), true},
 			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall, st...), true})
+		if bench != "branchmemeval" {
+			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall, st...), false})
+		}
 	}
 	if variants := variantsOf(samples); len(variants) > 1 {
 		t := scoring.AblationTable(samples, nil, st...)
@@ -141,6 +148,9 @@ func benchmarkTables(bench, categoriesName string, samples []record.Sample, epis
 	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples, st...), print && !bme}}
 	if bme {
 		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes, st...), print})
+	} else {
+		name := strings.Replace(categoriesName, "categories", "evidence-recall", 1)
+		ts = append(ts, namedTable{name, scoring.RecallTable(samples), print})
 	}
 	return ts
 }

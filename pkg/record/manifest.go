@@ -38,6 +38,12 @@ type Manifest struct {
 	// dataset); resuming with a different fingerprint is refused.
 	Fingerprint string `json:"fingerprint"`
 	Shard       string `json:"shard,omitempty"`
+	// BEAMScoring is the BEAM scoring protocol ("corrected" or "official",
+	// judge.beam_scoring) of a BEAM run; empty for other benchmarks.
+	BEAMScoring string `json:"beam_scoring,omitempty"`
+	// SubsetQuestions is the number of questions of the sampled subset
+	// (--subset or --subset-ids; subset.json lists them), 0 without one.
+	SubsetQuestions int `json:"subset_questions,omitempty"`
 }
 
 // Dataset identifies the input file.
