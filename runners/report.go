@@ -166,7 +166,9 @@ func readRun(dir string) ([]record.Sample, []record.EpisodeStat, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, nil, err
 	}
-	return samples, episodes, nil
+	// A record redone by --retry-errors is appended after the failed one
+	// it supersedes: only the latest record of each key counts.
+	return record.Latest(samples, record.Sample.Key), record.Latest(episodes, record.EpisodeStat.Key), nil
 }
 
 // writeTables writes each table in every format under tdir and prints the

@@ -208,7 +208,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown question field", head + `{"id": "s01", "turns": [` + fmt.Sprintf(turn, `, "question": {"id": "q", "gold": "x", "confounder": "y", "hint": "x"}`) + `]}]}`,
 			`bad.json: sessions[0] (s01).turns[0] (s01-t001): unknown field "hint"`},
 		{"wrong type", head + `{"id": "s01", "turns": [{"id": "s01-t001", "time": "2025-01-06T10:00:00Z", "user": 3, "assistant": "a"}]}]}`,
-			`bad.json: sessions[0] (s01).turns[0] (s01-t001): field "user": expected string, got JSON number`},
+			`bad.json: sessions[0] (s01).turns[0] (s01-t001): field "user": expected a string, got JSON number`},
 		{"bad time", head + `{"id": "s01", "turns": [{"id": "s01-t001", "time": "yesterday", "user": "u", "assistant": "a"}]}]}`,
 			`bad.json: sessions[0] (s01).turns[0] (s01-t001): parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`},
 		{"empty user", head + `{"id": "s01", "turns": [{"id": "s01-t001", "time": "2025-01-06T10:00:00Z", "user": " ", "assistant": "a"}]}]}`,
