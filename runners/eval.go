@@ -152,7 +152,11 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err := r.episodes.Close(); err != nil {
 		return nil, err
 	}
-	return Report(dir, p.Out)
+	ro, err := ReportOptionsFrom(p.Config)
+	if err != nil {
+		return nil, err
+	}
+	return Report(dir, p.Out, ro)
 }
 
 func (p *Plan) defaults() error {

@@ -107,6 +107,7 @@ func xpConfig(t testing.TB, yamlText string) *config.Config {
 	cfg.Cache.Dir = filepath.Join(dir, "cache")
 	cfg.Cache.Enabled = false
 	cfg.Run.Progress = false
+	cfg.Report.Resamples = 400 // as testConfig: intervals are tested at full size in pkg/stats
 	return cfg
 }
 

@@ -33,6 +33,7 @@ type Config struct {
 	ArborMem  ArborMem  `mapstructure:"arbormem" yaml:"arbormem"`
 	Baselines Baselines `mapstructure:"baselines" yaml:"baselines"`
 	Bridges   Bridges   `mapstructure:"bridges" yaml:"bridges"`
+	Report    Report    `mapstructure:"report" yaml:"report"`
 	// PromptsDir overrides prompt templates file by file (<name>.tmpl).
 	PromptsDir string `mapstructure:"prompts_dir" yaml:"prompts_dir"`
 	// Source names where the config came from (file path or "embedded").
@@ -433,7 +434,7 @@ func (c *Config) resolve() error {
 	if c.Answer.Budget < 0 {
 		return fmt.Errorf("answer.budget: %d must not be negative", c.Answer.Budget)
 	}
-	return nil
+	return c.Report.check()
 }
 
 // CacheDir is where the response cache lives: cache.dir, or
