@@ -10,6 +10,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
+	"github.com/arbor-eval/arbor/pkg/memory"
 )
 
 // callChain records model calls and how deep each sits in the callChain of calls
@@ -62,6 +63,19 @@ func (c *callChain) call(ctx context.Context, kind string) error {
 	c.done = append(c.done, cc)
 	c.mu.Unlock()
 	return nil
+}
+
+// count returns how many calls of kind were recorded since the last reset.
+func (c *callChain) count(kind string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, d := range c.done {
+		if d.kind == kind {
+			n++
+		}
+	}
+	return n
 }
 
 // reset forgets recorded calls and returns the deepest chains so far.
@@ -118,11 +132,17 @@ func (r chainRerank) Rerank(ctx context.Context, q string, docs []string) ([]flo
 }
 
 func chainSystem(t testing.TB, latency, indexLatency time.Duration) (*System, *callChain) {
+	return chainSystemFor(t, latency, indexLatency, false)
+}
+
+// chainSystemFor is chainSystem, on BranchMemEval's path (attribute-tag
+// filtering of facts) when bme.
+func chainSystemFor(t testing.TB, latency, indexLatency time.Duration, bme bool) (*System, *callChain) {
 	c := &callChain{latency: latency, indexLatency: indexLatency}
 	cfg := config.DefaultArborMem()
 	cfg.Extractors = "chat"
 	s, err := New(cfg, Deps{Chat: chainChat{c}, Embed: chainEmbed{c, hashEmbedder{dim: 64}}, Rerank: chainRerank{c},
-		Tokens: testDeps().Tokens, ModelReranker: true, Routing: RoutingPaper})
+		Tokens: testDeps().Tokens, ModelReranker: true, Routing: RoutingPaper, BranchMemEval: bme})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,4 +204,34 @@ func BenchmarkCommitLatency(b *testing.B) {
 		c.reset()
 	}
 	b.ReportMetric(float64(total)/float64(b.N)/float64(latency), "L/commit")
+}
+
+// TestRecallCriticalPath: on BranchMemEval's path, query preparation's
+// attribute-tag prediction (one chat call, which needs only the question)
+// runs beside localization's embed → rerank, so the longest chain of model
+// calls of a recall is two deep, not three.
+func TestRecallCriticalPath(t *testing.T) {
+	s, c := chainSystemFor(t, 60*time.Millisecond, 35*time.Millisecond, true)
+	for i := range 4 {
+		if err := s.Commit(context.Background(), chainTurn(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.reset()
+	b, err := s.Recall(context.Background(), memory.Query{ID: "q1", Text: "Which plants did we choose for the garden beds?", Budget: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Items) == 0 {
+		t.Fatal("empty bundle")
+	}
+	if n := c.count("chat"); n != 1 {
+		t.Fatalf("recall made %d chat calls, want 1 (the attribute-tag predictor)", n)
+	}
+	if n := c.count("rerank"); n != 1 {
+		t.Fatalf("recall made %d rerank calls, want 1 (scored localization)", n)
+	}
+	if depth, _ := c.reset(); depth > 2 {
+		t.Errorf("recall: a chain of %d sequential model calls, want at most 2 (tag prediction overlaps embed → rerank)", depth)
+	}
 }

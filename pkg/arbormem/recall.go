@@ -70,6 +70,11 @@ func (s *System) Recall(ctx context.Context, q memory.Query) (memory.Bundle, err
 		return qv, qerr
 	}
 	rc := &recallCtx{s: s, q: q, qt: classifyQuery(q.Text), fl: fl, qvec: qvec, qterms: termsOf(q.Text)}
+	if fl.facts && s.deps.BranchMemEval && s.factVec.Len() > 0 && s.cfg.MaxFacts != 0 {
+		// The attribute-tag prediction needs only the question: it runs
+		// beside localization's embed → rerank instead of after it.
+		rc.tags = s.startPredictTags(ctx, q.Text)
+	}
 	if fl.local {
 		d, ok := s.cachedDecision(q.Text, q.Time)
 		if !ok {
@@ -114,6 +119,9 @@ type recallCtx struct {
 	dec    *Decision
 	qvec   func() ([]float32, error)
 	qterms []string
+	// tags delivers the attribute-tag prediction started with the recall
+	// (BranchMemEval path only).
+	tags <-chan tagResult
 }
 
 // item builds an evidence item with its exact token count.
@@ -348,8 +356,9 @@ func (rc *recallCtx) factItems(ctx context.Context) (facts, updates []memory.Ite
 		}
 		picks = append(picks, pick{f, sc})
 	}
-	if s.deps.BranchMemEval && len(picks) > 0 {
-		tags, err := s.predictTags(ctx, rc.q.Text)
+	if rc.tags != nil && len(picks) > 0 {
+		r := <-rc.tags
+		tags, err := r.tags, r.err
 		if err != nil {
 			return nil, nil, err
 		}
@@ -468,6 +477,23 @@ func (s *System) currentOf(f *Fact) *Fact {
 		f = s.store.Facts[f.SupersededBy]
 	}
 	return f
+}
+
+// tagResult is the outcome of an attribute-tag prediction.
+type tagResult struct {
+	tags []string
+	err  error
+}
+
+// startPredictTags runs predictTags in the background; the channel delivers
+// its result once (buffered, so an unread result never blocks).
+func (s *System) startPredictTags(ctx context.Context, query string) <-chan tagResult {
+	ch := make(chan tagResult, 1)
+	go func() {
+		t, err := s.predictTags(ctx, query)
+		ch <- tagResult{t, err}
+	}()
+	return ch
 }
 
 // predictTags runs the attribute-tag predictor once per distinct question.
