@@ -13,6 +13,7 @@ import (
 
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/tokens"
 )
 
 // Commit adds a completed interaction to the memory (§4.4, eq. 4): it is
@@ -226,7 +227,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	if node.TopicKey == "" {
 		node.TopicKey = deriveTopic(in, meta)
 	}
-	s.prepareNode(node)
+	s.prepareNode(ctx, node)
 	base := len(s.store.Facts)
 	facts := make([]*Fact, len(drafts))
 	for i, d := range drafts {
@@ -235,7 +236,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		if i < len(factTop) {
 			f.Topic = factTop[i]
 		}
-		s.prepareFact(f, dterms[i])
+		s.prepareFact(ctx, f, dterms[i])
 		facts[i] = f
 	}
 
@@ -390,11 +391,11 @@ func (s *System) embedOne(ctx context.Context, text string) ([]float32, error) {
 // keyword/entity adjustment): the routing keywords are the content words of
 // the node summary, so a long raw interaction earns no more s_key than a
 // short one that says as much.
-func (s *System) prepareNode(n *Node) {
+func (s *System) prepareNode(ctx context.Context, n *Node) {
 	n.rawText = rawItemText(n.Interaction)
-	n.rawTokens = s.deps.Tokens.Count(n.rawText)
+	n.rawTokens = tokens.CountContext(ctx, s.deps.Tokens, n.rawText)
 	n.sumText = summaryItemText(n)
-	n.sumTokens = s.deps.Tokens.Count(n.sumText)
+	n.sumTokens = tokens.CountContext(ctx, s.deps.Tokens, n.sumText)
 	ents := strings.Join(n.Entities, " ; ")
 	n.lexTerms = index.Analyze(n.Interaction.Text() + "\n" + n.Summary + "\n" + ents + "\n" + n.TopicKey)
 	n.topic = newTermSet(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
@@ -439,10 +440,10 @@ func factTerms(text string, entities []string) []string {
 
 // prepareFact computes a fact's derived caches; terms is
 // factTerms(f.Text, f.Entities).
-func (s *System) prepareFact(f *Fact, terms []string) {
+func (s *System) prepareFact(ctx context.Context, f *Fact, terms []string) {
 	f.terms = newTermSet(terms)
 	f.entityTerms = newTermSet(termsOf(strings.Join(f.Entities, " ; ")))
-	f.tokens = s.deps.Tokens.Count(factLine(f, "", true))
+	f.tokens = tokens.CountContext(ctx, s.deps.Tokens, factLine(f, "", true))
 }
 
 // maxSlotPosting skips terms too common to identify a slot, and slotTerms

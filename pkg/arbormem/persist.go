@@ -249,7 +249,7 @@ func (s *System) Load(ctx context.Context, path string) error {
 	s.forest = f
 	for i, n := range f.Nodes {
 		n.Vector = nv[i]
-		s.prepareNode(n)
+		s.prepareNode(ctx, n)
 		s.indexNode(n)
 	}
 	st := snap.Store
@@ -259,7 +259,7 @@ func (s *System) Load(ctx context.Context, path string) error {
 	s.store = st
 	for i, fa := range st.Facts {
 		fa.Vector = fv[i]
-		s.prepareFact(fa, factTerms(fa.Text, fa.Entities))
+		s.prepareFact(ctx, fa, factTerms(fa.Text, fa.Entities))
 		s.indexFact(fa)
 	}
 	for i, x := range st.States {

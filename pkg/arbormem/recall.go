@@ -69,7 +69,7 @@ func (s *System) Recall(ctx context.Context, q memory.Query) (memory.Bundle, err
 		qvOnce.Do(func() { qv, qerr = s.embedOne(ctx, q.Text) })
 		return qv, qerr
 	}
-	rc := &recallCtx{s: s, q: q, qt: classifyQuery(q.Text), fl: fl, qvec: qvec, qterms: termsOf(q.Text)}
+	rc := &recallCtx{ctx: ctx, s: s, q: q, qt: classifyQuery(q.Text), fl: fl, qvec: qvec, qterms: termsOf(q.Text)}
 	if fl.facts && s.deps.BranchMemEval && s.factVec.Len() > 0 && s.cfg.MaxFacts != 0 {
 		// The attribute-tag prediction needs only the question: it runs
 		// beside localization's embed → rerank instead of after it.
@@ -112,6 +112,7 @@ func (s *System) Recall(ctx context.Context, q memory.Query) (memory.Bundle, err
 
 // recallCtx carries one recall's inputs.
 type recallCtx struct {
+	ctx    context.Context // the caller's: token counts' server calls carry it
 	s      *System
 	q      memory.Query
 	qt     QueryType
@@ -126,7 +127,7 @@ type recallCtx struct {
 
 // item builds an evidence item with its exact token count.
 func (rc *recallCtx) item(ch memory.Channel, block, text string, n *Node, sources ...string) memory.Item {
-	it := memory.Item{Channel: ch, Block: block, Text: text, Sources: sources, Tokens: rc.s.count(text)}
+	it := memory.Item{Channel: ch, Block: block, Text: text, Sources: sources, Tokens: rc.s.countCtx(rc.ctx, text)}
 	if n != nil {
 		it.Time = n.Time()
 	}
@@ -411,7 +412,7 @@ func (rc *recallCtx) factItems(ctx context.Context) (facts, updates []memory.Ite
 		if f.Current() && (rc.fl.local || f.Topic == "") {
 			it.Tokens = f.tokens
 		} else {
-			it.Tokens = s.count(text)
+			it.Tokens = s.countCtx(ctx, text)
 		}
 		facts = append(facts, it)
 		if f.Current() {
