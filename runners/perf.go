@@ -14,6 +14,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/table"
+	"github.com/arbor-eval/arbor/pkg/tokens"
 )
 
 // PerfPlan configures Perf: the latency of every fake model call and the two
@@ -57,7 +58,8 @@ func Perf(ctx context.Context, p PerfPlan) ([]PerfRow, error) {
 	if p.Turns <= 0 {
 		p.Turns = 24
 	}
-	srv := llmtest.New(llmtest.Options{FirstTokenLatency: p.Latency, Reply: memoryReply, Dim: perfDim})
+	srv := llmtest.New(llmtest.Options{FirstTokenLatency: p.Latency, Reply: memoryReply, Dim: perfDim,
+		CountPrompt: tokens.Default().Count}) // a Qwen3 server: sampled verification agrees
 	defer srv.Close()
 
 	bme, err := datasets.Load(ctx, "branchmemeval", "", datasets.Options{})
@@ -172,11 +174,14 @@ func perfReplay(ctx context.Context, cfg *config.Config, benchmark string, ep da
 		ing.N++
 		return nil
 	}
-	for _, st := range ep.Steps {
+	for i, st := range ep.Steps {
 		if ing.N >= turns {
 			break
 		}
 		if st.Interaction != nil {
+			if ing.N+1 < turns {
+				prefetchNext(ctx, sys, ep.Steps, i)
+			}
 			if err := commit(st.Interaction); err != nil {
 				return ing, qry, err
 			}

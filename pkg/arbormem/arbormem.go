@@ -136,6 +136,10 @@ type System struct {
 
 	metrics Metrics
 
+	// prefetched holds the rounds 1 that Prefetch started for coming commits.
+	prefetchMu sync.Mutex
+	prefetched []*round1
+
 	// commitMu serialises commits; mu guards the committed state: commits
 	// take it for writing only while applying their results, recalls for
 	// reading, so a recall never sees a half-applied commit.

@@ -51,6 +51,12 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	parent := -1
 	var locErr error
 	locDone := make(chan struct{})
+	// Round 1 and the input's embedding may have been started by Prefetch.
+	r1 := s.takePrefetched(in)
+	var locVec func() ([]float32, error)
+	if r1 != nil && r1.locVec != nil {
+		locVec = r1.locVec
+	}
 	go func() {
 		defer close(locDone)
 		if !s.cfg.Localization {
@@ -61,8 +67,12 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		if ok {
 			s.metrics.ReusedLocalizations.Add(1)
 		} else {
+			qvec := func() ([]float32, error) { return s.embedOne(ctx, text) }
+			if locVec != nil {
+				qvec = locVec
+			}
 			var err error
-			d, err = s.localize(ctx, text, in.Time, in.Session, false, func() ([]float32, error) { return s.embedOne(ctx, text) }, s.cfg.KeywordRouting)
+			d, err = s.localize(ctx, text, in.Time, in.Session, false, qvec, s.cfg.KeywordRouting)
 			if err != nil {
 				// An embedding or rerank endpoint that failed through every
 				// retry must not cost the interaction: it starts a new root
@@ -83,55 +93,17 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		}
 	}
 
-	// Round 1: everything that needs only the interaction.
-	var (
-		meta   NodeMeta
-		drafts []FactDraft
-		arts   []Artifact
-		evs    []Event
-		sts    []State
-		nvec   []float32
-	)
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) {
-		meta, err = fallback(s, gctx, func() (NodeMeta, error) { return s.ext.NodeMetadata(gctx, in) },
-			func() (NodeMeta, error) { return s.rules.NodeMetadata(gctx, in) })
-		return err
-	})
-	var nvecErr, rvecErr error
-	g.Go(func() (err error) {
-		// Without a vector the node is still stored and found lexically.
-		nvec, nvecErr = s.embedOne(gctx, s.embedClip(in.Text()))
-		return nil
-	})
-	if s.cfg.AtomicFacts {
-		g.Go(func() (err error) {
-			drafts, err = fallback(s, gctx, func() ([]FactDraft, error) { return s.ext.Facts(gctx, in) },
-				func() ([]FactDraft, error) { return s.rules.Facts(gctx, in) })
-			return err
-		})
+	// Round 1: everything that needs only the interaction, unless Prefetch
+	// started it already.
+	if r1 == nil {
+		r1 = s.startRound1(ctx, in, false)
 	}
-	if s.cfg.StructuredExtraction {
-		g.Go(func() (err error) {
-			arts, err = fallback(s, gctx, func() ([]Artifact, error) { return s.ext.Artifacts(gctx, in) },
-				func() ([]Artifact, error) { return s.rules.Artifacts(gctx, in) })
-			return err
-		})
-		g.Go(func() (err error) {
-			evs, err = fallback(s, gctx, func() ([]Event, error) { return s.ext.Events(gctx, in) },
-				func() ([]Event, error) { return s.rules.Events(gctx, in) })
-			return err
-		})
-		g.Go(func() (err error) {
-			sts, err = fallback(s, gctx, func() ([]State, error) { return s.ext.States(gctx, in) },
-				func() ([]State, error) { return s.rules.States(gctx, in) })
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if err := r1.wait(ctx); err != nil {
 		_ = waitLoc()
 		return fmt.Errorf("arbormem: commit %s: %w", in.ID, err)
 	}
+	meta, drafts, arts, evs, sts, nvec, nvecErr := r1.meta, r1.drafts, r1.arts, r1.evs, r1.sts, r1.nvec, r1.nvecErr
+	var rvecErr error
 
 	// Round 2: what needs round 1's output.
 	sts = s.dropRestated(sts)
@@ -166,7 +138,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	for i := range sts {
 		embedTexts = append(embedTexts, s.embedClip(stateText(&sts[i])))
 	}
-	g, gctx = errgroup.WithContext(ctx)
+	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		if err := waitLoc(); err != nil {
 			return err

@@ -193,17 +193,28 @@ func BenchmarkCommitLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ResetTimer()
-	var total time.Duration
-	for i := range b.N {
-		t0 := time.Now()
-		if err := s.Commit(context.Background(), chainTurn(10+i)); err != nil {
-			b.Fatal(err)
-		}
-		total += time.Since(t0)
-		c.reset()
+	next := 10 // turns committed so far (benchmarks run several times)
+	for _, prefetch := range []bool{false, true} {
+		b.Run(fmt.Sprintf("prefetch=%v", prefetch), func(b *testing.B) {
+			var total time.Duration
+			for range b.N {
+				if prefetch {
+					// As the runner does: the next turn's first round
+					// starts while this one commits.
+					s.Prefetch(context.Background(), chainTurn(next+1))
+				}
+				t0 := time.Now()
+				err := s.Commit(context.Background(), chainTurn(next))
+				next++
+				if err != nil {
+					b.Fatal(err)
+				}
+				total += time.Since(t0)
+				c.reset()
+			}
+			b.ReportMetric(float64(total)/float64(b.N)/float64(latency), "L/commit")
+		})
 	}
-	b.ReportMetric(float64(total)/float64(b.N)/float64(latency), "L/commit")
 }
 
 // TestRecallCriticalPath: on BranchMemEval's path, query preparation's
@@ -233,5 +244,50 @@ func TestRecallCriticalPath(t *testing.T) {
 	}
 	if depth, _ := c.reset(); depth > 2 {
 		t.Errorf("recall: a chain of %d sequential model calls, want at most 2 (tag prediction overlaps embed → rerank)", depth)
+	}
+}
+
+// TestPrefetchKeepsResults: prefetching each next turn (as the runner
+// does) commits the same forest and facts with the same model calls as
+// committing without it, and a prefetch whose interaction differs from
+// the one committed under its ID is ignored.
+func TestPrefetchKeepsResults(t *testing.T) {
+	type snapshot struct {
+		nodes []string
+		facts []string
+		calls int64
+	}
+	run := func(prefetch bool) snapshot {
+		s, _ := chainSystem(t, time.Millisecond, 0)
+		for i := range 6 {
+			if prefetch && i < 5 {
+				next := chainTurn(i + 1)
+				if i == 2 {
+					next.Turns[0].Content = "a different interaction under the same ID"
+				}
+				s.Prefetch(context.Background(), next)
+			}
+			if err := s.Commit(context.Background(), chainTurn(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var sn snapshot
+		for _, n := range s.forest.Nodes {
+			sn.nodes = append(sn.nodes, fmt.Sprintf("%s parent=%d %q %q %d", n.ID(), n.Parent, n.Summary, n.PathSummary, n.rawTokens))
+		}
+		for _, f := range s.store.Facts {
+			sn.facts = append(sn.facts, fmt.Sprintf("%s %s %d", f.Text, f.Tag, f.SupersededBy))
+		}
+		sn.calls = s.metrics.ModelCalls.Load()
+		return sn
+	}
+	want, got := run(false), run(true)
+	if fmt.Sprint(got.nodes) != fmt.Sprint(want.nodes) || fmt.Sprint(got.facts) != fmt.Sprint(want.facts) {
+		t.Fatalf("prefetching changed the memory:\n got %v\n%v\nwant %v\n%v", got.nodes, got.facts, want.nodes, want.facts)
+	}
+	// The mismatching prefetch of turn 3 costs its own five calls; every
+	// other prefetched round is used, not repeated.
+	if extra := got.calls - want.calls; extra != 5 {
+		t.Fatalf("prefetching made %d extra chat calls, want 5 (the ignored prefetch)", extra)
 	}
 }
