@@ -227,15 +227,25 @@ func (s *source) index(ctx context.Context) ([]header, error) {
 
 // replay hands every selected episode to fn, in file order.
 func (s *source) replay(ctx context.Context, fn func(*datasets.Episode) error) error {
+	left := len(s.selected)
 	visit := func(e datasets.Episode) error {
 		if !s.selected[e.ID] {
 			return nil
 		}
-		return fn(&e)
+		if err := fn(&e); err != nil {
+			return err
+		}
+		if left--; left == 0 {
+			return datasets.ErrStop // nothing selected further on: stop decoding
+		}
+		return nil
 	}
 	if s.all != nil {
 		for _, e := range s.all {
 			if err := visit(e); err != nil {
+				if errors.Is(err, datasets.ErrStop) {
+					return nil
+				}
 				return err
 			}
 		}
