@@ -384,6 +384,7 @@ func routingKeywords(summary string) []string { return termsOf(summary) }
 func (s *System) indexNode(n *Node) {
 	if len(n.Vector) == s.deps.Embed.Dim() {
 		s.nodeVec.Add(n.Seq, n.Vector)
+		n.Vector = nil // the index holds it (Snapshot reads it back): one copy per episode, not two
 	}
 	s.nodeLex.AddTerms(n.Seq, n.lexTerms)
 	n.lexTerms = nil // only the index needs them
@@ -432,6 +433,7 @@ func slotKey(tag, term string) string { return tag + "\x00" + term }
 func (s *System) indexFact(f *Fact) {
 	if len(f.Vector) == s.deps.Embed.Dim() {
 		s.factVec.Add(f.ID, f.Vector)
+		f.Vector = nil // the index holds it
 	}
 	root := s.forest.Nodes[f.Node].Root
 	s.rootFacts[root] = append(s.rootFacts[root], f.ID)
