@@ -2,7 +2,12 @@ package runners
 
 import (
 	"context"
+	"fmt"
+	"time"
+
 	"encoding/json"
+	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/pkg/dialog"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -79,4 +84,61 @@ func writeHeapProfile(path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// BenchmarkOfflineCommit measures one offline commit (rule-based memory
+// operations, hashed embeddings) of ArborMem and of BM25 on the BEAM
+// fixture's interactions, each iteration ingesting the whole episode into a
+// fresh instance: ms/commit per system and ArborMem's multiple of BM25.
+func BenchmarkOfflineCommit(b *testing.B) {
+	eps, err := datasets.Load(context.Background(), "beam", "../datasets/beam/testdata/chats/100K", datasets.Options{})
+	if err != nil || len(eps) == 0 {
+		b.Fatalf("beam fixture: %d episodes, %v", len(eps), err)
+	}
+	var ins []dialog.Interaction
+	for i, ep := range eps {
+		for _, st := range ep.Steps {
+			if st.Interaction != nil {
+				in := *st.Interaction
+				in.ID = fmt.Sprintf("e%d-%s", i, in.ID) // one instance takes every chat
+				ins = append(ins, in)
+			}
+		}
+	}
+	cfg := testConfig(b)
+	d, err := newMemoryDeps(context.Background(), cfg, "beam")
+	if err != nil {
+		b.Fatal(err)
+	}
+	d.models.Tokens.Count("warm up")
+	per := map[string]float64{}
+	for _, system := range []string{"bm25", "arbormem"} {
+		f, err := d.factory(system, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(system, func(b *testing.B) {
+			var total time.Duration
+			n := 0
+			for b.Loop() {
+				sys, err := f(context.Background(), "bench")
+				if err != nil {
+					b.Fatal(err)
+				}
+				t0 := time.Now()
+				for _, in := range ins {
+					if err := sys.Commit(context.Background(), in); err != nil {
+						b.Fatal(err)
+					}
+				}
+				total += time.Since(t0)
+				n += len(ins)
+			}
+			per[system] = float64(total) / float64(n) / 1e6
+			b.ReportMetric(per[system], "ms/commit")
+		})
+	}
+	if per["bm25"] > 0 {
+		b.ReportMetric(per["arbormem"]/per["bm25"], "x-bm25")
+	}
 }
