@@ -108,7 +108,7 @@ func boolInt(b bool) int {
 type cand struct {
 	span  spans.Span
 	item  int
-	pos   float64 // 0 = oldest evidence, 1 = newest
+	pos   float64         // 0 = oldest evidence, 1 = newest
 	terms map[string]bool // shared with the analysis cache: read only
 	typed spans.Values
 	// change: the span reports a new value (changeRe).
