@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,6 +32,9 @@ type PerfPlan struct {
 	// (the BranchMemEval row replays its first session whole, to reach
 	// its questions).
 	Turns int
+	// Sessions is how many BranchMemEval sessions the BranchMemEval rows
+	// replay whole (default 3: enough questions for query preparation).
+	Sessions int
 	// Log receives progress lines (nil: none).
 	Log io.Writer
 }
@@ -39,6 +43,9 @@ type PerfPlan struct {
 type PerfRow struct {
 	Figure string
 	L      float64
+	// Median is the median commit or query in units of L: a busy machine
+	// delays a few calls, which moves the mean more than the median.
+	Median float64
 	// N is how many commits or queries the figure averages.
 	N int
 	// Calls is the model calls made, by kind ("chat", "embed", …).
@@ -58,6 +65,9 @@ func Perf(ctx context.Context, p PerfPlan) ([]PerfRow, error) {
 	if p.Turns <= 0 {
 		p.Turns = 24
 	}
+	if p.Sessions <= 0 {
+		p.Sessions = 3
+	}
 	srv := llmtest.New(llmtest.Options{FirstTokenLatency: p.Latency, Reply: memoryReply, Dim: perfDim,
 		CountPrompt: tokens.Default().Count}) // a Qwen3 server: sampled verification agrees
 	defer srv.Close()
@@ -75,42 +85,74 @@ func Perf(ctx context.Context, p PerfPlan) ([]PerfRow, error) {
 		figure, benchmark string
 		cfg               func() (*config.Config, error)
 		remoteTokens      bool
-		ep                datasets.Episode
-		query             bool // recall each question (and replay the whole episode to reach them)
+		eps               []datasets.Episode
+		query             bool // recall each question (and replay whole episodes to reach them)
 	}
 	runs := []run{
-		{figure: "ingest per committed turn (BranchMemEval)", benchmark: "branchmemeval", cfg: p.Reference, ep: bme[0], query: true},
-		{figure: "ingest per committed turn (LongMemEval-shaped)", benchmark: "longmemeval", cfg: p.Reference, ep: lme},
-		{figure: "ingest with configs/efficiency.yaml", benchmark: "longmemeval", cfg: p.Efficiency, ep: lme},
-		{figure: "ingest with a remote tokenizer", benchmark: "longmemeval", cfg: p.Reference, ep: lme, remoteTokens: true},
+		{figure: "ingest per committed turn (BranchMemEval)", benchmark: "branchmemeval", cfg: p.Reference, eps: bme[:min(p.Sessions, len(bme))], query: true},
+		{figure: "ingest per committed turn (LongMemEval-shaped)", benchmark: "longmemeval", cfg: p.Reference, eps: []datasets.Episode{lme}},
+		{figure: "ingest with configs/efficiency.yaml", benchmark: "longmemeval", cfg: p.Efficiency, eps: []datasets.Episode{lme}},
+		{figure: "ingest with a remote tokenizer", benchmark: "longmemeval", cfg: p.Reference, eps: []datasets.Episode{lme}, remoteTokens: true},
 	}
 	var rows []PerfRow
 	for _, r := range runs {
-		cfg, err := r.cfg()
-		if err != nil {
-			return nil, err
+		var ingD, qryD []time.Duration
+		var ingCalls map[string]int64
+		for _, ep := range r.eps {
+			cfg, err := r.cfg()
+			if err != nil {
+				return nil, err
+			}
+			pointAtFake(cfg, srv.URL, r.remoteTokens)
+			turns := p.Turns
+			if r.query {
+				turns = len(ep.Steps)
+			}
+			ing, qry, calls, err := perfReplay(ctx, cfg, r.benchmark, ep, turns, r.query)
+			if err != nil {
+				return nil, fmt.Errorf("perf: %s: %w", r.figure, err)
+			}
+			ingD, qryD = append(ingD, ing...), append(qryD, qry...)
+			ingCalls = addCalls(ingCalls, calls)
 		}
-		pointAtFake(cfg, srv.URL, r.remoteTokens)
-		turns := p.Turns
+		row := perfRow(r.figure, ingD, p.Latency)
+		row.Calls = ingCalls
+		rows = append(rows, row)
+		logf(p.Log, "perf: %s: %.2f L (median %.2f L) over %d commits\n", row.Figure, row.L, row.Median, row.N)
 		if r.query {
-			turns = len(r.ep.Steps)
-		}
-		ing, qry, err := perfReplay(ctx, cfg, r.benchmark, r.ep, turns, r.query)
-		if err != nil {
-			return nil, fmt.Errorf("perf: %s: %w", r.figure, err)
-		}
-		ing.Figure = r.figure
-		ing.L /= float64(p.Latency)
-		rows = append(rows, ing)
-		logf(p.Log, "perf: %s: %.2f L over %d commits\n", r.figure, ing.L, ing.N)
-		if r.query {
-			qry.Figure = "query preparation (BranchMemEval)"
-			qry.L /= float64(p.Latency)
-			rows = append(rows, qry)
-			logf(p.Log, "perf: %s: %.2f L over %d queries\n", qry.Figure, qry.L, qry.N)
+			q := perfRow("query preparation (BranchMemEval)", qryD, p.Latency)
+			rows = append(rows, q)
+			logf(p.Log, "perf: %s: %.2f L (median %.2f L) over %d queries\n", q.Figure, q.L, q.Median, q.N)
 		}
 	}
 	return rows, nil
+}
+
+// perfRow summarises durations in units of latency.
+func perfRow(figure string, ds []time.Duration, latency time.Duration) PerfRow {
+	r := PerfRow{Figure: figure, N: len(ds)}
+	if len(ds) == 0 {
+		return r
+	}
+	var total time.Duration
+	for _, d := range ds {
+		total += d
+	}
+	sorted := slices.Clone(ds)
+	slices.Sort(sorted)
+	r.L = float64(total) / float64(len(ds)) / float64(latency)
+	r.Median = float64(sorted[len(sorted)/2]) / float64(latency)
+	return r
+}
+
+func addCalls(a, b map[string]int64) map[string]int64 {
+	if a == nil {
+		a = map[string]int64{}
+	}
+	for k, v := range b {
+		a[k] += v
+	}
+	return a
 }
 
 // perfDim is the fake server's embedding dimension (BGE-M3's).
@@ -149,75 +191,69 @@ func pointAtFake(cfg *config.Config, url string, remoteTokens bool) {
 
 // perfReplay commits up to turns interactions of ep through a fresh
 // ArborMem and recalls each question met on the way (when query), timing
-// each call as the eval runner does.
-func perfReplay(ctx context.Context, cfg *config.Config, benchmark string, ep datasets.Episode, turns int, query bool) (ing, qry PerfRow, err error) {
+// each call as the eval runner does; calls counts the model calls by role.
+func perfReplay(ctx context.Context, cfg *config.Config, benchmark string, ep datasets.Episode, turns int, query bool) (ing, qry []time.Duration, calls map[string]int64, err error) {
 	d, err := newMemoryDeps(ctx, cfg, benchmark)
 	if err != nil {
-		return ing, qry, err
+		return nil, nil, nil, err
 	}
 	f, err := d.factory("arbormem", "")
 	if err != nil {
-		return ing, qry, err
+		return nil, nil, nil, err
 	}
 	ctx, usage := llm.WithUsage(ctx)
 	sys, err := f(ctx, ep.ID)
 	if err != nil {
-		return ing, qry, err
+		return nil, nil, nil, err
 	}
-	var ingest, prep time.Duration
 	commit := func(in *dialog.Interaction) error {
 		t0 := time.Now()
 		if err := sys.Commit(ctx, *in); err != nil {
 			return err
 		}
-		ingest += time.Since(t0)
-		ing.N++
+		ing = append(ing, time.Since(t0))
 		return nil
 	}
 	for i, st := range ep.Steps {
-		if ing.N >= turns {
+		if len(ing) >= turns {
 			break
 		}
 		if st.Interaction != nil {
-			if ing.N+1 < turns {
+			if len(ing)+1 < turns {
 				prefetchNext(ctx, sys, ep.Steps, i)
 			}
 			if err := commit(st.Interaction); err != nil {
-				return ing, qry, err
+				return nil, nil, nil, err
 			}
 			continue
 		}
 		q := st.Question
-		if query && ing.N > 0 {
+		if query && len(ing) > 0 {
 			t0 := time.Now()
 			if _, err := sys.Recall(ctx, memory.Query{ID: q.ID, Text: q.Text, Time: q.Time, Budget: cfg.Answer.Budget}); err != nil {
-				return ing, qry, err
+				return nil, nil, nil, err
 			}
-			prep += time.Since(t0)
-			qry.N++
+			qry = append(qry, time.Since(t0))
 		}
 		if q.Canonical != nil {
 			if err := commit(q.Canonical); err != nil {
-				return ing, qry, err
+				return nil, nil, nil, err
 			}
 		}
 	}
 	if h, ok := sys.(memory.HealthReporter); ok {
 		if hs := h.Health(); hs.Fallbacks > 0 || hs.BadReplies > 0 || hs.ModelErrors > 0 || hs.Repaired > 0 {
-			return ing, qry, fmt.Errorf("memory operations degraded (%+v): the fake's replies no longer match the prompts", hs)
+			return nil, nil, nil, fmt.Errorf("memory operations degraded (%+v): the fake's replies no longer match the prompts", hs)
 		}
 	}
-	if ing.N > 0 {
-		ing.L = float64(ingest) / float64(ing.N)
+	if w, ok := d.models.Tokens.(interface{ Wait() }); ok {
+		w.Wait() // background token-count verifications belong to this replay
 	}
-	if qry.N > 0 {
-		qry.L = float64(prep) / float64(qry.N)
-	}
-	ing.Calls = map[string]int64{}
+	calls = map[string]int64{}
 	for role, u := range usage.Snapshot() {
-		ing.Calls[role] += int64(u.Count)
+		calls[role] += int64(u.Count)
 	}
-	return ing, qry, nil
+	return ing, qry, calls, nil
 }
 
 // SyntheticLongMemEval builds a LongMemEval-shaped episode in memory: turns
@@ -266,7 +302,7 @@ func PerfTable(rows []PerfRow, latency time.Duration) table.Table {
 		Title:   "Critical paths of ingest and query preparation",
 		Caption: fmt.Sprintf("Fake model server answering every call after L = %s; one worker, one episode at a time, each configuration's per-endpoint limits.", latency),
 		Stub:    "figure",
-		Columns: []table.Column{{Name: "per turn or query", Unit: "L", Decimals: 2}, {Name: "averaged over", Decimals: 0}, {Name: "model calls"}},
+		Columns: []table.Column{{Name: "mean", Unit: "L", Decimals: 2}, {Name: "median", Unit: "L", Decimals: 2}, {Name: "commits or queries", Decimals: 0}, {Name: "model calls"}},
 	}
 	for _, r := range rows {
 		calls := make([]string, 0, len(r.Calls))
@@ -275,7 +311,7 @@ func PerfTable(rows []PerfRow, latency time.Duration) table.Table {
 				calls = append(calls, fmt.Sprintf("%s %d", k, n))
 			}
 		}
-		t.Rows = append(t.Rows, table.Row{Label: r.Figure, Cells: []table.Cell{table.V(r.L), table.V(float64(r.N)), table.T(strings.Join(calls, ", "))}})
+		t.Rows = append(t.Rows, table.Row{Label: r.Figure, Cells: []table.Cell{table.V(r.L), table.V(r.Median), table.V(float64(r.N)), table.T(strings.Join(calls, ", "))}})
 	}
 	return t
 }
