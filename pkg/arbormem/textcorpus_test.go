@@ -151,13 +151,13 @@ func corpusTexts(t *testing.T) []string {
 // TestTextAnalysisMatchesReference: the optimised entity extraction and
 // sentence splitting give exactly the outputs of the regexp-only versions
 // on the texts of the corpus (the CPU work must not change behaviour). The
-// reference is slow: CI checks every 32nd text, ARBOR_LONG_TESTS=1 all.
+// reference is slow: CI checks every 96th text, ARBOR_LONG_TESTS=1 all.
 func TestTextAnalysisMatchesReference(t *testing.T) {
 	texts := corpusTexts(t)
 	if len(texts) < 1000 {
 		t.Fatalf("corpus of %d texts is too small", len(texts))
 	}
-	step := 32
+	step := 96
 	if os.Getenv("ARBOR_LONG_TESTS") != "" {
 		step = 1
 	}
