@@ -64,6 +64,12 @@ type Role struct {
 	API string `mapstructure:"api" yaml:"api,omitempty"`
 	// BatchSize bounds texts per embedding or rerank request.
 	BatchSize int `mapstructure:"batch_size" yaml:"batch_size,omitempty"`
+	// VerifyEvery (tokenizer with endpoints only): counts come from the
+	// exact offline Qwen3 counter and one text in VerifyEvery is checked
+	// against the server's /tokenize in the background; the first
+	// disagreement switches to asking the server for every count. 0 asks
+	// the server for every count (one round trip each).
+	VerifyEvery int `mapstructure:"verify_every" yaml:"verify_every,omitempty"`
 }
 
 // NamedRole is a model role with its config key name ("chat", ...).
