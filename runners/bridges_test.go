@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbor-eval/arbor/baselines/sidecar"
 	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
 )
 
@@ -17,15 +18,12 @@ import (
 // against the fake endpoint: the real Node Mem0 sidecar adds memories, finds
 // them for the questions, and its model calls reach the cost table.
 func TestEvalMem0EndToEnd(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not found: install node >= 20, then run `npm ci` in scripts/bridges/mem0")
+	if msg := sidecar.Mem0NodeMissing("../scripts/bridges"); msg != "" {
+		t.Skip(msg)
 	}
-	sidecar, err := filepath.Abs("../scripts/bridges/mem0/sidecar.mjs")
+	script, err := filepath.Abs("../scripts/bridges/mem0/sidecar.mjs")
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(filepath.Dir(sidecar), "node_modules", "mem0ai")); err != nil {
-		t.Skip("the Mem0 sidecar is not installed: run `npm ci` in scripts/bridges/mem0 (baselines/sidecar's tests install it from the npm cache)")
 	}
 	fake := llmtest.New(llmtest.Options{Dim: 1024})
 	defer fake.Close()
@@ -41,7 +39,7 @@ retry: {max_attempts: 3, base_delay: 1ms, max_delay: 5ms}
 bridges:
   timeout: 60s
   mem0: {command: [node, %[2]s]}
-`, fake.URL, sidecar))
+`, fake.URL, script))
 	res, err := Run(context.Background(), Plan{Benchmark: "locomo", Data: "../datasets/locomo/testdata/locomo10.json",
 		Systems: []string{"mem0"}, Config: cfg, Out: io.Discard, Log: io.Discard})
 	if err != nil {
