@@ -15,10 +15,12 @@ func init() {
 		Long: `With one run, rebuilds every table of the run from samples.jsonl and episodes.jsonl
 alone (optionally adding judges first). With several runs — one eval run per benchmark —
 renders the paper's Table 1 (one row per benchmark, one column per system) and each
-benchmark's own table into --out.`,
+benchmark's own table into --out. With --html DIR, also writes one static site of
+all the given runs (open DIR/index.html from disk; no server or network).`,
 		Example: `  arbor report results/eval-branchmemeval-1a2b3c4d
   arbor report results/eval-longmemeval-1a2b3c4d --judges lexical,judges/qwen-judge.yaml
-  arbor report results/eval-longmemeval-* results/eval-locomo-* results/eval-beam-* results/eval-branchmemeval-* --out results/table1`,
+  arbor report results/eval-longmemeval-* results/eval-locomo-* results/eval-beam-* results/eval-branchmemeval-* --out results/table1
+  arbor report results/eval-branchmemeval-1a2b3c4d --html results/site`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if specs := splitList(cmd.Flags(), "judges"); len(specs) > 0 {
@@ -30,6 +32,14 @@ benchmark's own table into --out.`,
 					if err := runners.AddJudges(cmd.Context(), dir, cfg, specs, cmd.ErrOrStderr(), cmd.ErrOrStderr()); err != nil {
 						return err
 					}
+				}
+			}
+			if htmlDir, _ := cmd.Flags().GetString("html"); htmlDir != "" {
+				if _, err := runners.ReportHTML(args, htmlDir, cmd.OutOrStdout()); err != nil {
+					return err
+				}
+				if outDir, _ := cmd.Flags().GetString("out"); outDir == "" || len(args) == 1 {
+					return nil
 				}
 			}
 			if len(args) > 1 {
@@ -45,6 +55,7 @@ benchmark's own table into --out.`,
 	}
 	r.Flags().String("judges", "", `judge configurations to add before reporting: "default", "lexical" or config files (see arbor score --help)`)
 	r.Flags().String("out", "", "folder for the combined tables when several runs are given")
+	r.Flags().String("html", "", "write a static HTML report (tables, plots, manifest, degraded counts, question browser) into this folder; open DIR/index.html")
 	rootCmd.AddCommand(r)
 	m := &cobra.Command{
 		Use:     "merge <dst-run-dir> <run-dir>...",

@@ -37,19 +37,7 @@ func Combine(dirs []string, outDir string, out io.Writer) error {
 	// argument wins, as in a resumed run.
 	samples = record.Latest(samples, record.Sample.Key)
 	episodes = record.Latest(episodes, record.EpisodeStat.Key)
-	ts := []namedTable{{"main", scoring.MainTable(samples), true}}
-	byBench := map[string][]record.Sample{}
-	for _, s := range samples {
-		byBench[s.Benchmark] = append(byBench[s.Benchmark], s)
-	}
-	benches := make([]string, 0, len(byBench))
-	for b := range byBench {
-		benches = append(benches, b)
-	}
-	sort.Strings(benches)
-	for _, b := range benches {
-		ts = append(ts, benchmarkTables(b, "categories-"+b, byBench[b], episodes, false)...)
-	}
+	ts := combinedTables(samples, episodes)
 	tdir := filepath.Join(outDir, "tables")
 	if err := writeTables(tdir, ts, out); err != nil {
 		return err
@@ -65,4 +53,23 @@ func Combine(dirs []string, outDir string, out io.Writer) error {
 		fmt.Fprintf(out, "combined %d runs into %s\n", len(dirs), tdir)
 	}
 	return nil
+}
+
+// combinedTables is the tables over several runs' samples (latest of each
+// key): the main accuracy table and each benchmark's own tables.
+func combinedTables(samples []record.Sample, episodes []record.EpisodeStat) []namedTable {
+	ts := []namedTable{{"main", scoring.MainTable(samples), true}}
+	byBench := map[string][]record.Sample{}
+	for _, s := range samples {
+		byBench[s.Benchmark] = append(byBench[s.Benchmark], s)
+	}
+	benches := make([]string, 0, len(byBench))
+	for b := range byBench {
+		benches = append(benches, b)
+	}
+	sort.Strings(benches)
+	for _, b := range benches {
+		ts = append(ts, benchmarkTables(b, "categories-"+b, byBench[b], episodes, false)...)
+	}
+	return ts
 }

@@ -45,6 +45,7 @@ type run struct {
 	d        *deps
 	samples  *resumable[record.Sample]
 	episodes *resumable[record.EpisodeStat]
+	bundles  *bundleLog // nil when run.bundles is off
 	bar      *progress.Reporter
 	mu       sync.Mutex // guards scored and answered
 	scored   float64
@@ -87,8 +88,13 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("results folder: %w", err)
 	}
-	if err := writeManifest(dir, &p, d); err != nil {
+	if err := writeManifest(dir, &p, d, statsOf(src.subset).Questions); err != nil {
 		return nil, err
+	}
+	if src.subset != nil {
+		if err := writeSubset(dir, p.Benchmark, src.subset, p.Log); err != nil {
+			return nil, err
+		}
 	}
 	r := &run{plan: &p, d: d}
 	samplesPath := filepath.Join(dir, "samples.jsonl")
@@ -105,6 +111,10 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	defer r.episodes.Close()
+	if r.bundles, err = openBundles(dir, p.Config.Run.Bundles); err != nil {
+		return nil, err
+	}
+	defer r.bundles.close()
 
 	jobs, total, done := r.jobs(eps)
 	r.bar = progress.New(p.Log, fmt.Sprintf("%s %s", p.Kind, p.Benchmark), total, p.Config.Run.Progress)
@@ -183,6 +193,9 @@ type source struct {
 	plan     *Plan
 	all      []datasets.Episode
 	selected map[string]bool
+	// subset is the sampled or pinned subset before sharding and limits;
+	// nil without one.
+	subset []header
 }
 
 // index reads every episode's header and applies the plan's selection
@@ -214,10 +227,11 @@ func (s *source) index(ctx context.Context) ([]header, error) {
 	if err != nil {
 		return nil, err
 	}
-	sel, err := selectHeaders(p, hs)
+	sel, subset, err := selectHeaders(p, hs)
 	if err != nil {
 		return nil, err
 	}
+	s.subset = subset
 	s.selected = map[string]bool{}
 	for _, h := range sel {
 		s.selected[h.id] = true
@@ -244,7 +258,9 @@ func (s *source) replay(ctx context.Context, fn func(*datasets.Episode) error) e
 	return datasets.Each(ctx, s.plan.Benchmark, s.plan.Data, datasets.Options{Categories: s.plan.Categories}, visit)
 }
 
-func selectHeaders(p *Plan, hs []header) ([]header, error) {
+// selectHeaders applies the plan's selection and returns the selected
+// headers and, when a subset was sampled or pinned, the whole subset.
+func selectHeaders(p *Plan, hs []header) (sel, subset []header, err error) {
 	if len(p.Episodes) > 0 {
 		want := map[string]bool{}
 		for _, id := range p.Episodes {
@@ -258,12 +274,19 @@ func selectHeaders(p *Plan, hs []header) ([]header, error) {
 			}
 		}
 		if len(want) > 0 {
-			return nil, fmt.Errorf("--episodes: not in %s: %v", p.Benchmark, keys(want))
+			return nil, nil, fmt.Errorf("--episodes: not in %s: %v", p.Benchmark, keys(want))
 		}
 		hs = keep
 	}
-	if p.Subset > 0 && p.Subset < len(hs) {
+	switch {
+	case len(p.SubsetIDs) > 0:
+		if hs, err = pinSubset(hs, p.SubsetIDs, p.Benchmark); err != nil {
+			return nil, nil, err
+		}
+		subset = hs
+	case p.Subset > 0 && p.Subset < len(hs):
 		hs = pick(hs, subsetIndices(len(hs), p.Subset, p.Seed))
+		subset = hs
 	}
 	if p.Shard.N > 0 {
 		var keep []header
@@ -278,9 +301,9 @@ func selectHeaders(p *Plan, hs []header) ([]header, error) {
 		hs = hs[:p.Limit]
 	}
 	if len(hs) == 0 {
-		return nil, fmt.Errorf("no episodes selected from %s", p.Benchmark)
+		return nil, nil, fmt.Errorf("no episodes selected from %s", p.Benchmark)
 	}
-	return hs, nil
+	return hs, subset, nil
 }
 
 // subsetIndices samples n of size indices with seed, sorted.
@@ -407,6 +430,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 		committed  []string
 		commitErr  error
 		commitErrs int
+		sealed     int // len(committed) when last sealed
 	)
 	commit := func(in *dialog.Interaction) {
 		t0 := time.Now()
@@ -430,6 +454,16 @@ func (r *run) replay(ctx context.Context, j job) error {
 			continue
 		}
 		q := st.Question
+		if sealed != len(committed) {
+			// The dialogue before the question has ended: systems that
+			// finish work then (session summaries) do it as ingestion.
+			t0 := time.Now()
+			if err := memory.Seal(ingCtx, sys); err != nil && commitErr == nil {
+				commitErr = fmt.Errorf("%s: seal before %s: %w", j.system, q.ID, err)
+			}
+			ingest += time.Since(t0)
+			sealed = len(committed)
+		}
 		lat := record.Latency{Ingested: len(committed)}
 		if len(committed) > 0 {
 			lat.IngestPerInteraction = ingest.Seconds() / float64(len(committed))
@@ -439,13 +473,16 @@ func (r *run) replay(ctx context.Context, j job) error {
 				if r.samples.done(r.key(j.ep.ID, q.ID, j.system, v, b)) {
 					continue
 				}
-				s := r.answer(ctx, j, sys, q, v, b, lat)
+				s, bundle := r.answer(ctx, j, sys, q, v, b, lat)
 				if err := ctx.Err(); err != nil {
 					// An answer cut short by an interrupt is not a result:
 					// recorded as an error sample, resuming would skip it.
 					return err
 				}
 				if err := r.samples.write(s); err != nil {
+					return err
+				}
+				if err := r.bundles.write(s, q, bundle, sys); err != nil {
 					return err
 				}
 				r.progress(s)
@@ -500,14 +537,15 @@ func (r *run) baseSample(j job, q *datasets.Question, variant string, budget int
 		EvidenceRecall: -1, Heuristic: r.d.heuristics(j.system)}
 }
 
-// answer recalls, answers and scores one question at one budget. The result
-// is named so that the deferred call accounting reaches the caller.
-func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, lat record.Latency) (s record.Sample) {
+// answer recalls, answers and scores one question at one budget, and
+// returns the recalled bundle too (nil when recall failed). The result is
+// named so that the deferred call accounting reaches the caller.
+func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, lat record.Latency) (s record.Sample, recalled *memory.Bundle) {
 	s = r.baseSample(j, q, variant, budget)
 	s.Latency = lat
 	qctx, usage := llm.WithUsage(ctx)
 	defer func() { s.Calls = toCalls(usage.Snapshot()) }()
-	query := memory.Query{ID: q.ID, Text: q.Text, Time: q.Time, Budget: budget}
+	query := memory.Query{ID: q.ID, Text: q.Text, Time: q.Time, Budget: budget, Benchmark: r.plan.Benchmark}
 	if variant != j.build {
 		query.Variant = variant
 	}
@@ -517,11 +555,15 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	s.Latency.QueryPrep = recallTime.Seconds()
 	if err != nil {
 		s.Error = fmt.Sprintf("recall: %v", err)
-		return s
+		return s, nil
 	}
+	recalled = &bundle
 	s.EvidenceTokens = bundle.Tokens()
 	rec := r.d.recaller(q, bundle)
 	s.EvidenceRecall = rec.Gold
+	if rec.Answer >= 0 {
+		s.AnswerInBundle = &rec.Answer
+	}
 	s.ConfounderInBundle = rec.Confounder
 	if bundle.Trace != nil {
 		if len(bundle.Trace.Channels) > 0 {
@@ -554,7 +596,7 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	s.Latency.FullQuery = (prep + res.Latency).Seconds()
 	if err != nil {
 		s.Error = fmt.Sprintf("answer: %v", err)
-		return s
+		return s, recalled
 	}
 	s.Prediction = res.Text
 	for _, sc := range r.d.scorers {
@@ -567,7 +609,7 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 		}
 		s.Scores[sc.Name()] = record.ScoreRecord{Score: out.Score, Outcome: out.Outcome, Parts: out.Parts, Raw: out.Raw, Heuristic: sc.Heuristic()}
 	}
-	return s
+	return s, recalled
 }
 
 func (r *run) progress(s record.Sample) {
@@ -679,10 +721,14 @@ func localization(stat *record.EpisodeStat, ep *datasets.Episode, sys memory.Sys
 	}
 }
 
-func writeManifest(dir string, p *Plan, d *deps) error {
+func writeManifest(dir string, p *Plan, d *deps, subsetQuestions int) error {
 	m := &record.Manifest{RunID: filepath.Base(dir), Kind: p.Kind, Command: p.Command, Version: buildinfo.Version, Commit: buildinfo.GitCommit(),
 		Benchmark: p.Benchmark, Systems: p.Systems, Budgets: p.Budgets, Variants: p.Variants, Seed: p.Seed,
 		Config: p.Config, Prompts: d.prompts.Hashes(), Shard: p.Shard.String()}
+	if p.Benchmark == "beam" {
+		m.BEAMScoring = p.Config.Judge.BEAMScoring
+	}
+	m.SubsetQuestions = subsetQuestions
 	m.Dataset.Path = p.Data
 	if p.Data != "" {
 		sum, err := record.FileSHA256(p.Data)

@@ -15,7 +15,7 @@ import (
 // limits are not part of it: adding a system or a budget to a run is allowed.
 func fingerprint(p *Plan, m *record.Manifest) string {
 	c := *p.Config
-	c.Run.Results, c.Run.Workers, c.Run.Verbose, c.Run.Progress = "", 0, false, false
+	c.Run.Results, c.Run.Workers, c.Run.Verbose, c.Run.Progress, c.Run.Bundles = "", 0, false, false, ""
 	c.Cache.Dir, c.Cache.Enabled = "", false
 	c.Source = ""
 	h := sha256.New()

@@ -23,9 +23,15 @@ type namedTable struct {
 // alone, writes them under dir/tables/, and prints the ones the run's kind
 // is about to out.
 func Report(dir string, out io.Writer) (*Outcome, error) {
+	o, _, err := report(dir, out)
+	return o, err
+}
+
+// report is Report that also returns the tables it wrote.
+func report(dir string, out io.Writer) (*Outcome, []namedTable, error) {
 	samples, episodes, err := readRun(dir)
 	if err != nil {
-		return nil, fmt.Errorf("report %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("report %s: %w", dir, err)
 	}
 	kind, bench := "eval", ""
 	reserve := 0.0
@@ -46,19 +52,23 @@ func Report(dir string, out io.Writer) (*Outcome, error) {
 		}
 	}
 	if err := writeTables(tdir, ts, out); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if budgets(samples) > 1 {
-		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall} {
+		metrics := []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall}
+		if bench != "branchmemeval" { // BranchMemEval lists no evidence turns: no source recall
+			metrics = append(metrics, scoring.MetricSourceRecall)
+		}
+		for _, m := range metrics {
 			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
 	if out != nil {
 		fmt.Fprintf(out, "results: %s (tables in %s)\n", dir, tdir)
 	}
-	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, nil
+	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, ts, nil
 }
 
 // configNumber reads a number from a manifest's recorded config by its path
@@ -98,6 +108,9 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 		ts = append(ts,
 			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy), true},
 			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), true})
+		if bench != "branchmemeval" {
+			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall), false})
+		}
 	}
 	if variants := variantsOf(samples); len(variants) > 1 {
 		t := scoring.AblationTable(samples, nil)
@@ -121,6 +134,9 @@ func benchmarkTables(bench, categoriesName string, samples []record.Sample, epis
 	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples), print && !bme}}
 	if bme {
 		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes), print})
+	} else {
+		name := strings.Replace(categoriesName, "categories", "evidence-recall", 1)
+		ts = append(ts, namedTable{name, scoring.RecallTable(samples), print})
 	}
 	return ts
 }
@@ -136,7 +152,9 @@ func readRun(dir string) ([]record.Sample, []record.EpisodeStat, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, nil, err
 	}
-	return samples, episodes, nil
+	// A record redone by --retry-errors is appended after the failed one
+	// it supersedes: only the latest record of each key counts.
+	return record.Latest(samples, record.Sample.Key), record.Latest(episodes, record.EpisodeStat.Key), nil
 }
 
 // writeTables writes each table in every format under tdir and prints the

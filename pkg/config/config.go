@@ -126,7 +126,26 @@ type Judge struct {
 	MaxTokens int `mapstructure:"max_tokens" yaml:"max_tokens"`
 	// Mode picks "auto", "chat" or "lexical" (offline, labelled heuristic).
 	Mode string `mapstructure:"mode" yaml:"mode"`
+	// BEAMScoring picks BEAM's scoring protocol: "corrected" (the default:
+	// the question is filled into the rubric prompt, partial credit kept) or
+	// "official" (the released evaluation code's behaviour, quirks
+	// included). The paper does not say which it used; tables name it.
+	BEAMScoring string `mapstructure:"beam_scoring" yaml:"beam_scoring"`
+	// AnswerInBundleMaxWords bounds the gold answers answer-in-bundle
+	// recall is defined for (normalised words); longer golds describe an
+	// answer rather than spell it. The paper reports no such figure.
+	AnswerInBundleMaxWords int `mapstructure:"answer_in_bundle_max_words" yaml:"answer_in_bundle_max_words"`
 }
+
+// The BEAM scoring protocols (judge.beam_scoring).
+const (
+	BEAMCorrected = "corrected"
+	BEAMOfficial  = "official"
+)
+
+// OfficialBEAM reports whether BEAM is scored as the released evaluation
+// code does (judge.beam_scoring: official).
+func (j Judge) OfficialBEAM() bool { return j.BEAMScoring == BEAMOfficial }
 
 // Cache configures the on-disk response cache.
 type Cache struct {
@@ -155,6 +174,11 @@ type Run struct {
 	Verbose  bool `mapstructure:"verbose" yaml:"verbose"`
 	Progress bool `mapstructure:"progress" yaml:"progress"`
 	Seed     int  `mapstructure:"seed" yaml:"seed"`
+	// Bundles says what bundles.jsonl records beside each sample for the
+	// HTML report's question browser: "full" (every evidence item with its
+	// text, and the localization trace), "trace" (items without text) or
+	// "off" (no file). It changes no result, so it is not fingerprinted.
+	Bundles string `mapstructure:"bundles" yaml:"bundles" json:",omitempty"`
 }
 
 // Load resolves the configuration: embedded defaults, then file (if not
@@ -390,8 +414,17 @@ func (c *Config) resolve() error {
 			return fmt.Errorf("%s: %q is not one of auto, chat, heuristic", key, val)
 		}
 	}
+	if b := c.Run.Bundles; b != "full" && b != "trace" && b != "off" {
+		return fmt.Errorf("run.bundles: %q is not one of full, trace, off", b)
+	}
 	if j := c.Judge.Mode; j != "auto" && j != "chat" && j != "lexical" {
 		return fmt.Errorf("judge.mode: %q is not one of auto, chat, lexical", j)
+	}
+	if c.Judge.AnswerInBundleMaxWords <= 0 {
+		return fmt.Errorf("judge.answer_in_bundle_max_words: %d must be positive", c.Judge.AnswerInBundleMaxWords)
+	}
+	if b := c.Judge.BEAMScoring; b != BEAMCorrected && b != BEAMOfficial {
+		return fmt.Errorf("judge.beam_scoring: %q is not one of %s, %s", b, BEAMCorrected, BEAMOfficial)
 	}
 	if c.Answer.Budget < 0 {
 		return fmt.Errorf("answer.budget: %d must not be negative", c.Answer.Budget)

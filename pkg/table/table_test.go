@@ -69,6 +69,7 @@ func TestGoldenRenderers(t *testing.T) {
 	golden(t, "sample.csv", csvData)
 	golden(t, "sample.tex", tex)
 	golden(t, "sample.json", js)
+	golden(t, "sample.html", []byte(tb.HTML()+"\n"))
 
 	col := Table{
 		Title: "Efficiency", Stub: "Method",
@@ -91,6 +92,7 @@ func TestGoldenRenderers(t *testing.T) {
 	}
 	golden(t, "efficiency.md", []byte(col.Markdown()))
 	golden(t, "efficiency.tex", tex)
+	golden(t, "efficiency.html", []byte(col.HTML()+"\n"))
 }
 
 func TestStyles(t *testing.T) {
@@ -107,6 +109,18 @@ func TestStyles(t *testing.T) {
 				Highlight: Highlight{By: ByRow, Second: true},
 			},
 			want: [][]Style{{Best, Second, Best, Plain}},
+		},
+		{
+			name: "row, strongest baseline underlined: best among columns 0-2, below a better column 3",
+			tb: Table{
+				Columns: cols(4, 1),
+				Rows: []Row{
+					{Cells: []Cell{V(42.1), V(16.6), V(42.8), V(53.2)}},
+					{Cells: []Cell{V(70), V(60), V(50), V(65)}},
+				},
+				Highlight: Highlight{By: ByRow, Second: true, SecondAmong: []int{0, 1, 2}},
+			},
+			want: [][]Style{{Plain, Plain, Second, Best}, {Best, Plain, Plain, Plain}},
 		},
 		{
 			name: "row, lower is better, no second requested",
@@ -197,7 +211,7 @@ func TestNoNonFiniteInOutput(t *testing.T) {
 	if err != nil {
 		t.Fatalf("json with NaN cells: %v", err)
 	}
-	for name, out := range map[string]string{"md": tb.Markdown(), "csv": string(csvData), "tex": string(tex), "json": string(js)} {
+	for name, out := range map[string]string{"md": tb.Markdown(), "html": tb.HTML(), "csv": string(csvData), "tex": string(tex), "json": string(js)} {
 		for _, bad := range []string{"NaN", "Inf"} {
 			if strings.Contains(out, bad) {
 				t.Errorf("%s output contains %q:\n%s", name, bad, out)
