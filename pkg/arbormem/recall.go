@@ -161,7 +161,7 @@ func (rc *recallCtx) allocate(facts, updates, records []memory.Item) memory.Bund
 	var sup []memory.Item
 	if rc.s.onOffline(rc.s.cfg.SupplementalFill) && rc.detached() {
 		rc.suppFirst = true
-		sup = rc.supplementalFill(budget-reserve, nil)
+		sup = rc.supplementalFill(budget - reserve)
 	}
 	used := memory.TotalTokens(sup)
 	var local []memory.Item

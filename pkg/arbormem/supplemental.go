@@ -82,14 +82,35 @@ func (rc *recallCtx) supplementalRank(k int) []suppTurn {
 			named[w] = true
 		}
 	}
-	hits := s.nodeLex.SearchTerms(qterms, k)
-	rc.suppTerms = newTermSet(qterms)
+	nodes := s.nodeLex.SearchTerms(qterms, k)
+	// A speaker's name in another speaker's turn is mostly an address
+	// ("Thanks, Rosa!"), not a statement about them, while a speaker's own
+	// first-person turn is about them: a speaker's name counts only through
+	// the named-speaker factor. A turn must hold an informative content
+	// term (one found in at most keyword_max_df of the nodes, as for s_key).
+	speakerTerm := map[string]bool{}
+	for _, h := range nodes {
+		for _, t := range s.forest.Nodes[h.ID].Interaction.Turns {
+			if t.Speaker != "" {
+				for _, w := range index.Analyze(t.Speaker) {
+					speakerTerm[w] = true
+				}
+			}
+		}
+	}
+	var content []string
+	for _, t := range qterms {
+		if !speakerTerm[t] && float64(s.nodeLex.DocFreq(t)) <= s.cfg.KeywordMaxDF*N {
+			content = append(content, t)
+		}
+	}
+	rc.suppTerms = newTermSet(content)
 	var out []suppTurn
-	for _, h := range hits {
+	for _, h := range nodes {
 		n := s.forest.Nodes[h.ID]
 		for i, tt := range s.turnTermsOf(h.ID) {
 			sc, hits := 0.0, 0
-			for _, t := range qterms {
+			for _, t := range content {
 				if tt.has(t) {
 					sc += idf[t]
 					hits++
@@ -133,31 +154,23 @@ const (
 // as an excerpt (its sentences that hold a question term) or in full.
 type suppPick struct {
 	suppTurn
-	node        *Node
-	line        string
-	cost        int
-	full        string
-	fullCost    int
-	headerOwner bool
+	node     *Node
+	line     string
+	cost     int
+	full     string
+	fullCost int
 }
 
-// supplementalFill packs supplemental turns into capTokens, best first,
-// skipping nodes the trajectory already shows raw. Each turn first enters
+// supplementalFill packs supplemental turns into capTokens, best first.
+// It runs before the trajectory is packed, so no turn is already shown.
+// Each turn first enters
 // as an excerpt of the sentences that hold a question term, so a tight
 // budget covers more matching turns; the budget left then restores whole
 // turns in rank order. Turns of one session date share one item (one date
 // line), in time order; the item cites every interaction it quotes.
-func (rc *recallCtx) supplementalFill(capTokens int, local []memory.Item) []memory.Item {
+func (rc *recallCtx) supplementalFill(capTokens int) []memory.Item {
 	if capTokens <= 0 {
 		return nil
-	}
-	onPath := map[string]bool{}
-	for _, it := range local {
-		if it.Block == memory.BlockHistory && !strings.Contains(it.Text, "(summary)") {
-			for _, src := range it.Sources {
-				onPath[src] = true
-			}
-		}
 	}
 	var picks []*suppPick
 	dated := map[string]bool{}
@@ -165,9 +178,6 @@ func (rc *recallCtx) supplementalFill(capTokens int, local []memory.Item) []memo
 	ranked := rc.supplementalRank(suppNodes)
 	for _, h := range ranked {
 		n := rc.s.forest.Nodes[h.seq]
-		if onPath[n.ID()] {
-			continue
-		}
 		t := n.Interaction.Turns[h.turn]
 		p := &suppPick{suppTurn: h, node: n, full: speakerName(t) + ": " + strings.TrimSpace(t.Content)}
 		p.fullCost = rc.s.count(p.full)
@@ -184,10 +194,7 @@ func (rc *recallCtx) supplementalFill(capTokens int, local []memory.Item) []memo
 		if used+cost > capTokens {
 			continue
 		}
-		if !dated[key] {
-			dated[key] = true
-			p.headerOwner = true
-		}
+		dated[key] = true
 		used += cost
 		picks = append(picks, p)
 	}

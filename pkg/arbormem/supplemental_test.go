@@ -33,7 +33,7 @@ func twoFriends() []dialog.Interaction {
 		pair("D2:1", day2, "Good morning! The weather is lovely today.", "It really is. Perfect for a walk."),
 		pair("D2:3", day2, "My garden is just a few herbs on the windowsill, nothing fancy. Long day at the office though.",
 			"Ha, herbs count! Mine is doing well, the tomatoes are almost ripe."),
-		pair("D2:5", day2, "We should get coffee soon.", "Definitely, let me know when you are free."),
+		pair("D2:5", day2, "We should get coffee soon.", "Definitely, Rosa, let me know when you are free."),
 	}
 }
 
@@ -91,6 +91,19 @@ func TestSupplementalNamedSpeakerRanksFirst(t *testing.T) {
 		top := s.forest.Nodes[hits[0].seq].Interaction.Turns[hits[0].turn]
 		if top.Speaker != c.speaker || !strings.Contains(hits[0].rule, "named speaker") {
 			t.Errorf("%q: top turn by %s (%s), want %s", c.q, top.Speaker, hits[0].rule, c.speaker)
+		}
+	}
+}
+
+// A speaker's name in the other speaker's turn is an address, not a
+// statement about them: it selects nothing.
+func TestSupplementalIgnoresAddress(t *testing.T) {
+	s := offlineSystem(t)
+	mustCommit(t, s, twoFriends()...)
+	q := memory.Query{ID: "q", Text: "What about Rosa?", Time: time.Date(2024, 4, 1, 9, 0, 0, 0, time.UTC), Budget: 500}
+	for _, it := range suppItems(mustRecall(t, s, q)) {
+		if strings.Contains(it.Text, "Definitely, Rosa") {
+			t.Errorf("a turn that only addresses Rosa was quoted: %q", it.Text)
 		}
 	}
 }
