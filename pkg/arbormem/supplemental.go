@@ -182,7 +182,7 @@ func (rc *recallCtx) supplementalFill(capTokens int) []memory.Item {
 		p := &suppPick{suppTurn: h, node: n, full: speakerName(t) + ": " + strings.TrimSpace(t.Content)}
 		p.fullCost = rc.s.count(p.full)
 		p.line, p.cost = p.full, p.fullCost
-		if ex, ok := excerpt(t.Content, rc.suppTerms); ok {
+		if ex, ok := excerpt(t.Content, rc.suppTerms); ok && rc.s.cfg.SupplementalExcerpt {
 			p.line = speakerName(t) + ": " + ex
 			p.cost = rc.s.count(p.line)
 		}

@@ -127,6 +127,13 @@ func TestSupplementalExcerptThenRestore(t *testing.T) {
 	if !strings.Contains(joined, "Long day at the office though.") {
 		t.Errorf("roomy budget: want the whole turn restored, got %q", joined)
 	}
+	whole := offlineSystem(t, func(c *config.ArborMem, _ *Deps) { c.SupplementalExcerpt = false })
+	mustCommit(t, whole, twoFriends()...)
+	for _, it := range suppItems(mustRecall(t, whole, memory.Query{ID: "w", Text: q, Time: at, Budget: 60})) {
+		if strings.Contains(it.Text, "herbs on the windowsill") && !strings.Contains(it.Text, "office") {
+			t.Errorf("supplemental_excerpt false: want whole turns only, got %q", it.Text)
+		}
+	}
 }
 
 // An in-dialogue question (within the hour after the last turn) keeps the
