@@ -23,10 +23,18 @@ func (s *System) onOffline(v string) bool {
 }
 
 // detached reports a question that does not continue the conversation:
-// asked after a pause of more than an hour, or with no time (LoCoMo asks
-// after the last session; an in-dialogue question continues it).
+// not asked within the hour after the last turn (LoCoMo dates its questions
+// at the last session's start), and not routed by a conversational cue
+// (continuation, temporal return, "back to …"), which marks an input that
+// continues the dialogue.
 func (rc *recallCtx) detached() bool {
-	return rc.s.forest.Active >= 0 && !rc.s.sameConversation(rc.q.Time, "", true)
+	if rc.s.forest.Active < 0 || rc.s.sameConversation(rc.q.Time, "", true) {
+		return false
+	}
+	if _, back := returnCue(rc.q.Text); back {
+		return false
+	}
+	return rc.dec == nil || rc.dec.Path == "scored"
 }
 
 // suppTurn is one turn proposed for [SupplementalEvidence], with the rule

@@ -149,6 +149,11 @@ func TestSupplementalFillOnlyOfflineAndDetached(t *testing.T) {
 		t.Errorf("in-dialogue question: want no supplemental turns, got %+v", sup)
 	}
 	q.Time = last.Add(48 * time.Hour)
+	cue := q
+	cue.Text = "Back to the orchestra: which instrument does Rosa play?"
+	if sup := suppItems(mustRecall(t, s, cue)); len(sup) > 0 {
+		t.Errorf("a return cue continues the dialogue: want no supplemental turns, got %+v", sup)
+	}
 	off := offlineSystem(t, func(c *config.ArborMem, _ *Deps) { c.SupplementalFill = "off" })
 	mustCommit(t, off, conv...)
 	if sup := suppItems(mustRecall(t, off, q)); len(sup) > 0 {

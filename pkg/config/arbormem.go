@@ -67,8 +67,8 @@ type ArborMem struct {
 	// budget in the reported experiments."
 	SupplementalBudget int `mapstructure:"supplemental_budget" yaml:"supplemental_budget"`
 	// SupplementalFill (offline profile): a question that does not continue
-	// the conversation (asked over an hour after the last turn, as LoCoMo's
-	// are) reads supplemental turns, selected by term and speaker matching,
+	// the conversation (not asked within the hour after the last turn, as
+	// LoCoMo's, and routed by no conversational cue) reads supplemental turns, selected by term and speaker matching,
 	// first and up to the whole budget; the trajectory, facts and records
 	// get what they leave. "on", "off", or "auto" (on exactly when the
 	// memory operations are rule-based). The paper's runs give the channel
