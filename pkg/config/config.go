@@ -32,6 +32,7 @@ type Config struct {
 	Run       Run       `mapstructure:"run" yaml:"run"`
 	ArborMem  ArborMem  `mapstructure:"arbormem" yaml:"arbormem"`
 	Baselines Baselines `mapstructure:"baselines" yaml:"baselines"`
+	Bridges   Bridges   `mapstructure:"bridges" yaml:"bridges"`
 	// PromptsDir overrides prompt templates file by file (<name>.tmpl).
 	PromptsDir string `mapstructure:"prompts_dir" yaml:"prompts_dir"`
 	// Source names where the config came from (file path or "embedded").
@@ -425,6 +426,9 @@ func (c *Config) resolve() error {
 	}
 	if b := c.Judge.BEAMScoring; b != BEAMCorrected && b != BEAMOfficial {
 		return fmt.Errorf("judge.beam_scoring: %q is not one of %s, %s", b, BEAMCorrected, BEAMOfficial)
+	}
+	if err := c.Bridges.resolve(); err != nil {
+		return err
 	}
 	if c.Answer.Budget < 0 {
 		return fmt.Errorf("answer.budget: %d must not be negative", c.Answer.Budget)
