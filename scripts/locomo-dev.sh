@@ -39,6 +39,4 @@ go run . --results "$results" sweep budgets --benchmark locomo --data "$data" --
 # The sweep prints accuracy and answer-in-bundle recall; source (evidence)
 # recall, the target figure, is in the run's tables.
 echo
-echo "### Source evidence recall (%), LoCoMo development half, categories 1-4"
-echo
 cat "$results/$run/tables/budget-source-recall.md"
