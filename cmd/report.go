@@ -19,15 +19,24 @@ benchmark's own table into --out. With --html DIR, also writes one static site o
 all the given runs (open DIR/index.html from disk; no server or network).`,
 		Example: `  arbor report results/eval-branchmemeval-1a2b3c4d
   arbor report results/eval-longmemeval-1a2b3c4d --judges lexical,judges/qwen-judge.yaml
+  arbor report results/eval-locomo-1a2b3c4d --ci pm --compare arbormem,mem0
   arbor report results/eval-longmemeval-* results/eval-locomo-* results/eval-beam-* results/eval-branchmemeval-* --out results/table1
   arbor report results/eval-branchmemeval-1a2b3c4d --html results/site`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd)
+			if err != nil {
+				return err
+			}
+			ro, err := runners.ReportOptionsFrom(cfg)
+			if err != nil {
+				return err
+			}
+			cmp, _ := cmd.Flags().GetString("compare")
+			if ro.Compare, err = runners.ParseCompare(cmp); err != nil {
+				return err
+			}
 			if specs := splitList(cmd.Flags(), "judges"); len(specs) > 0 {
-				cfg, err := loadConfig(cmd)
-				if err != nil {
-					return err
-				}
 				for _, dir := range args {
 					if err := runners.AddJudges(cmd.Context(), dir, cfg, specs, cmd.ErrOrStderr(), cmd.ErrOrStderr()); err != nil {
 						return err
@@ -47,12 +56,14 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 				if outDir == "" {
 					return fmt.Errorf("several runs: give --out DIR for the combined tables")
 				}
-				return runners.Combine(args, outDir, cmd.OutOrStdout())
+				return runners.Combine(args, outDir, cmd.OutOrStdout(), ro)
 			}
-			_, err := runners.Report(args[0], cmd.OutOrStdout())
+			_, err = runners.Report(args[0], cmd.OutOrStdout(), ro)
 			return err
 		},
 	}
+	addCIFlags(r)
+	r.Flags().String("compare", "", "two systems to compare in detail on the same questions, per benchmark and category, e.g. arbormem,mem0")
 	r.Flags().String("judges", "", `judge configurations to add before reporting: "default", "lexical" or config files (see arbor score --help)`)
 	r.Flags().String("out", "", "folder for the combined tables when several runs are given")
 	r.Flags().String("html", "", "write a static HTML report (tables, plots, manifest, degraded counts, question browser) into this folder; open DIR/index.html")
@@ -70,4 +81,11 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 	}
 	m.Flags().Bool("force", false, "merge runs whose config fingerprints differ")
 	rootCmd.AddCommand(m)
+}
+
+// addCIFlags registers the table-statistics flags of commands that print
+// tables (config keys report.ci and report.resamples).
+func addCIFlags(c *cobra.Command) {
+	c.Flags().String("ci", "off", "confidence intervals in Markdown/LaTeX tables: off, pm (68.4 ± 4.1) or interval (68.4 [64.2, 72.6]); JSON/CSV always carry them")
+	c.Flags().Int("resamples", 10000, "bootstrap resamples and Monte-Carlo permutations per cell or comparison")
 }

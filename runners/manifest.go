@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"sort"
 
+	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -18,6 +19,7 @@ func fingerprint(p *Plan, m *record.Manifest) string {
 	c.Run.Results, c.Run.Workers, c.Run.Verbose, c.Run.Progress, c.Run.Bundles = "", 0, false, false, ""
 	c.Cache.Dir, c.Cache.Enabled = "", false
 	c.Source = ""
+	c.Report = config.Report{} // how tables are reported never changes the samples
 	h := sha256.New()
 	b, _ := json.Marshal(c)
 	h.Write(b)

@@ -21,14 +21,20 @@ type namedTable struct {
 
 // Report rebuilds every table of a run from samples.jsonl and episodes.jsonl
 // alone, writes them under dir/tables/, and prints the ones the run's kind
-// is about to out.
-func Report(dir string, out io.Writer) (*Outcome, error) {
-	o, _, err := report(dir, out)
+// is about to out. Tables carry confidence intervals and paired comparisons
+// by opts (DefaultReportOptions without); with opts.Compare it also writes
+// and prints the detailed comparison of that pair.
+func Report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, error) {
+	o, _, err := report(dir, out, opts...)
 	return o, err
 }
 
 // report is Report that also returns the tables it wrote.
-func report(dir string, out io.Writer) (*Outcome, []namedTable, error) {
+func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []namedTable, error) {
+	o := DefaultReportOptions()
+	if len(opts) > 0 {
+		o = opts[0]
+	}
 	samples, episodes, err := readRun(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("report %s: %w", dir, err)
@@ -43,7 +49,7 @@ func report(dir string, out io.Writer) (*Outcome, []namedTable, error) {
 		bench = samples[0].Benchmark
 	}
 	tdir := filepath.Join(dir, "tables")
-	ts := tablesFor(kind, bench, samples, episodes)
+	ts := tablesFor(kind, bench, samples, episodes, o.Stats)
 	if reserve > 0 {
 		for i := range ts {
 			if strings.HasPrefix(ts[i].name, "budget-") {
@@ -51,7 +57,14 @@ func report(dir string, out io.Writer) (*Outcome, []namedTable, error) {
 			}
 		}
 	}
-	if err := writeTables(tdir, ts, out); err != nil {
+	if len(o.Compare) > 0 {
+		ct, err := compareTable(samples, o)
+		if err != nil {
+			return nil, nil, fmt.Errorf("report %s: %w", dir, err)
+		}
+		ts = append(ts, ct)
+	}
+	if err := writeTables(tdir, o.withForm(ts), out); err != nil {
 		return nil, nil, err
 	}
 	if budgets(samples) > 1 {
@@ -60,7 +73,7 @@ func report(dir string, out io.Writer) (*Outcome, []namedTable, error) {
 			metrics = append(metrics, scoring.MetricSourceRecall)
 		}
 		for _, m := range metrics {
-			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m)); err != nil {
+			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m, o.Stats)); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -100,20 +113,21 @@ func configNumber(cfg any, path ...string) (float64, bool) {
 	return x, ok
 }
 
-// tablesFor picks the tables that the samples support.
-func tablesFor(kind, bench string, samples []record.Sample, episodes []record.EpisodeStat) []namedTable {
+// tablesFor picks the tables that the samples support; st, when given, adds
+// intervals and paired comparisons to the accuracy and recall tables.
+func tablesFor(kind, bench string, samples []record.Sample, episodes []record.EpisodeStat, st ...scoring.StatsOptions) []namedTable {
 	isEval := kind == "eval" || kind == ""
-	ts := append([]namedTable{{"main", scoring.MainTable(samples), isEval}}, benchmarkTables(bench, "categories", samples, episodes, isEval)...)
+	ts := append([]namedTable{{"main", scoring.MainTable(samples, st...), isEval}}, benchmarkTables(bench, "categories", samples, episodes, isEval, st...)...)
 	if budgets(samples) > 1 {
 		ts = append(ts,
-			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy), true},
-			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), true})
+			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy, st...), true},
+			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall, st...), true})
 		if bench != "branchmemeval" {
-			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall), false})
+			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall, st...), false})
 		}
 	}
 	if variants := variantsOf(samples); len(variants) > 1 {
-		t := scoring.AblationTable(samples, nil)
+		t := scoring.AblationTable(samples, nil, st...)
 		t.Notes = append(t.Notes, ingestionNote(variants))
 		ts = append(ts, namedTable{"ablation", t, true})
 	}
@@ -129,11 +143,11 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 // benchmarkTables is a benchmark's own tables: its categories (types,
 // dimensions), and for BranchMemEval the diagnostic table, which is the one
 // printed.
-func benchmarkTables(bench, categoriesName string, samples []record.Sample, episodes []record.EpisodeStat, print bool) []namedTable {
+func benchmarkTables(bench, categoriesName string, samples []record.Sample, episodes []record.EpisodeStat, print bool, st ...scoring.StatsOptions) []namedTable {
 	bme := bench == "branchmemeval"
-	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples), print && !bme}}
+	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples, st...), print && !bme}}
 	if bme {
-		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes), print})
+		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes, st...), print})
 	} else {
 		name := strings.Replace(categoriesName, "categories", "evidence-recall", 1)
 		ts = append(ts, namedTable{name, scoring.RecallTable(samples), print})

@@ -188,16 +188,16 @@ func (rc *recallCtx) supplementalFill(capTokens int) []memory.Item {
 		n := rc.s.forest.Nodes[h.seq]
 		t := n.Interaction.Turns[h.turn]
 		p := &suppPick{suppTurn: h, node: n, full: speakerName(t) + ": " + strings.TrimSpace(t.Content)}
-		p.fullCost = rc.s.count(p.full)
+		p.fullCost = rc.s.countCtx(rc.ctx, p.full)
 		p.line, p.cost = p.full, p.fullCost
 		if ex, ok := excerpt(t.Content, rc.suppTerms); ok && rc.s.cfg.SupplementalExcerpt {
 			p.line = speakerName(t) + ": " + ex
-			p.cost = rc.s.count(p.line)
+			p.cost = rc.s.countCtx(rc.ctx, p.line)
 		}
 		key := dialog.FormatTime(n.Time())
 		cost := p.cost
 		if !dated[key] {
-			cost += rc.s.count("[" + key + "]")
+			cost += rc.s.countCtx(rc.ctx, "["+key+"]")
 		}
 		if used+cost > capTokens {
 			continue
@@ -213,7 +213,7 @@ func (rc *recallCtx) supplementalFill(capTokens int) []memory.Item {
 		}
 	}
 	for len(picks) > 0 {
-		out := renderSupplemental(rc.s, picks)
+		out := renderSupplemental(rc, picks)
 		if memory.TotalTokens(out) <= capTokens {
 			rc.suppRule = map[string]string{}
 			for _, p := range picks {
@@ -234,7 +234,7 @@ func (rc *recallCtx) supplementalFill(capTokens int) []memory.Item {
 }
 
 // renderSupplemental groups picked turns by session date, in time order.
-func renderSupplemental(s *System, picks []*suppPick) []memory.Item {
+func renderSupplemental(rc *recallCtx, picks []*suppPick) []memory.Item {
 	byDate := map[string][]*suppPick{}
 	var dates []string
 	for _, p := range picks {
@@ -262,7 +262,7 @@ func renderSupplemental(s *System, picks []*suppPick) []memory.Item {
 			}
 		}
 		text := strings.Join(lines, "\n")
-		out = append(out, memory.Item{Channel: memory.ChannelTurn, Block: memory.BlockSupplemental, Text: text, Tokens: s.count(text),
+		out = append(out, memory.Item{Channel: memory.ChannelTurn, Block: memory.BlockSupplemental, Text: text, Tokens: rc.s.countCtx(rc.ctx, text),
 			Sources: src, Time: g[0].node.Time()})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
