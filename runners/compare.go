@@ -31,10 +31,11 @@ type CompareOptions struct {
 	Noise float64
 	Seed  uint64
 	// ModelDefaults runs the model-backed ArborMem as cfg configures it
-	// (by default the paper's routing cascade and s_ce as the reranker's
-	// logit) instead of with the offline run's resolution of those keys
-	// (arbormem.routing heuristic, arbormem.ce_score scaled), which is what
-	// makes the two runs comparable: it measures what those choices change.
+	// (by default the paper's routing cascade, s_ce as the reranker's logit
+	// and no supplemental fill) instead of with the offline run's resolution
+	// of those keys (arbormem.routing heuristic, arbormem.ce_score scaled,
+	// arbormem.supplemental_fill on), which is what makes the two runs
+	// comparable: it measures what those choices change.
 	ModelDefaults bool
 	// Workers replays that many episodes at once (default 2).
 	Workers int
@@ -128,7 +129,13 @@ func CompareModelPath(ctx context.Context, cfg *config.Config, opts CompareOptio
 	offCfg.Models.Embed.Endpoints, offCfg.Models.Rerank.Endpoints = nil, nil
 	modCfg := SpeakingConfig(cfg, fake.URL, cfg.Models.Embed.Dim, 4*opts.Workers)
 	if !opts.ModelDefaults {
-		modCfg.ArborMem.Routing, modCfg.ArborMem.CEScore = arbormem.RoutingHeuristic, arbormem.CEScaled
+		// The offline run's resolution of the keys whose "auto" depends on
+		// whether the memory operations are rule-based.
+		a := &modCfg.ArborMem
+		a.Routing, a.CEScore = arbormem.RoutingHeuristic, arbormem.CEScaled
+		if a.SupplementalFill == "" || a.SupplementalFill == "auto" {
+			a.SupplementalFill = "on"
+		}
 	}
 	factory := func(c *config.Config) (memory.Factory, func(), error) {
 		d, err := newMemoryDeps(ctx, c, "branchmemeval")
