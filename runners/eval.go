@@ -84,9 +84,13 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		}
 	}()
 	dir := filepath.Join(p.Config.Run.Results, p.runID())
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("results folder: %w", err)
+	// One writer per run folder: a second process would interleave records
+	// on one line of samples.jsonl.
+	lock, err := record.LockDir(dir, p.Command)
+	if err != nil {
+		return nil, err
 	}
+	defer lock.Unlock()
 	if err := writeManifest(dir, &p, d); err != nil {
 		return nil, err
 	}

@@ -127,7 +127,7 @@ func ParseBudgets(s string) ([]int, error) {
 // silently starting a new run.
 func (p *Plan) runID() string {
 	if p.RunID != "" {
-		return p.RunID
+		return p.RunID + p.Shard.suffix()
 	}
 	h := sha256.New()
 	// Sorted, so that --systems bm25,full and full,bm25 resume each other.
@@ -138,9 +138,15 @@ func (p *Plan) runID() string {
 	if kind == "" {
 		kind = "eval"
 	}
-	id := fmt.Sprintf("%s-%s-%s", kind, p.Benchmark, hex.EncodeToString(h.Sum(nil))[:8])
-	if p.Shard.N > 0 {
-		id += fmt.Sprintf("-shard%dof%d", p.Shard.K, p.Shard.N)
+	return fmt.Sprintf("%s-%s-%s", kind, p.Benchmark, hex.EncodeToString(h.Sum(nil))[:8]) + p.Shard.suffix()
+}
+
+// suffix names a shard's own folder ("-shard1of2"): shards always get
+// their own folder, also under --run, so that two machines writing shards
+// of one plan never share one.
+func (s Shard) suffix() string {
+	if s.N == 0 {
+		return ""
 	}
-	return id
+	return fmt.Sprintf("-shard%dof%d", s.K, s.N)
 }
