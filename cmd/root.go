@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbor-eval/arbor/pkg/buildinfo"
 	"github.com/arbor-eval/arbor/pkg/config"
 )
 
@@ -28,6 +29,7 @@ Point the model roles at vLLM endpoints with --config to run the real thing.
 Start with:  arbor eval branchmemeval`,
 	SilenceUsage:  true,
 	SilenceErrors: true,
+	Version:       buildinfo.Version,
 }
 
 // flagKeys maps persistent flag names to config keys (flags win over all).
@@ -38,10 +40,11 @@ var flagKeys = map[string]string{
 
 func init() {
 	pf := rootCmd.PersistentFlags()
-	pf.String("config", "", "YAML config file layered over the embedded offline default")
+	pf.String("config", "", "YAML config file layered over the embedded offline default (default $ARBOR_CONFIG)")
 	pf.String("results", "results", "folder for run outputs (results/<run-id>/...)")
 	pf.BoolP("verbose", "v", false, "log every model call and decision")
 	pf.Bool("no-progress", false, "never draw progress bars; print plain periodic lines")
+	rootCmd.SetVersionTemplate(buildinfo.String() + "\n")
 }
 
 // loadConfig resolves the config for cmd from its flags.
@@ -53,6 +56,9 @@ func loadConfig(cmd *cobra.Command) (*config.Config, error) {
 	}
 	if np, _ := cmd.Flags().GetBool("no-progress"); np {
 		c.Run.Progress = false
+	}
+	for _, w := range c.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 	}
 	return c, nil
 }

@@ -154,6 +154,11 @@ func (p *Plan) defaults() error {
 	if p.Kind == "" {
 		p.Kind = "eval"
 	}
+	bench, err := datasets.Canonical(p.Benchmark)
+	if err != nil {
+		return err
+	}
+	p.Benchmark = bench
 	if len(p.Systems) == 0 {
 		p.Systems = DefaultSystems
 	}
@@ -190,7 +195,7 @@ type source struct {
 }
 
 // index reads every episode's header and applies the plan's selection
-// (--episodes, --subset, --shard, --limit, in that order).
+// (--episodes, --subset, --limit, --shard, in that order).
 func (s *source) index(ctx context.Context) ([]header, error) {
 	p := s.plan
 	// Large files (LongMemEval _m is 2.7 GB) take minutes to decode: show it.
@@ -269,6 +274,11 @@ func selectHeaders(p *Plan, hs []header) ([]header, error) {
 	if p.Subset > 0 && p.Subset < len(hs) {
 		hs = pick(hs, subsetIndices(len(hs), p.Subset, p.Seed))
 	}
+	// --limit before --shard: "--limit 10 --shard k/2" on two machines
+	// makes the same ten episodes as "--limit 10" on one.
+	if p.Limit > 0 && p.Limit < len(hs) {
+		hs = hs[:p.Limit]
+	}
 	if p.Shard.N > 0 {
 		var keep []header
 		for i, h := range hs {
@@ -277,9 +287,6 @@ func selectHeaders(p *Plan, hs []header) ([]header, error) {
 			}
 		}
 		hs = keep
-	}
-	if p.Limit > 0 && p.Limit < len(hs) {
-		hs = hs[:p.Limit]
 	}
 	if len(hs) == 0 {
 		return nil, fmt.Errorf("no episodes selected from %s", p.Benchmark)

@@ -42,7 +42,7 @@ func TestParseBudget(t *testing.T) {
 		{" 2K ", 2048, false},
 		{"32k", PaperBudget32K, false}, // appendix C.4: the exact 30,968
 		{"32768", 32768, false},
-		{"0", 0, false},
+		{"0", 0, true}, // an empty budget answers nothing
 		{"-1", 0, true},
 		{"k", 0, true},
 		{"4kk", 0, true},

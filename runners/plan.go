@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,7 +28,8 @@ type Plan struct {
 	// empty means just the reference.
 	Variants   []string
 	Categories []string
-	// Limit keeps the first N episodes (after Episodes and Shard).
+	// Limit keeps the first N episodes (after Episodes and Subset, before
+	// Shard, so that the shards of a limited plan cover the same episodes).
 	Limit int
 	// Subset samples N episodes with Seed (the read-budget and ablation subsets).
 	Subset   int
@@ -81,29 +81,12 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.K, s.N)
 }
 
-// PaperBudget32K is the exact 32K answer-time limit: "The 32K condition uses
-// the exact 30,968-token evidence limit" (appendix C.4, Table
-// "Configurations used in the supplementary analyses").
-const PaperBudget32K = 30968
+// PaperBudget32K is the paper's exact 32K answer-time limit (config.PaperBudget32K).
+const PaperBudget32K = config.PaperBudget32K
 
-// ParseBudget reads a budget: a plain token count, or nK meaning n×1024,
-// except 32K, which means the paper's exact 30,968.
-func ParseBudget(s string) (int, error) {
-	t := strings.ToLower(strings.TrimSpace(s))
-	mult := 1
-	if strings.HasSuffix(t, "k") {
-		mult = 1024
-		t = strings.TrimSuffix(t, "k")
-	}
-	n, err := strconv.Atoi(t)
-	if err != nil || n < 0 || n > math.MaxInt32/mult {
-		return 0, fmt.Errorf("budget %q: expected a token count like 4096 or 4k", s)
-	}
-	if mult == 1024 && n == 32 {
-		return PaperBudget32K, nil
-	}
-	return n * mult, nil
-}
+// ParseBudget reads a budget as config.ParseBudget does: 32k is 30,968,
+// other nk are n×1024, zero and negative are refused.
+func ParseBudget(s string) (int, error) { return config.ParseBudget(s) }
 
 // ParseBudgets parses a comma-separated list of budgets.
 func ParseBudgets(s string) ([]int, error) {

@@ -194,7 +194,7 @@ func TestCategoryTableLoCoMoAndBEAM(t *testing.T) {
 }
 
 func TestBudgetLabel(t *testing.T) {
-	for b, want := range map[int]string{256: "256", 512: "512", 1024: "1K", 2048: "2K", 16384: "16K", 32768: "32K", 30968: "32K", 3000: "3000", 0: "0"} {
+	for b, want := range map[int]string{256: "256", 512: "512", 1024: "1K", 2048: "2K", 16384: "16K", 32768: "32768", 30968: "32K", 3000: "3000", 0: "0"} {
 		if got := BudgetLabel(b); got != want {
 			t.Errorf("BudgetLabel(%d) = %q, want %q", b, got, want)
 		}

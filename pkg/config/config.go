@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -36,6 +37,10 @@ type Config struct {
 	PromptsDir string `mapstructure:"prompts_dir" yaml:"prompts_dir"`
 	// Source names where the config came from (file path or "embedded").
 	Source string `mapstructure:"-" yaml:"-"`
+	// Warnings are problems that do not stop a run but change what it
+	// measures (an unset api_key_env variable, roles left offline beside
+	// model-backed ones); commands print them at start.
+	Warnings []string `mapstructure:"-" yaml:"-" json:"-"`
 }
 
 // Models maps each model role to its provider.
@@ -161,7 +166,13 @@ type Run struct {
 // ""), then ARBOR_* environment, then any flags in fs that were set and whose
 // name maps to a key in flagKeys. Unknown keys and wrong types are errors that
 // name the key and the source.
+//
+// With file "", ARBOR_CONFIG names the file. ARBOR_* variables that match
+// no key are errors, as unknown keys in a file are.
 func Load(file string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, error) {
+	if file == "" {
+		file = os.Getenv("ARBOR_CONFIG")
+	}
 	v := viper.New()
 	v.SetConfigType("yaml")
 	if err := v.ReadConfig(bytes.NewReader(defaultYAML)); err != nil {
@@ -198,18 +209,31 @@ func Load(file string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, 
 			}
 		}
 	}
+	where := fmt.Sprintf("config (%s, ARBOR_* environment, flags)", source)
+	for _, k := range budgetKeys {
+		if s, ok := v.Get(k).(string); ok {
+			n, err := ParseBudget(s)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", where, k, err)
+			}
+			v.Set(k, n)
+		}
+	}
 	var c Config
 	err := v.Unmarshal(&c, func(dc *mapstructure.DecoderConfig) {
 		dc.ErrorUnused = true
 		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(
-			mapstructure.StringToTimeDurationHookFunc(),
+			durationHook,
 			stringToStructuredHook,
 		)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("config (%s, ARBOR_* environment, flags): %w", source, cleanDecodeErr(err))
+		return nil, fmt.Errorf("%s: %w", where, cleanDecodeErr(err))
 	}
 	c.Source = source
+	if err := checkEnv(&c); err != nil {
+		return nil, err
+	}
 	if err := c.resolve(); err != nil {
 		return nil, fmt.Errorf("config %s: %w", source, err)
 	}
@@ -243,7 +267,13 @@ func checkKeys(b []byte, file string) error {
 			if !known[full] && !isPrefix(full) {
 				return fmt.Errorf("config %s: unknown key %q", file, full)
 			}
-			if sub, ok := m[k].(map[string]any); ok && !known[full] {
+			sub, isMap := m[k].(map[string]any)
+			if !known[full] && !isMap && m[k] != nil {
+				// A scalar or list where a section belongs (cache: false,
+				// models.chat: openai) would otherwise be dropped silently.
+				return fmt.Errorf("config %s: %q is a section (keys %s), not %s", file, full, strings.Join(childKeys(full), ", "), describeYAML(m[k]))
+			}
+			if isMap && !known[full] {
 				if err := walk(full, sub); err != nil {
 					return err
 				}
@@ -252,6 +282,31 @@ func checkKeys(b []byte, file string) error {
 		return nil
 	}
 	return walk("", raw)
+}
+
+// childKeys lists the keys directly under section p ("cache" → enabled, dir).
+func childKeys(p string) []string {
+	var out []string
+	for _, k := range keys() {
+		if rest, ok := strings.CutPrefix(k, p+"."); ok {
+			child, _, _ := strings.Cut(rest, ".")
+			if !slices.Contains(out, child) {
+				out = append(out, child)
+			}
+		}
+	}
+	return out
+}
+
+// describeYAML names a decoded YAML value's kind for an error message.
+func describeYAML(v any) string {
+	switch v.(type) {
+	case []any:
+		return "a list"
+	case string:
+		return fmt.Sprintf("the string %q", v)
+	}
+	return fmt.Sprintf("the value %v", v)
 }
 
 func isPrefix(p string) bool {
@@ -292,6 +347,73 @@ var keys = sync.OnceValue(func() []string {
 	walk("", reflect.TypeOf(Config{}))
 	return out
 })
+
+// envReservedPrefix names variables reserved for arbor's own tests (helper
+// processes), which no key can have.
+const envReservedPrefix = "ARBOR_TEST_"
+
+// checkEnv refuses ARBOR_* variables that match no key (a misspelt
+// ARBOR_ANSWER_BUGDET would otherwise be ignored silently). ARBOR_CONFIG,
+// variables named by an endpoint's api_key_env and ARBOR_TEST_* are not keys
+// but are allowed.
+func checkEnv(c *Config) error {
+	known := map[string]bool{"ARBOR_CONFIG": true}
+	for _, k := range keys() {
+		known[EnvName(k)] = true
+	}
+	for _, nr := range c.Models.Roles() {
+		for _, e := range nr.Role.Endpoints {
+			known[e.APIKeyEnv] = true
+		}
+	}
+	var unknown []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "ARBOR_") && !known[name] && !strings.HasPrefix(name, envReservedPrefix) {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(unknown)
+	return fmt.Errorf("environment: %s matches no config key (keys are ARBOR_ plus the key upper-cased with _ for ., e.g. ARBOR_ANSWER_BUDGET; see arbor config show)", strings.Join(unknown, ", "))
+}
+
+// EnvName is the environment variable that sets key ("answer.budget" →
+// "ARBOR_ANSWER_BUDGET").
+func EnvName(key string) string {
+	return "ARBOR_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+}
+
+// durationHook reads durations from strings with a unit ("30s", "200ms").
+// A bare number is refused rather than read as nanoseconds: "timeout: 30"
+// would otherwise be a 30 ns timeout. Zero needs no unit.
+func durationHook(from, to reflect.Type, data any) (any, error) {
+	if to != reflect.TypeOf(time.Duration(0)) {
+		return data, nil
+	}
+	switch from.Kind() {
+	case reflect.String:
+		s := strings.TrimSpace(data.(string))
+		if s == "" || s == "0" {
+			return time.Duration(0), nil
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return nil, fmt.Errorf("duration %q: needs a unit, e.g. 30s, 200ms or 2m", s)
+		}
+		return d, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		if reflect.ValueOf(data).IsZero() {
+			return time.Duration(0), nil
+		}
+		return nil, fmt.Errorf("duration %v: needs a unit, e.g. %vs or %vms", data, data, data)
+	}
+	return data, nil
+}
 
 // stringToStructuredHook lets an environment variable or flag carry a list
 // or struct as YAML or JSON (ARBOR_MODELS_CHAT_ENDPOINTS='[{url: ..., model: ...}]').
@@ -393,10 +515,90 @@ func (c *Config) resolve() error {
 	if j := c.Judge.Mode; j != "auto" && j != "chat" && j != "lexical" {
 		return fmt.Errorf("judge.mode: %q is not one of auto, chat, lexical", j)
 	}
-	if c.Answer.Budget < 0 {
-		return fmt.Errorf("answer.budget: %d must not be negative", c.Answer.Budget)
+	if err := c.checkRanges(); err != nil {
+		return err
+	}
+	c.Warnings = append(c.Warnings, c.roleWarnings()...)
+	return nil
+}
+
+// checkRanges refuses counts that make no sense at zero or below and
+// floats that are not finite, naming the key: a zero max_tokens or a NaN τ
+// would otherwise run and measure nothing.
+func (c *Config) checkRanges() error {
+	positive := []struct {
+		key string
+		n   int
+	}{
+		{"answer.budget", c.Answer.Budget}, {"answer.max_tokens", c.Answer.MaxTokens}, {"answer.max_context", c.Answer.MaxContext},
+		{"judge.max_tokens", c.Judge.MaxTokens}, {"retry.max_attempts", c.Retry.MaxAttempts},
+		{"models.embed.dim", c.Models.Embed.Dim},
+		{"arbormem.semantic_candidates", c.ArborMem.SemanticCandidates}, {"arbormem.topic_candidates", c.ArborMem.TopicCandidates},
+		{"arbormem.keyword_candidates", c.ArborMem.KeywordCandidates}, {"arbormem.raw_tail", c.ArborMem.RawTail},
+		{"arbormem.branch_budget", c.ArborMem.BranchBudget}, {"arbormem.max_facts", c.ArborMem.MaxFacts},
+		{"arbormem.memory_op_max_tokens", c.ArborMem.MemoryOpMaxTokens},
+		{"baselines.recent_turns_bme", c.Baselines.RecentTurnsBME}, {"baselines.bm25_units", c.Baselines.BM25Units},
+		{"baselines.bm25_chunks_beam", c.Baselines.BM25ChunksBEAM}, {"baselines.summary_every", c.Baselines.SummaryEvery},
+	}
+	for _, p := range positive {
+		if p.n <= 0 {
+			return fmt.Errorf("%s: %d must be positive", p.key, p.n)
+		}
+	}
+	nonNegative := []struct {
+		key string
+		n   int
+	}{
+		{"run.workers", c.Run.Workers}, {"arbormem.supplemental_budget", c.ArborMem.SupplementalBudget},
+		{"retry.failures_to_eject", c.Retry.FailuresToEject},
+		{"models.embed.batch_size", c.Models.Embed.BatchSize}, {"models.rerank.batch_size", c.Models.Rerank.BatchSize},
+	}
+	for _, p := range nonNegative {
+		if p.n < 0 {
+			return fmt.Errorf("%s: %d must not be negative (0 means the default)", p.key, p.n)
+		}
+	}
+	a := c.ArborMem
+	for key, f := range map[string]float64{
+		"answer.temperature": c.Answer.Temperature, "judge.temperature": c.Judge.Temperature,
+		"arbormem.tau": a.Tau, "arbormem.keyword_first": a.KeywordFirst, "arbormem.keyword_next": a.KeywordNext,
+		"arbormem.keyword_max_df": a.KeywordMaxDF, "arbormem.recency_max": a.RecencyMax, "arbormem.topic_weight": a.TopicWeight,
+		"arbormem.topic_match_min": a.TopicMatchMin, "arbormem.topic_penalty": a.TopicPenalty, "arbormem.ce_scale": a.CEScale,
+		"arbormem.fact_min_sim": a.FactMinSim,
+	} {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("%s: %v is not a finite number", key, f)
+		}
 	}
 	return nil
+}
+
+// roleWarnings says what a model-backed config leaves offline: an
+// api_key_env naming an unset variable (requests go out without a key),
+// and roles still local beside model-backed ones (only chat set: the judge,
+// embedder and reranker stay heuristic, which changes what is measured).
+func (c *Config) roleWarnings() []string {
+	var w, local []string
+	model := false
+	for _, nr := range c.Models.Roles() {
+		if nr.Name == "tokenizer" {
+			continue
+		}
+		if nr.Role.Local() {
+			local = append(local, nr.Name)
+			continue
+		}
+		model = true
+		for i, e := range nr.Role.Endpoints {
+			if e.APIKeyEnv != "" && os.Getenv(e.APIKeyEnv) == "" && e.APIKey == "" {
+				w = append(w, fmt.Sprintf("models.%s.endpoints[%d].api_key_env: %s is not set; requests go without an API key", nr.Name, i, e.APIKeyEnv))
+			}
+		}
+	}
+	if model && len(local) > 0 {
+		w = append(w, fmt.Sprintf("models: %s stay offline (local heuristics) while other roles use endpoints; tables say heuristic for them", strings.Join(local, ", ")))
+	}
+	return w
 }
 
 // CacheDir is where the response cache lives: cache.dir, or
