@@ -24,6 +24,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/progress"
 	"github.com/arbor-eval/arbor/pkg/record"
+	"github.com/arbor-eval/arbor/scoring"
 
 	// Benchmarks register their loaders.
 	_ "github.com/arbor-eval/arbor/datasets/beam"
@@ -571,7 +572,7 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 			}
 			continue
 		}
-		s.Scores[sc.Name()] = record.ScoreRecord{Score: out.Score, Outcome: out.Outcome, Parts: out.Parts, Raw: out.Raw, Heuristic: sc.Heuristic()}
+		s.Scores[sc.Name()] = scoring.ToRecord(out, sc.Heuristic())
 	}
 	return s
 }

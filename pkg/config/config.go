@@ -131,6 +131,11 @@ type Judge struct {
 	MaxTokens int `mapstructure:"max_tokens" yaml:"max_tokens"`
 	// Mode picks "auto", "chat" or "lexical" (offline, labelled heuristic).
 	Mode string `mapstructure:"mode" yaml:"mode"`
+	// Parse picks how judge replies are read: "strict" (the verdict where
+	// the prompt asks for it, anything else unparsed and scored 0) or
+	// "official" (yes/no replies by LongMemEval's evaluate_qa.py rule,
+	// 'yes' anywhere in the reply). docs/FIDELITY.md.
+	Parse string `mapstructure:"parse" yaml:"parse"`
 }
 
 // Cache configures the on-disk response cache.
@@ -514,6 +519,9 @@ func (c *Config) resolve() error {
 	}
 	if j := c.Judge.Mode; j != "auto" && j != "chat" && j != "lexical" {
 		return fmt.Errorf("judge.mode: %q is not one of auto, chat, lexical", j)
+	}
+	if p := c.Judge.Parse; p != "strict" && p != "official" {
+		return fmt.Errorf("judge.parse: %q is not one of strict, official", p)
 	}
 	if err := c.checkRanges(); err != nil {
 		return err

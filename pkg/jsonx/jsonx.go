@@ -15,14 +15,15 @@ import (
 // ErrNoJSON is returned when the text holds no JSON object or array.
 var ErrNoJSON = errors.New("no JSON object or array in reply")
 
-// Unmarshal extracts the first JSON object or array from text that decodes
+// Unmarshal extracts the first JSON object or array from text (after any
+// reasoning block, StripReasoning) that decodes
 // into v, repairing it if needed. Prose before the JSON may hold brackets
 // ("as said in turn [3]: {...}"), so a candidate that is not JSON, or is
 // complete JSON of the wrong shape, is skipped for the next one after it; a
 // repaired (truncated) candidate runs to the end of the text and is final.
 // The first candidate's error is returned when none decodes.
 func Unmarshal(text string, v any) error {
-	s := stripFences(text)
+	s := stripFences(StripReasoning(text))
 	var first error
 	for off := 0; off < len(s); {
 		i := strings.IndexAny(s[off:], "{[")
@@ -63,7 +64,7 @@ func Unmarshal(text string, v any) error {
 // literals (True/False/None) mapped, and a truncated value closed after its
 // last complete element.
 func Extract(text string) (string, error) {
-	s := stripFences(text)
+	s := stripFences(StripReasoning(text))
 	start := strings.IndexAny(s, "{[")
 	if start < 0 {
 		return "", ErrNoJSON
@@ -168,6 +169,10 @@ func repair(s string) (string, error) {
 			}
 			i++
 		case c == ':':
+			// The key is done: the next string is its value.
+			if n := len(stack); n > 0 && stack[n-1].obj {
+				stack[n-1].expectKey = false
+			}
 			out.WriteByte(c)
 			i++
 		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
@@ -219,4 +224,21 @@ func trimTrailingComma(b *strings.Builder) {
 		b.Reset()
 		b.WriteString(s)
 	}
+}
+
+// StripReasoning drops a reasoning model's thinking from a reply: the text
+// up to the last "</think>" (vLLM's reasoning parser may have removed the
+// opening tag already), or, when a "<think>" is never closed (the reply was
+// cut off while thinking), everything from it on. Thinking often quotes
+// braces and labels ("maybe {"label": ...}? No, WRONG...") that are not the
+// answer.
+func StripReasoning(s string) string {
+	lower := strings.ToLower(s)
+	if i := strings.LastIndex(lower, "</think>"); i >= 0 {
+		return s[i+len("</think>"):]
+	}
+	if i := strings.Index(lower, "<think>"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

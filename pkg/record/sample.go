@@ -58,6 +58,9 @@ type ScoreRecord struct {
 	Parts     []float64 `json:"parts,omitempty"`
 	Raw       string    `json:"raw,omitempty"`
 	Heuristic bool      `json:"heuristic,omitempty"`
+	// Unparsed counts the judge replies behind this verdict that gave no
+	// verdict where the protocol asks for one (scored 0).
+	Unparsed int `json:"unparsed,omitempty"`
 }
 
 // Latency holds the timings of one sample, in seconds.
