@@ -218,7 +218,6 @@ func TestLoCoMoJudge(t *testing.T) {
 	}
 }
 
-
 func TestBEAMRubricModes(t *testing.T) {
 	ctx := context.Background()
 	q := &datasets.Question{ID: "3:information_extraction:1", Category: "information_extraction",
