@@ -24,6 +24,9 @@ func addRunFlags(c *cobra.Command) {
 	f.String("run", "", "run id (folder under --results); default derived from the command so re-running resumes")
 	f.Bool("force", false, "resume a run even if its config fingerprint differs")
 	f.Bool("retry-errors", false, "on resume, answer again the questions whose recorded sample is an error")
+	f.Bool("allow-errors", false, "exit 0 even when samples failed (they count as wrong answers); otherwise a run with failed samples exits non-zero")
+	f.Bool("strict", false, "exit non-zero when any degraded count is above zero (memory fallbacks, repaired or unparsed replies, ingest errors, unparsed judge replies)")
+	f.String("max-degraded", "", "with --strict semantics, tolerate degraded counts up to N% of what they count out of, e.g. 2%")
 	addDryRunFlags(c)
 }
 
@@ -44,6 +47,14 @@ func planFromFlags(cmd *cobra.Command, kind, benchmark string) (runners.Plan, er
 	p.RunID, _ = f.GetString("run")
 	p.Force, _ = f.GetBool("force")
 	p.RetryErrors, _ = f.GetBool("retry-errors")
+	p.Integrity.AllowErrors, _ = f.GetBool("allow-errors")
+	p.Integrity.Strict, _ = f.GetBool("strict")
+	if s, _ := f.GetString("max-degraded"); s != "" {
+		if p.Integrity.MaxDegraded, err = runners.ParsePercent(s); err != nil {
+			return p, fmt.Errorf("--max-degraded: %w", err)
+		}
+		p.Integrity.Strict = true
+	}
 	if s, _ := f.GetString("shard"); s != "" {
 		if p.Shard, err = runners.ParseShard(s); err != nil {
 			return p, err

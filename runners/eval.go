@@ -145,7 +145,11 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err := r.episodes.Close(); err != nil {
 		return nil, err
 	}
-	return Report(dir, p.Out)
+	o, err := Report(dir, p.Out)
+	if err != nil {
+		return nil, err
+	}
+	return o, checkIntegrity(dir, &p, o)
 }
 
 func (p *Plan) defaults() error {
@@ -416,13 +420,17 @@ func (r *run) replay(ctx context.Context, j job) error {
 	}
 	var (
 		ingest    time.Duration
-		committed []string
-		commitErr error
+		committed    []string
+		commitErr    error
+		ingestErrors int
 	)
 	commit := func(in *dialog.Interaction) {
 		t0 := time.Now()
-		if err := sys.Commit(ingCtx, *in); err != nil && commitErr == nil {
-			commitErr = fmt.Errorf("%s: %w", j.system, err) // systems name the interaction themselves
+		if err := sys.Commit(ingCtx, *in); err != nil {
+			ingestErrors++
+			if commitErr == nil {
+				commitErr = fmt.Errorf("%s: %w", j.system, err) // systems name the interaction themselves
+			}
 		}
 		ingest += time.Since(t0)
 		committed = append(committed, in.ID)
@@ -473,7 +481,22 @@ func (r *run) replay(ctx context.Context, j job) error {
 		stat.Error = commitErr.Error()
 	}
 	localization(&stat, j.ep, sys, committed)
+	stat.Degraded = withIngestErrors(stat.Degraded, ingestErrors)
 	return r.episodes.write(stat)
+}
+
+// withIngestErrors records n failed commits in d (allocated when needed).
+// A system that counts its own (ArborMem's metrics) and the runner count
+// the same interactions, so the larger count stands.
+func withIngestErrors(d *record.Degraded, n int) *record.Degraded {
+	if n == 0 {
+		return d
+	}
+	if d == nil {
+		d = &record.Degraded{}
+	}
+	d.IngestErrors = max(d.IngestErrors, n)
+	return d
 }
 
 func (r *run) failEpisode(j job, stat record.EpisodeStat, cause error) error {

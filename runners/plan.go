@@ -44,6 +44,9 @@ type Plan struct {
 	// sample is an error (an endpoint that was down, a 400); the new line
 	// supersedes the old one.
 	RetryErrors bool
+	// Integrity says when a finished run is a failure although every
+	// sample was recorded.
+	Integrity Integrity
 	// Command is the argv recorded in the manifest.
 	Command []string
 	// Judges adds further judge configurations (config files) whose scores
@@ -55,6 +58,17 @@ type Plan struct {
 	Log io.Writer
 	// Kind names the experiment for the run id and tables: eval, sweep, ablate, latency.
 	Kind string
+}
+
+// Integrity is the exit policy of a finished run. A run with failed
+// samples fails unless AllowErrors; with Strict, a run fails when any
+// degraded count (scoring.DegradedBySystem) is above zero, or when
+// MaxDegraded > 0, when a count's share of what it counts exceeds
+// MaxDegraded percent.
+type Integrity struct {
+	AllowErrors bool
+	Strict      bool
+	MaxDegraded float64
 }
 
 // Shard selects every episode whose index i satisfies i % N == K-1.

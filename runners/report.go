@@ -71,7 +71,19 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 	if multiScored(samples) {
 		ts = append(ts, namedTable{"judges", scoring.JudgeAgreementTable(samples), isEval})
 	}
-	return ts
+	return withDegraded(ts, scoring.DegradedBySystem(samples, episodes))
+}
+
+// withDegraded puts the degraded counts in the notes of every table a run
+// prints and adds the degraded table, printed when anything was degraded.
+func withDegraded(ts []namedTable, ds []record.SystemDegraded) []namedTable {
+	notes := scoring.DegradedNotes(ds)
+	for i := range ts {
+		if ts[i].print {
+			ts[i].t.Notes = append(ts[i].t.Notes, notes...)
+		}
+	}
+	return append(ts, namedTable{"degraded", scoring.DegradedTable(ds), len(notes) > 0})
 }
 
 // benchmarkTables is a benchmark's own tables: its categories (types,

@@ -38,6 +38,11 @@ type Manifest struct {
 	// dataset); resuming with a different fingerprint is refused.
 	Fingerprint string `json:"fingerprint"`
 	Shard       string `json:"shard,omitempty"`
+	// Degraded is every system's count of what went wrong but was
+	// survived, as of the last run that wrote the folder (memory fallbacks,
+	// repaired and unparsed replies, ingest errors, unparsed judge replies,
+	// failed samples); empty before a run finishes.
+	Degraded []SystemDegraded `json:"degraded,omitempty"`
 }
 
 // Dataset identifies the input file.
