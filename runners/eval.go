@@ -419,7 +419,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 		return r.failEpisode(j, stat, fmt.Errorf("create %s: %w", j.system, err))
 	}
 	var (
-		ingest    time.Duration
+		ingest       time.Duration
 		committed    []string
 		commitErr    error
 		ingestErrors int

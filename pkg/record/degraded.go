@@ -48,4 +48,3 @@ func (d SystemDegraded) WorstPercent() float64 {
 	pct(d.JudgeUnparsed, d.JudgeReplies)
 	return worst
 }
-
