@@ -17,8 +17,7 @@ import (
 
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/arbormem"
-	"github.com/arbor-eval/arbor/pkg/buildinfo"
-	"github.com/arbor-eval/arbor/pkg/dialog"
+		"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/llm/provider"
 	"github.com/arbor-eval/arbor/pkg/memory"
@@ -55,6 +54,8 @@ type run struct {
 	// of commits, and a bar counting questions alone would sit still.
 	toIngest int
 	ingested atomic.Int64
+	// fp is the config fingerprint every new sample records.
+	fp string
 }
 
 // Run executes the plan: replays every selected episode through every
@@ -92,10 +93,11 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	defer lock.Unlock()
-	if err := writeManifest(dir, &p, d); err != nil {
+	m, err := newManifest(dir, &p, d)
+	if err != nil {
 		return nil, err
 	}
-	r := &run{plan: &p, d: d}
+	r := &run{plan: &p, d: d, fp: m.Fingerprint}
 	samplesPath := filepath.Join(dir, "samples.jsonl")
 	r.samples, err = openResumable(samplesPath, record.Sample.Key, func(s record.Sample) bool { return s.Error != "" }, p.RetryErrors)
 	if err != nil {
@@ -112,6 +114,12 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	defer r.episodes.Close()
 
 	jobs, total, done := r.jobs(eps)
+	// A run with nothing to do leaves its manifest as it is.
+	if len(jobs) > 0 || !manifestReadable(dir) {
+		if err := record.WriteManifest(dir, m); err != nil {
+			return nil, err
+		}
+	}
 	r.bar = progress.New(p.Log, fmt.Sprintf("%s %s", p.Kind, p.Benchmark), total, p.Config.Run.Progress)
 	if done > 0 {
 		r.bar.Add(done, fmt.Sprintf("(resumed %d)", done))
@@ -527,7 +535,7 @@ func (r *run) baseSample(j job, q *datasets.Question, variant string, budget int
 	return record.Sample{Benchmark: r.plan.Benchmark, Episode: j.ep.ID, Question: q.ID, System: j.system,
 		Variant: variant, Budget: budget, Category: q.Category, Labels: q.Labels, Gold: q.Gold,
 		Confounder: q.Confounder, Primary: primary, Scores: map[string]record.ScoreRecord{},
-		EvidenceRecall: -1, Heuristic: r.d.heuristics(j.system)}
+		EvidenceRecall: -1, Heuristic: r.d.heuristics(j.system), Fingerprint: r.fp}
 }
 
 // answer recalls, answers and scores one question at one budget. The result
@@ -693,41 +701,4 @@ func localization(stat *record.EpisodeStat, ep *datasets.Episode, sys memory.Sys
 			stat.PlacedInBranch++
 		}
 	}
-}
-
-func writeManifest(dir string, p *Plan, d *deps) error {
-	m := &record.Manifest{RunID: filepath.Base(dir), Kind: p.Kind, Command: p.Command, Version: buildinfo.Version, Commit: buildinfo.GitCommit(),
-		Benchmark: p.Benchmark, Systems: p.Systems, Budgets: p.Budgets, Variants: p.Variants, Seed: p.Seed,
-		Config: p.Config, Prompts: d.prompts.Hashes(), Shard: p.Shard.String()}
-	m.Dataset.Path = p.Data
-	if p.Data != "" {
-		sum, err := record.FileSHA256(p.Data)
-		if err != nil {
-			return fmt.Errorf("hash dataset: %w", err)
-		}
-		m.Dataset.SHA256 = sum
-	}
-	for _, e := range d.models.Describe() {
-		m.Endpoints = append(m.Endpoints, record.Endpoint{Role: e.Role, URL: e.URL, Model: e.Model})
-	}
-	seen := map[string]bool{}
-	for _, s := range p.Systems {
-		for _, h := range d.heuristics(s) {
-			if !seen[h] {
-				seen[h] = true
-				m.Heuristic = append(m.Heuristic, h)
-			}
-		}
-	}
-	sort.Strings(m.Heuristic)
-	m.Fingerprint = fingerprint(p, m)
-	now := time.Now().UTC()
-	m.Created, m.Updated = now, now
-	if old, err := record.ReadManifest(dir); err == nil {
-		if old.Fingerprint != m.Fingerprint && !p.Force {
-			return fmt.Errorf("results/%s was made with a different config, prompts or dataset (fingerprint %s, now %s); use another --run name, or --force to mix them", m.RunID, old.Fingerprint, m.Fingerprint)
-		}
-		m.Created = old.Created
-	}
-	return record.WriteManifest(dir, m)
 }

@@ -1,11 +1,14 @@
 package runners
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/scoring"
@@ -32,9 +35,15 @@ func checkIntegrity(dir string, p *Plan, o *Outcome) error {
 		logf(p.Log, "degraded: %s\n", strings.Join(lines, "\ndegraded: "))
 	}
 	if m, err := record.ReadManifest(dir); err == nil {
+		before, _ := json.Marshal(m)
 		m.Degraded = ds
-		if err := record.WriteManifest(dir, m); err != nil {
-			return err
+		countContributions(m, o.Samples)
+		// A resume with nothing to do leaves the manifest untouched.
+		if after, _ := json.Marshal(m); !bytes.Equal(before, after) {
+			m.Updated = time.Now().UTC()
+			if err := record.WriteManifest(dir, m); err != nil {
+				return err
+			}
 		}
 	}
 	return integrityError(p.Integrity, ds, failed)

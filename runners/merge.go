@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -24,6 +25,7 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 	var first *record.Manifest
 	systems, budgets, variants := map[string]bool{}, map[int]bool{}, map[string]bool{}
 	var shards []string
+	var history []record.Contribution
 	for _, src := range srcs {
 		m, err := record.ReadManifest(src)
 		if err != nil {
@@ -37,6 +39,7 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 			return nil, fmt.Errorf("merge: %s is %s, %s is %s", src, m.Benchmark, srcs[0], first.Benchmark)
 		}
 		shards = append(shards, m.Shard)
+		history = mergeHistory(history, m)
 		for _, s := range m.Systems {
 			systems[s] = true
 		}
@@ -89,10 +92,41 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 	}
 	sort.Ints(m.Budgets)
 	m.Command = append([]string{"arbor", "merge"}, srcs...)
+	m.History = history
 	if err := record.WriteManifest(dst, &m); err != nil {
 		return nil, err
 	}
-	return Report(dst, out)
+	o, err := Report(dst, out)
+	if err != nil {
+		return nil, err
+	}
+	countContributions(&m, o.Samples)
+	if err := record.WriteManifest(dst, &m); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// mergeHistory adds a source run's contributions to h, one entry per
+// fingerprint, commands united.
+func mergeHistory(h []record.Contribution, m *record.Manifest) []record.Contribution {
+	src := m.History
+	if len(src) == 0 {
+		src = []record.Contribution{{Fingerprint: m.Fingerprint, Config: m.Config, Commands: [][]string{m.Command}, Commit: m.Commit, Started: m.Created}}
+	}
+	for _, c := range src {
+		i := slices.IndexFunc(h, func(x record.Contribution) bool { return x.Fingerprint == c.Fingerprint })
+		if i < 0 {
+			h = append(h, c)
+			continue
+		}
+		for _, cmd := range c.Commands {
+			if !slices.ContainsFunc(h[i].Commands, func(x []string) bool { return slices.Equal(x, cmd) }) {
+				h[i].Commands = append(h[i].Commands, cmd)
+			}
+		}
+	}
+	return h
 }
 
 // copyLog appends path's latest records to dst, skipping keys dst already

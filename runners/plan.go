@@ -118,10 +118,11 @@ func ParseBudgets(s string) ([]int, error) {
 	return out, nil
 }
 
-// runID derives a stable run name from what the run computes, so that the
-// same command resumes the same run; the config is deliberately left out so
-// that a changed config is caught by the fingerprint check instead of
-// silently starting a new run.
+// runID derives a stable run name from what the run computes and the
+// config it computes it with (configDigest), so that the same command
+// under the same config resumes the same run, and an offline run and a
+// vLLM run of one command are two runs. Prompt or dataset changes under one
+// id are caught by the fingerprint check.
 func (p *Plan) runID() string {
 	if p.RunID != "" {
 		return p.RunID + p.Shard.suffix()
@@ -135,7 +136,7 @@ func (p *Plan) runID() string {
 	if kind == "" {
 		kind = "eval"
 	}
-	return fmt.Sprintf("%s-%s-%s", kind, p.Benchmark, hex.EncodeToString(h.Sum(nil))[:8]) + p.Shard.suffix()
+	return fmt.Sprintf("%s-%s-%s-%s", kind, p.Benchmark, hex.EncodeToString(h.Sum(nil))[:8], configDigest(p.Config)) + p.Shard.suffix()
 }
 
 // suffix names a shard's own folder ("-shard1of2"): shards always get

@@ -437,7 +437,8 @@ func stringToStructuredHook(from, to reflect.Type, data any) (any, error) {
 		}
 		var out any
 		if err := yaml.Unmarshal([]byte(s), &out); err != nil {
-			return nil, fmt.Errorf("cannot parse %q as YAML/JSON %s: %w", s, to.Kind(), err)
+			// The value is not echoed: an endpoint list may hold a key.
+			return nil, fmt.Errorf("cannot parse the value (%d bytes, not shown) as a YAML/JSON %s: %v", len(s), to.Kind(), err)
 		}
 		return out, nil
 	case reflect.Ptr:
@@ -492,7 +493,7 @@ func (c *Config) resolve() error {
 				return fmt.Errorf("%s.url: missing", where)
 			}
 			if !strings.HasPrefix(e.URL, "http://") && !strings.HasPrefix(e.URL, "https://") {
-				return fmt.Errorf("%s.url: %q must start with http:// or https://", where, e.URL)
+				return fmt.Errorf("%s.url: %q must start with http:// or https://", where, RedactURL(e.URL))
 			}
 			e.URL = strings.TrimRight(e.URL, "/")
 			if e.MaxInflight <= 0 {
@@ -609,6 +610,37 @@ func (c *Config) roleWarnings() []string {
 	return w
 }
 
+// Redacted is a copy of c whose endpoint URLs hide their passwords
+// (RedactURL); API keys are Secrets and hide themselves.
+func (c *Config) Redacted() *Config {
+	r := *c
+	for _, nr := range r.Models.Roles() {
+		eps := make([]Endpoint, len(nr.Role.Endpoints))
+		copy(eps, nr.Role.Endpoints)
+		for i := range eps {
+			eps[i].URL = RedactURL(eps[i].URL)
+		}
+		if len(eps) > 0 {
+			nr.Role.Endpoints = eps
+		}
+	}
+	return &r
+}
+
+// Map is the redacted config under its YAML keys, as plain maps, lists and
+// scalars (durations as strings, "30s"), for manifests.
+func (c *Config) Map() (map[string]any, error) {
+	y, err := c.YAML()
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(y, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // CacheDir is where the response cache lives: cache.dir, or
 // <run.results>/.cache/llm when that is empty. It is computed on use, not at
 // load, so that a caller who changes Run.Results moves the cache with it.
@@ -631,12 +663,14 @@ func (c *Config) UseChat(mode string) bool {
 	return c.Models.Chat.Provider == "openai"
 }
 
-// YAML renders the effective config with every secret redacted.
+// YAML renders the effective config with every secret redacted: API keys
+// and passwords in endpoint URLs.
 func (c *Config) YAML() ([]byte, error) {
+	r := c.Redacted()
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	if err := enc.Encode(c); err != nil {
+	if err := enc.Encode(r); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -38,6 +38,12 @@ type Manifest struct {
 	// dataset); resuming with a different fingerprint is refused.
 	Fingerprint string `json:"fingerprint"`
 	Shard       string `json:"shard,omitempty"`
+	// History lists every config that contributed samples to the run, in
+	// order, with the commands that ran under it and how many of the run's
+	// samples it made (Sample.Fingerprint); the top-level Config and
+	// Fingerprint are the latest entry's. One entry for a run made under one
+	// config; more only after --force.
+	History []Contribution `json:"history,omitempty"`
 	// Degraded is every system's count of what went wrong but was
 	// survived, as of the last run that wrote the folder (memory fallbacks,
 	// repaired and unparsed replies, ingest errors, unparsed judge replies,
@@ -45,10 +51,23 @@ type Manifest struct {
 	Degraded []SystemDegraded `json:"degraded,omitempty"`
 }
 
+// Contribution is one config that contributed samples to a run.
+type Contribution struct {
+	Fingerprint string     `json:"fingerprint"`
+	Config      any        `json:"config"`
+	Commands    [][]string `json:"commands"`
+	Commit      string     `json:"arbor_commit,omitempty"`
+	Started     time.Time  `json:"started"`
+	// Samples counts the run's current samples made under this config.
+	Samples int `json:"samples"`
+}
+
 // Dataset identifies the input file.
 type Dataset struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
+	// Path is absolute; "" for an embedded set (Embedded names it).
+	Path     string `json:"path"`
+	Embedded string `json:"embedded,omitempty"`
+	SHA256   string `json:"sha256"`
 }
 
 // Endpoint is one configured model endpoint, with the model it serves.

@@ -49,6 +49,10 @@ type Sample struct {
 	// ("answerer", "memory-ops", "judge"), for table captions.
 	Heuristic []string `json:"heuristic,omitempty"`
 	Error     string   `json:"error,omitempty"`
+	// Fingerprint is the config fingerprint of the run that made this
+	// sample (Manifest.Fingerprint), so that a run resumed under another
+	// config (--force) still says which config made each sample.
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // ScoreRecord is one scorer's verdict.
