@@ -45,6 +45,9 @@ func planFromFlags(cmd *cobra.Command, kind, benchmark string) (runners.Plan, er
 	p.Limit, _ = f.GetInt("limit")
 	p.Seed, _ = f.GetInt("seed")
 	p.RunID, _ = f.GetString("run")
+	if err := runners.CheckRunName(p.RunID); err != nil {
+		return p, err
+	}
 	p.Force, _ = f.GetBool("force")
 	p.RetryErrors, _ = f.GetBool("retry-errors")
 	p.Integrity.AllowErrors, _ = f.GetBool("allow-errors")

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -10,10 +11,11 @@ import (
 
 func init() {
 	r := &cobra.Command{
-		Use:   "report <run-dir> [<run-dir>...]",
+		Use:   "report <run> [<run>...]",
 		Short: "Rebuild every table of a run from its samples alone; with several runs, the combined Table 1",
-		Long: `With one run, rebuilds every table of the run from samples.jsonl and episodes.jsonl
-alone (optionally adding judges first). With several runs — one eval run per benchmark —
+		Long: `A run is its folder or a bare run id under --results. With one run, rebuilds every
+table of the run from samples.jsonl and episodes.jsonl alone (optionally adding judges
+first, with the run's own config from its manifest unless --config is given). With several runs — one eval run per benchmark —
 renders the paper's Table 1 (one row per benchmark, one column per system) and each
 benchmark's own table into --out.`,
 		Example: `  arbor report results/eval-branchmemeval-1a2b3c4d
@@ -21,12 +23,20 @@ benchmark's own table into --out.`,
   arbor report results/eval-longmemeval-* results/eval-locomo-* results/eval-beam-* results/eval-branchmemeval-* --out results/table1`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if specs := splitList(cmd.Flags(), "judges"); len(specs) > 0 {
-				cfg, err := loadConfig(cmd)
+			results, _ := cmd.Flags().GetString("results")
+			for i, a := range args {
+				dir, err := runners.ResolveRun(a, results)
 				if err != nil {
 					return err
 				}
+				args[i] = dir
+			}
+			if specs := splitList(cmd.Flags(), "judges"); len(specs) > 0 {
 				for _, dir := range args {
+					_, cfg, err := loadRunConfig(cmd, dir)
+					if err != nil {
+						return err
+					}
 					if err := runners.AddJudges(cmd.Context(), dir, cfg, specs, cmd.ErrOrStderr(), cmd.ErrOrStderr()); err != nil {
 						return err
 					}
@@ -39,12 +49,16 @@ benchmark's own table into --out.`,
 				}
 				return runners.Combine(args, outDir, cmd.OutOrStdout())
 			}
-			_, err := runners.Report(args[0], cmd.OutOrStdout())
+			outDir, _ := cmd.Flags().GetString("out")
+			if outDir == "" {
+				outDir = filepath.Join(args[0], "tables")
+			}
+			_, err := runners.ReportTo(args[0], outDir, cmd.OutOrStdout())
 			return err
 		},
 	}
 	r.Flags().String("judges", "", `judge configurations to add before reporting: "default", "lexical" or config files (see arbor score --help)`)
-	r.Flags().String("out", "", "folder for the combined tables when several runs are given")
+	r.Flags().String("out", "", "folder for the tables (one run: default <run>/tables; several runs: required, the combined tables)")
 	rootCmd.AddCommand(r)
 	m := &cobra.Command{
 		Use:     "merge <dst-run-dir> <run-dir>...",
@@ -53,7 +67,20 @@ benchmark's own table into --out.`,
 		Args:    cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			force, _ := cmd.Flags().GetBool("force")
-			_, err := runners.Merge(args[0], args[1:], force, cmd.OutOrStdout())
+			results, _ := cmd.Flags().GetString("results")
+			srcs := args[1:]
+			for i, a := range srcs {
+				dir, err := runners.ResolveRun(a, results)
+				if err != nil {
+					return err
+				}
+				srcs[i] = dir
+			}
+			dst := args[0]
+			if runners.CheckRunName(dst) == nil {
+				dst = filepath.Join(results, dst) // a bare name is a run id under --results
+			}
+			_, err := runners.Merge(dst, srcs, force, cmd.OutOrStdout())
 			return err
 		},
 	}

@@ -23,6 +23,13 @@ type namedTable struct {
 // alone, writes them under dir/tables/, and prints the ones the run's kind
 // is about to out.
 func Report(dir string, out io.Writer) (*Outcome, error) {
+	return ReportTo(dir, filepath.Join(dir, "tables"), out)
+}
+
+// ReportTo is Report with the tables written to tdir instead of the run's
+// own tables/ folder (arbor report RUN --out DIR); it reads the run and
+// writes nothing into it, so a finished run on a read-only disk reports.
+func ReportTo(dir, tdir string, out io.Writer) (*Outcome, error) {
 	samples, episodes, err := readRun(dir)
 	if err != nil {
 		return nil, fmt.Errorf("report %s: %w", dir, err)
@@ -34,7 +41,6 @@ func Report(dir string, out io.Writer) (*Outcome, error) {
 	if bench == "" && len(samples) > 0 {
 		bench = samples[0].Benchmark
 	}
-	tdir := filepath.Join(dir, "tables")
 	if err := writeTables(tdir, tablesFor(kind, bench, samples, episodes), out); err != nil {
 		return nil, err
 	}

@@ -178,24 +178,34 @@ func Load(file string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, 
 	if file == "" {
 		file = os.Getenv("ARBOR_CONFIG")
 	}
+	if file == "" {
+		return LoadYAML(nil, "", fs, flagKeys)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", file, err)
+	}
+	return LoadYAML(b, file, fs, flagKeys)
+}
+
+// LoadYAML is Load with the file's content given (a run manifest's config,
+// say); source names it in errors. nil data means the embedded default
+// alone.
+func LoadYAML(data []byte, source string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, error) {
 	v := viper.New()
 	v.SetConfigType("yaml")
 	if err := v.ReadConfig(bytes.NewReader(defaultYAML)); err != nil {
 		return nil, fmt.Errorf("embedded configs/default.yaml: %w", err)
 	}
-	source := "embedded configs/default.yaml"
-	if file != "" {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, fmt.Errorf("config %s: %w", file, err)
-		}
-		if err := checkKeys(b, file); err != nil {
+	if data == nil {
+		source = "embedded configs/default.yaml"
+	} else {
+		if err := checkKeys(data, source); err != nil {
 			return nil, err
 		}
-		if err := v.MergeConfig(bytes.NewReader(b)); err != nil {
-			return nil, fmt.Errorf("config %s: %w", file, err)
+		if err := v.MergeConfig(bytes.NewReader(data)); err != nil {
+			return nil, fmt.Errorf("config %s: %w", source, err)
 		}
-		source = file
 	}
 	// viper's Unmarshal ignores environment variables for keys that are in
 	// neither a file nor a default (../shared/notes/libraries.md), so every
