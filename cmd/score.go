@@ -6,11 +6,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arbor-eval/arbor/datasets"
-	"github.com/arbor-eval/arbor/pkg/config"
 	_ "github.com/arbor-eval/arbor/datasets/beam" // loaders register themselves
 	_ "github.com/arbor-eval/arbor/datasets/branchmemeval"
 	_ "github.com/arbor-eval/arbor/datasets/locomo"
 	_ "github.com/arbor-eval/arbor/datasets/longmemeval"
+	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/scoring"
 )
 

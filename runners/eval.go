@@ -17,7 +17,7 @@ import (
 
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/arbormem"
-		"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/llm/provider"
 	"github.com/arbor-eval/arbor/pkg/memory"
