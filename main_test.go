@@ -323,7 +323,7 @@ func TestMergeShardsCLI(t *testing.T) {
 	eval()
 	eval("--shard", "1/2")
 	eval("--shard", "2/2")
-	whole := runDir(t, results, "eval-branchmemeval-????????")
+	whole := runDir(t, results, "eval-branchmemeval-????????-??????")
 	merged := filepath.Join(results, "merged")
 	out := arbor(t, "merge", merged, runDir(t, results, "*-shard1of2"), runDir(t, results, "*-shard2of2"))
 	if !strings.Contains(out, "results: "+merged) {
