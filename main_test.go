@@ -297,6 +297,9 @@ func TestEvalInterruptedResumes(t *testing.T) {
 	if code := p.ProcessState.ExitCode(); code != 130 {
 		t.Fatalf("interrupted arbor exited with %d, want 130\n%s", code, p.stderr.String())
 	}
+	if !strings.Contains(p.stderr.String(), "interrupted — run the same command to resume") {
+		t.Errorf("interrupted arbor does not say how to resume:\n%s", p.stderr.String())
+	}
 	recs, err := record.ReadLog[record.Sample](filepath.Join(dir, "samples.jsonl"))
 	if err != nil {
 		t.Fatal(err)

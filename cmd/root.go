@@ -111,10 +111,12 @@ func Execute() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := rootCmd.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "arbor:", err)
-		if errors.Is(err, context.Canceled) {
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			// Every finished sample is on disk; the same command resumes.
+			fmt.Fprintln(os.Stderr, "arbor: interrupted — run the same command to resume")
 			return 130
 		}
+		fmt.Fprintln(os.Stderr, "arbor:", err)
 		return 1
 	}
 	return 0

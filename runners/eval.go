@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,9 +47,10 @@ type run struct {
 	samples  *resumable[record.Sample]
 	episodes *resumable[record.EpisodeStat]
 	bar      *progress.Reporter
-	mu       sync.Mutex // guards scored and answered
-	scored   float64
-	answered int
+	mu       sync.Mutex // guards acc
+	// acc is the running accuracy per system, for the bar: pooled over
+	// systems it would say nothing about any of them.
+	acc map[string]*runningAcc
 	// toIngest and ingested count the interactions the run commits, shown
 	// beside accuracy: on LongMemEval a question comes only after hundreds
 	// of commits, and a bar counting questions alone would sit still.
@@ -97,7 +99,7 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &run{plan: &p, d: d, fp: m.Fingerprint}
+	r := &run{plan: &p, d: d, fp: m.Fingerprint, acc: map[string]*runningAcc{}}
 	samplesPath := filepath.Join(dir, "samples.jsonl")
 	r.samples, err = openResumable(samplesPath, record.Sample.Key, func(s record.Sample) bool { return s.Error != "" }, p.RetryErrors)
 	if err != nil {
@@ -120,9 +122,12 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	r.bar = progress.New(p.Log, fmt.Sprintf("%s %s", p.Kind, p.Benchmark), total, p.Config.Run.Progress)
+	// The bar counts answers and commits alike: on LongMemEval hundreds of
+	// commits come before each question. Under -v the log lines are the
+	// progress, and a bar would tear them.
+	r.bar = progress.New(p.Log, fmt.Sprintf("%s %s", p.Kind, p.Benchmark), total+r.toIngest, p.Config.Run.Progress && !p.Config.Run.Verbose)
 	if done > 0 {
-		r.bar.Add(done, fmt.Sprintf("(resumed %d)", done))
+		r.bar.Skip(done, fmt.Sprintf("(resumed %d)", done))
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.workers())
@@ -443,7 +448,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 		ingest += time.Since(t0)
 		committed = append(committed, in.ID)
 		r.ingested.Add(1)
-		r.bar.Add(0, r.status())
+		r.bar.Add(1, r.status())
 	}
 	for _, st := range j.ep.Steps {
 		if err := ctx.Err(); err != nil {
@@ -608,34 +613,60 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	return s
 }
 
+// runningAcc is one system's running accuracy.
+type runningAcc struct {
+	scored   float64
+	answered int
+}
+
 func (r *run) progress(s record.Sample) {
 	r.mu.Lock()
-	r.answered++
-	r.scored += s.PrimaryScore()
-	acc := 100 * r.scored / float64(r.answered)
+	a := r.acc[s.System]
+	if a == nil {
+		a = &runningAcc{}
+		r.acc[s.System] = a
+	}
+	a.answered++
+	a.scored += s.PrimaryScore()
 	if r.plan.Config.Run.Verbose {
 		fmt.Fprintf(r.plan.Log, "%s %s %s/%s budget=%d score=%.2f evidence=%d recall=%.2f prediction=%.100q%s\n",
 			s.System, variantLabel(s.Variant), s.Episode, s.Question, s.Budget, s.PrimaryScore(), s.EvidenceTokens, s.EvidenceRecall, s.Prediction, errSuffix(s.Error))
 	}
 	r.mu.Unlock()
-	r.bar.Add(1, r.statusWith(acc))
+	if fromCache(s.Calls) {
+		r.bar.Skip(1, r.status()) // instant: it must not speed up the ETA
+		return
+	}
+	r.bar.Add(1, r.status())
 }
 
-// status is the bar's text: running accuracy and ingestion progress.
+// fromCache reports whether every model call of a sample was a cache hit
+// (and there was one).
+func fromCache(calls map[string]record.Calls) bool {
+	n := 0
+	for _, c := range calls {
+		if c.CacheHits < c.Count {
+			return false
+		}
+		n += c.Count
+	}
+	return n > 0
+}
+
+// status is the bar's text: running accuracy per system, in the plan's
+// order, and ingestion progress.
 func (r *run) status() string {
 	r.mu.Lock()
-	acc := -1.0
-	if r.answered > 0 {
-		acc = 100 * r.scored / float64(r.answered)
+	var parts []string
+	for _, sys := range r.plan.Systems {
+		if a := r.acc[sys]; a != nil && a.answered > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.1f%%", sys, 100*a.scored/float64(a.answered)))
+		}
 	}
 	r.mu.Unlock()
-	return r.statusWith(acc)
-}
-
-func (r *run) statusWith(acc float64) string {
 	s := "acc –"
-	if acc >= 0 {
-		s = fmt.Sprintf("acc %.1f%%", acc)
+	if len(parts) > 0 {
+		s = "acc " + strings.Join(parts, " ")
 	}
 	if r.toIngest > 0 {
 		s += fmt.Sprintf(" · ingested %d/%d", r.ingested.Load(), r.toIngest)
