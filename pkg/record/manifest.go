@@ -147,6 +147,13 @@ func WriteFileAtomic(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
+	// CreateTemp makes 0600 files; results are meant to be read by others
+	// (a shared results folder, a web server).
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())

@@ -4,16 +4,24 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"strconv"
 )
 
 // CSV renders the table for spreadsheets and scripts: one header line (the
 // stub, then each column with its unit), one line per row, values as
-// displayed without emphasis ("–" where missing). Groups, caption and notes
-// are left out; a column whose cells carry notes gets a "<name> note" column
-// right after it, so the ablation's relative drops survive.
+// displayed without emphasis and empty cells where a value is missing.
+// Headers are unique: a column name that repeats is prefixed with its
+// group ("Per question: Calls"). When rows are nested (Indent), a first
+// "parent" column names each row's top-level row (the system of a role
+// row), so that every line stands on its own after sorting or filtering.
+// Caption and notes are left out; a column whose cells carry notes gets a
+// "<name> note" column right after it, so the ablation's relative drops
+// survive.
 func (t Table) CSV() ([]byte, error) {
 	noted := make([]bool, len(t.Columns))
-	for r := range t.Rows {
+	nested := false
+	for r, row := range t.Rows {
+		nested = nested || row.Indent > 0
 		for c := range t.Columns {
 			if t.cell(r, c).Note != "" {
 				noted[c] = true
@@ -22,27 +30,40 @@ func (t Table) CSV() ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	head := []string{t.Stub}
-	if head[0] == "" {
-		head[0] = "label"
+	var head []string
+	if nested {
+		head = append(head, "parent")
 	}
-	for c, col := range t.Columns {
-		name := col.Name
-		if col.Unit != "" {
-			name += " (" + col.Unit + ")"
-		}
+	stub := t.Stub
+	if stub == "" {
+		stub = "label"
+	}
+	head = append(head, stub)
+	for c, name := range t.csvColumnNames() {
 		head = append(head, name)
 		if noted[c] {
 			head = append(head, name+" note")
 		}
 	}
-	if err := w.Write(head); err != nil {
+	if err := w.Write(uniqueNames(head)); err != nil {
 		return nil, fmt.Errorf("table %q: csv header: %w", t.Title, err)
 	}
+	parent := ""
 	for r, row := range t.Rows {
-		line := []string{row.Label}
+		if row.Indent == 0 {
+			parent = row.Label
+		}
+		var line []string
+		if nested {
+			line = append(line, parent)
+		}
+		line = append(line, row.Label)
 		for c := range t.Columns {
-			line = append(line, t.text(r, c))
+			v := t.text(r, c)
+			if v == Missing {
+				v = ""
+			}
+			line = append(line, v)
 			if noted[c] {
 				line = append(line, t.cell(r, c).Note)
 			}
@@ -56,4 +77,46 @@ func (t Table) CSV() ([]byte, error) {
 		return nil, fmt.Errorf("table %q: csv: %w", t.Title, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// csvColumnNames names each column with its unit, prefixed with its group
+// when the name alone repeats across columns.
+func (t Table) csvColumnNames() []string {
+	names := make([]string, len(t.Columns))
+	count := map[string]int{}
+	for c, col := range t.Columns {
+		names[c] = col.Name
+		if col.Unit != "" {
+			names[c] += " (" + col.Unit + ")"
+		}
+		count[names[c]]++
+	}
+	group := make([]string, len(t.Columns))
+	c := 0
+	for _, g := range t.Groups {
+		for i := 0; i < g.Span && c < len(group); i++ {
+			group[c] = g.Name
+			c++
+		}
+	}
+	for c := range names {
+		if count[names[c]] > 1 && group[c] != "" {
+			names[c] = group[c] + ": " + names[c]
+		}
+	}
+	return names
+}
+
+// uniqueNames appends " (2)", " (3)" … to names that still repeat.
+func uniqueNames(names []string) []string {
+	seen := map[string]int{}
+	out := make([]string, len(names))
+	for i, n := range names {
+		seen[n]++
+		out[i] = n
+		if seen[n] > 1 {
+			out[i] = n + " (" + strconv.Itoa(seen[n]) + ")"
+		}
+	}
+	return out
 }
