@@ -24,6 +24,7 @@ func addRunFlags(c *cobra.Command) {
 	f.String("run", "", "run id (folder under --results); default derived from the command so re-running resumes")
 	f.Bool("force", false, "resume a run even if its config fingerprint differs")
 	f.Bool("retry-errors", false, "on resume, answer again the questions whose recorded sample is an error")
+	f.String("tables", "main", "tables to print at the end: main (the run's own table) or all (also categories, BranchMemEval diagnostics, cost, judges, degraded); all are written to tables/")
 	f.Bool("allow-errors", false, "exit 0 even when samples failed (they count as wrong answers); otherwise a run with failed samples exits non-zero")
 	f.Bool("strict", false, "exit non-zero when any degraded count is above zero (memory fallbacks, repaired or unparsed replies, ingest errors, unparsed judge replies)")
 	f.String("max-degraded", "", "with --strict semantics, tolerate degraded counts up to N% of what they count out of, e.g. 2%")
@@ -50,6 +51,9 @@ func planFromFlags(cmd *cobra.Command, kind, benchmark string) (runners.Plan, er
 	}
 	p.Force, _ = f.GetBool("force")
 	p.RetryErrors, _ = f.GetBool("retry-errors")
+	if p.Tables, err = runners.ParseTables(mustString(cmd, "tables")); err != nil {
+		return p, err
+	}
 	p.Integrity.AllowErrors, _ = f.GetBool("allow-errors")
 	p.Integrity.Strict, _ = f.GetBool("strict")
 	if s, _ := f.GetString("max-degraded"); s != "" {

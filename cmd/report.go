@@ -53,11 +53,16 @@ benchmark's own table into --out.`,
 			if outDir == "" {
 				outDir = filepath.Join(args[0], "tables")
 			}
-			_, err := runners.ReportTo(args[0], outDir, cmd.OutOrStdout())
+			which, err := runners.ParseTables(mustString(cmd, "tables"))
+			if err != nil {
+				return err
+			}
+			_, err = runners.ReportTables(args[0], outDir, cmd.OutOrStdout(), which)
 			return err
 		},
 	}
 	r.Flags().String("judges", "", `judge configurations to add before reporting: "default", "lexical" or config files (see arbor score --help)`)
+	r.Flags().String("tables", "main", "tables to print: main or all (every table is written either way)")
 	r.Flags().String("out", "", "folder for the tables (one run: default <run>/tables; several runs: required, the combined tables)")
 	rootCmd.AddCommand(r)
 	m := &cobra.Command{

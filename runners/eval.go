@@ -158,7 +158,7 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err := r.episodes.Close(); err != nil {
 		return nil, err
 	}
-	o, err := Report(dir, p.Out)
+	o, err := ReportTables(dir, filepath.Join(dir, "tables"), p.Out, p.Tables)
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,9 @@ type Plan struct {
 	// sample is an error (an endpoint that was down, a 400); the new line
 	// supersedes the old one.
 	RetryErrors bool
+	// Tables picks the tables printed at the end: TablesMain ("" too) or
+	// TablesAll; every table is written to tables/ either way.
+	Tables string
 	// Integrity says when a finished run is a failure although every
 	// sample was recorded.
 	Integrity Integrity

@@ -26,10 +26,40 @@ func Report(dir string, out io.Writer) (*Outcome, error) {
 	return ReportTo(dir, filepath.Join(dir, "tables"), out)
 }
 
+// Tables says which tables a command prints: TablesMain (the default) the
+// tables the run's kind is about (eval: accuracy; sweep: accuracy by
+// budget; ablate: the ablation; latency: efficiency), TablesAll every table
+// it wrote (categories, BranchMemEval diagnostics, cost, judges, degraded).
+// Every table is written to tables/ either way.
+const (
+	TablesMain = "main"
+	TablesAll  = "all"
+)
+
+// ParseTables checks a --tables value.
+func ParseTables(s string) (string, error) {
+	switch s {
+	case "", TablesMain:
+		return TablesMain, nil
+	case TablesAll:
+		return TablesAll, nil
+	}
+	return "", fmt.Errorf("--tables %q: want main or all", s)
+}
+
 // ReportTo is Report with the tables written to tdir instead of the run's
 // own tables/ folder (arbor report RUN --out DIR); it reads the run and
 // writes nothing into it, so a finished run on a read-only disk reports.
 func ReportTo(dir, tdir string, out io.Writer) (*Outcome, error) {
+	return reportTables(dir, tdir, out, TablesMain)
+}
+
+// ReportTables is ReportTo printing the tables `which` selects (Tables).
+func ReportTables(dir, tdir string, out io.Writer, which string) (*Outcome, error) {
+	return reportTables(dir, tdir, out, which)
+}
+
+func reportTables(dir, tdir string, out io.Writer, which string) (*Outcome, error) {
 	samples, episodes, err := readRun(dir)
 	if err != nil {
 		return nil, fmt.Errorf("report %s: %w", dir, err)
@@ -41,7 +71,7 @@ func ReportTo(dir, tdir string, out io.Writer) (*Outcome, error) {
 	if bench == "" && len(samples) > 0 {
 		bench = samples[0].Benchmark
 	}
-	if err := writeTables(tdir, tablesFor(kind, bench, samples, episodes), out); err != nil {
+	if err := writeTables(tdir, filepath.Base(dir), tablesFor(kind, bench, samples, episodes), out, which == TablesAll); err != nil {
 		return nil, err
 	}
 	if budgets(samples) > 1 {
@@ -60,11 +90,11 @@ func ReportTo(dir, tdir string, out io.Writer) (*Outcome, error) {
 // tablesFor picks the tables that the samples support.
 func tablesFor(kind, bench string, samples []record.Sample, episodes []record.EpisodeStat) []namedTable {
 	isEval := kind == "eval" || kind == ""
-	ts := append([]namedTable{{"main", scoring.MainTable(samples), isEval}}, benchmarkTables(bench, "categories", samples, episodes, isEval)...)
+	ts := append([]namedTable{{"main", scoring.MainTable(samples), isEval}}, benchmarkTables(bench, "categories", samples, episodes, false)...)
 	if budgets(samples) > 1 {
 		ts = append(ts,
-			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy), true},
-			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), true})
+			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy), kind == "sweep"},
+			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), false})
 	}
 	if variants := variantsOf(samples); len(variants) > 1 {
 		t := scoring.AblationTable(samples, nil)
@@ -72,12 +102,44 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 		ts = append(ts, namedTable{"ablation", t, true})
 	}
 	ts = append(ts,
-		namedTable{"latency", scoring.LatencyTable(samples, episodes), kind == "latency"},
+		namedTable{"latency", latencyTable(kind, samples, episodes), kind == "latency"},
 		namedTable{"cost", scoring.CostTable(samples, episodes), kind == "latency"})
 	if multiScored(samples) {
-		ts = append(ts, namedTable{"judges", scoring.JudgeAgreementTable(samples), isEval})
+		ts = append(ts, namedTable{"judges", scoring.JudgeAgreementTable(samples), false})
 	}
 	return withDegraded(ts, scoring.DegradedBySystem(samples, episodes))
+}
+
+// latencyTable is the efficiency table, titled as the paper's matched
+// comparison only when the run was one: made by arbor latency (one episode
+// at a time, cache off) with no reply served from a cache. Elsewhere
+// episodes overlap and cached replies take no time, so the timings are
+// not comparable across systems.
+func latencyTable(kind string, samples []record.Sample, episodes []record.EpisodeStat) table.Table {
+	t := scoring.LatencyTable(samples, episodes)
+	hits := 0
+	for _, s := range samples {
+		for _, c := range s.Calls {
+			hits += c.CacheHits
+		}
+	}
+	for _, e := range episodes {
+		for _, c := range e.Calls {
+			hits += c.CacheHits
+		}
+	}
+	if kind == "latency" && hits == 0 {
+		return t
+	}
+	t.Title = "Timings (not a matched comparison)"
+	why := "episodes ran concurrently"
+	if kind == "latency" {
+		why = fmt.Sprintf("%d model replies came from a cache", hits)
+	} else if hits > 0 {
+		why += fmt.Sprintf(" and %d model replies came from a cache", hits)
+	}
+	t.Notes = append(t.Notes, fmt.Sprintf("Not the matched efficiency comparison of paper §6.4: %s. Run arbor latency for it.", why))
+	return t
 }
 
 // withDegraded puts the degraded counts in the notes of every table a run
@@ -89,7 +151,7 @@ func withDegraded(ts []namedTable, ds []record.SystemDegraded) []namedTable {
 			ts[i].t.Notes = append(ts[i].t.Notes, notes...)
 		}
 	}
-	return append(ts, namedTable{"degraded", scoring.DegradedTable(ds), len(notes) > 0})
+	return append(ts, namedTable{"degraded", scoring.DegradedTable(ds), false})
 }
 
 // benchmarkTables is a benchmark's own tables: its categories (types,
@@ -99,7 +161,9 @@ func benchmarkTables(bench, categoriesName string, samples []record.Sample, epis
 	bme := bench == "branchmemeval"
 	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples), print && !bme}}
 	if bme {
-		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes), print})
+		t := scoring.BMETable(samples, episodes)
+		t.Split = 2 // accuracy and outcomes | evidence and localization: one page wide each
+		ts = append(ts, namedTable{"bme", t, print})
 	}
 	return ts
 }
@@ -120,15 +184,18 @@ func readRun(dir string) ([]record.Sample, []record.EpisodeStat, error) {
 
 // writeTables writes each table in every format under tdir and prints the
 // ones marked for printing.
-func writeTables(tdir string, ts []namedTable, out io.Writer) error {
+//
+// LaTeX labels are "tab:<run>:<name>", so that tables of several runs can
+// share one document.
+func writeTables(tdir, run string, ts []namedTable, out io.Writer, all bool) error {
 	if err := os.MkdirAll(tdir, 0o755); err != nil {
 		return err
 	}
 	for _, nt := range ts {
-		if err := table.WriteAll(tdir, nt.name, nt.t); err != nil {
+		if err := table.WriteAllLabel(tdir, nt.name, "tab:"+latexLabelPart(run)+":"+nt.name, nt.t); err != nil {
 			return err
 		}
-		if nt.print && out != nil {
+		if (nt.print || all) && out != nil {
 			fmt.Fprintln(out, nt.t.Markdown())
 		}
 	}
@@ -169,4 +236,15 @@ func orNone(s []string) string {
 		return "none"
 	}
 	return strings.Join(s, ", ")
+}
+
+// latexLabelPart keeps the characters a \label takes safely.
+func latexLabelPart(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.':
+			return r
+		}
+		return '-'
+	}, s)
 }
