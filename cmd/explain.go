@@ -16,8 +16,8 @@ all read from its manifest (--config and --data override; model calls come from 
 prints the forest as an indented tree (branch topic, node summaries, turn ids). With a
 question id it stops before that question and prints the chosen parent, every candidate with
 its score parts (s_ce, s_key, s_rec, s_topic) and the tokens each evidence channel filled.`,
-		Example: `  arbor explain results/eval-branchmemeval-5ece2c7a s03
-  arbor explain results/eval-branchmemeval-5ece2c7a s03 s03-q02`,
+		Example: `  arbor explain eval-branchmemeval-5ece2c7a-2844b3 s03
+  arbor explain results/eval-branchmemeval-5ece2c7a-2844b3 s03 s03-q02`,
 		Args: cobra.RangeArgs(2, 3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, cfg, err := loadRunConfig(cmd, args[0])

@@ -18,9 +18,10 @@ table of the run from samples.jsonl and episodes.jsonl alone (optionally adding 
 first, with the run's own config from its manifest unless --config is given). With several runs — one eval run per benchmark —
 renders the paper's Table 1 (one row per benchmark, one column per system) and each
 benchmark's own table into --out.`,
-		Example: `  arbor report results/eval-branchmemeval-1a2b3c4d
-  arbor report results/eval-longmemeval-1a2b3c4d --judges lexical,judges/qwen-judge.yaml
-  arbor report results/eval-longmemeval-* results/eval-locomo-* results/eval-beam-* results/eval-branchmemeval-* --out results/table1`,
+		Example: `  arbor report eval-branchmemeval-5ece2c7a-2844b3 --tables all
+  arbor report eval-branchmemeval-5ece2c7a-2844b3 --out /tmp/tables
+  arbor report paper-main-longmemeval --judges lexical,configs/a800-4b.yaml
+  arbor report results/paper-main-* --out results/table1`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			results, _ := cmd.Flags().GetString("results")
@@ -68,7 +69,7 @@ benchmark's own table into --out.`,
 	m := &cobra.Command{
 		Use:     "merge <dst-run-dir> <run-dir>...",
 		Short:   "Combine runs (e.g. the shards of one plan) into one and render its tables",
-		Example: `  arbor merge results/lme-all results/eval-longmemeval-*-shard*`,
+		Example: `  arbor merge lme-all results/paper-main-longmemeval-shard*`,
 		Args:    cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			force, _ := cmd.Flags().GetBool("force")

@@ -38,8 +38,8 @@ With --run RUN (a folder, or a bare run id under --results) the judges are added
 samples of a recorded run, without answering again; benchmark, --data and the config
 (judge role, response cache) default to the run's manifest.`,
 		Example: `  arbor score locomo --data locomo10.json --predictions preds.jsonl --out scored/
-  arbor score longmemeval --data longmemeval_s.json --predictions hyp.jsonl --judges default,judges/gpt4o.yaml
-  arbor score --run results/eval-longmemeval-1a2b3c4d --judges judges/qwen-judge.yaml`,
+  arbor score longmemeval --data longmemeval_s.json --predictions hyp.jsonl --judges default,configs/a800-4b.yaml
+  arbor score --run paper-main-longmemeval --judges lexical`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := cmd.Flags()
