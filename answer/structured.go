@@ -14,11 +14,7 @@ import (
 // first/second/last questions" (an item marked exact_match is the asked one),
 // and "[UpdateEvidence] ... If the question asks for previous/before/original,
 // use the old value ... now/current/latest, use the new/current value".
-// The block names are the paper's; any system may emit them.
-const (
-	blockArtifact = "ArtifactEvidence"
-	blockUpdate   = "UpdateEvidence"
-)
+// The block names are the paper's (pkg/memory); any system may emit them.
 
 var (
 	exactItemRe  = regexp.MustCompile(`\bitem_text=("(?:[^"\\]|\\.)*")`)
@@ -32,7 +28,7 @@ func exactArtifact(in intent, items []memory.Item) (string, bool) {
 		return "", false
 	}
 	for _, it := range items {
-		if it.Block != blockArtifact {
+		if it.Block != memory.BlockArtifact {
 			continue
 		}
 		for _, line := range strings.Split(it.Text, "\n") {
@@ -54,7 +50,7 @@ func exactArtifact(in intent, items []memory.Item) (string, bool) {
 // value for previous/original questions, otherwise the new one (the latest
 // value holds). ok is false when the span is not from such a line.
 func updateSide(in intent, it memory.Item, span string) (string, bool) {
-	if it.Block != blockUpdate {
+	if it.Block != memory.BlockUpdate {
 		return "", false
 	}
 	for _, line := range strings.Split(it.Text, "\n") {

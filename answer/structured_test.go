@@ -8,10 +8,10 @@ import (
 )
 
 func TestStructuredEvidence(t *testing.T) {
-	artifacts := memory.Item{Block: blockArtifact, Channel: memory.ChannelRecord, Text: `- topic="Oslo restaurants" ordinal=2 item_text="Tasca Lumiar" type=list_item
+	artifacts := memory.Item{Block: memory.BlockArtifact, Channel: memory.ChannelRecord, Text: `- topic="Oslo restaurants" ordinal=2 item_text="Tasca Lumiar" type=list_item
 - topic="party themes" ordinal=2 item_text="Garden Tea Party" type=list_item exact_match=true
 - topic="party themes" ordinal=1 item_text="Roaring Twenties" type=list_item`}
-	update := memory.Item{Block: blockUpdate, Channel: memory.ChannelRecord, Text: `- [slot 2.5] old: "The departure time for the Lisbon trip is 7:00 am." (2025-09-26 14:40) -> new: "The departure time for the Lisbon trip is 6:30 pm." (2025-09-27 09:10)
+	update := memory.Item{Block: memory.BlockUpdate, Channel: memory.ChannelRecord, Text: `- [slot 2.5] old: "The departure time for the Lisbon trip is 7:00 am." (2025-09-26 14:40) -> new: "The departure time for the Lisbon trip is 6:30 pm." (2025-09-27 09:10)
 - [slot 2.7] old: "The caterer is Olive Branch." (2025-09-20 10:00) -> new: "The caterer is Sal & Co." (2025-09-21 10:00)`}
 	history := memory.Item{Channel: memory.ChannelLocal, Text: "user: What should we pack for Lisbon?\nassistant: Layers, and comfortable shoes."}
 	cases := []struct {

@@ -17,11 +17,13 @@ func init() {
 table of the run from samples.jsonl and episodes.jsonl alone (optionally adding judges
 first, with the run's own config from its manifest unless --config is given). With several runs — one eval run per benchmark —
 renders the paper's Table 1 (one row per benchmark, one column per system) and each
-benchmark's own table into --out.`,
+benchmark's own table into --out. With --html DIR, also writes one static site of
+all the given runs (open DIR/index.html from disk; no server or network).`,
 		Example: `  arbor report eval-branchmemeval-5ece2c7a-2844b3 --tables all
   arbor report eval-branchmemeval-5ece2c7a-2844b3 --out /tmp/tables
   arbor report paper-main-longmemeval --judges lexical,configs/a800-4b.yaml
-  arbor report results/paper-main-* --out results/table1`,
+  arbor report results/paper-main-* --out results/table1
+  arbor report eval-branchmemeval-5ece2c7a-2844b3 --html results/site`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			results, _ := cmd.Flags().GetString("results")
@@ -41,6 +43,14 @@ benchmark's own table into --out.`,
 					if err := runners.AddJudges(cmd.Context(), dir, cfg, specs, cmd.ErrOrStderr(), cmd.ErrOrStderr()); err != nil {
 						return err
 					}
+				}
+			}
+			if htmlDir, _ := cmd.Flags().GetString("html"); htmlDir != "" {
+				if _, err := runners.ReportHTML(args, htmlDir, cmd.OutOrStdout()); err != nil {
+					return err
+				}
+				if outDir, _ := cmd.Flags().GetString("out"); outDir == "" {
+					return nil
 				}
 			}
 			if len(args) > 1 {
@@ -65,6 +75,7 @@ benchmark's own table into --out.`,
 	r.Flags().String("judges", "", `judge configurations to add before reporting: "default", "lexical" or config files (see arbor score --help)`)
 	r.Flags().String("tables", "main", "tables to print: main or all (every table is written either way)")
 	r.Flags().String("out", "", "folder for the tables (one run: default <run>/tables; several runs: required, the combined tables)")
+	r.Flags().String("html", "", "write a static HTML report (tables, plots, manifest, degraded counts, question browser) into this folder; open DIR/index.html")
 	rootCmd.AddCommand(r)
 	m := &cobra.Command{
 		Use:     "merge <dst-run-dir> <run-dir>...",

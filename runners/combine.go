@@ -62,22 +62,9 @@ func Combine(dirs []string, outDir string, out io.Writer) error {
 	// argument wins, as in a resumed run.
 	samples = record.Latest(samples, record.Sample.Key)
 	episodes = record.Latest(episodes, record.EpisodeStat.Key)
-	mt := scoring.MainTable(samples)
+	ts := combinedTables(samples, episodes)
 	for _, w := range warnings {
-		mt.Notes = append(mt.Notes, "Warning: "+w+".")
-	}
-	ts := []namedTable{{"main", mt, true}}
-	byBench := map[string][]record.Sample{}
-	for _, s := range samples {
-		byBench[s.Benchmark] = append(byBench[s.Benchmark], s)
-	}
-	benches := make([]string, 0, len(byBench))
-	for b := range byBench {
-		benches = append(benches, b)
-	}
-	sort.Strings(benches)
-	for _, b := range benches {
-		ts = append(ts, benchmarkTables(b, "categories-"+b, byBench[b], episodes, false)...)
+		ts[0].t.Notes = append(ts[0].t.Notes, "Warning: "+w+".")
 	}
 	tdir := filepath.Join(outDir, "tables")
 	if err := writeTables(tdir, filepath.Base(outDir), ts, out, false); err != nil {
@@ -94,4 +81,23 @@ func Combine(dirs []string, outDir string, out io.Writer) error {
 		fmt.Fprintf(out, "combined %d runs into %s\n", len(dirs), tdir)
 	}
 	return nil
+}
+
+// combinedTables is the tables over several runs' samples (latest of each
+// key): the main accuracy table and each benchmark's own tables.
+func combinedTables(samples []record.Sample, episodes []record.EpisodeStat) []namedTable {
+	ts := []namedTable{{"main", scoring.MainTable(samples), true}}
+	byBench := map[string][]record.Sample{}
+	for _, s := range samples {
+		byBench[s.Benchmark] = append(byBench[s.Benchmark], s)
+	}
+	benches := make([]string, 0, len(byBench))
+	for b := range byBench {
+		benches = append(benches, b)
+	}
+	sort.Strings(benches)
+	for _, b := range benches {
+		ts = append(ts, benchmarkTables(b, "categories-"+b, byBench[b], episodes, false)...)
+	}
+	return ts
 }

@@ -69,11 +69,9 @@ func (d *deps) factory(system, variant string) (memory.Factory, error) {
 		if err := arbormem.ApplyVariant(&acfg, variant); err != nil {
 			return nil, err
 		}
-		// The reranker instruction is for a real cross-encoder; the local
-		// lexical reranker would only be diluted by its words.
 		ad := arbormem.Deps{Embed: d.models.Embed, Rerank: d.models.Rerank, Tokens: d.models.Tokens,
 			Prompts: d.prompts, BranchMemEval: d.benchmark == "branchmemeval",
-			RerankInstruction: !d.cfg.Models.Rerank.Local()}
+			ModelReranker: !d.cfg.Models.Rerank.Local(), RerankLogits: d.models.RerankLogits}
 		if d.cfg.UseChat(acfg.Extractors) {
 			ad.Chat = d.models.Chat
 		}

@@ -46,6 +46,7 @@ type run struct {
 	d        *deps
 	samples  *resumable[record.Sample]
 	episodes *resumable[record.EpisodeStat]
+	bundles  *bundleLog // nil when run.bundles is off
 	bar      *progress.Reporter
 	mu       sync.Mutex // guards acc
 	// acc is the running accuracy per system, for the bar: pooled over
@@ -114,6 +115,10 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	defer r.episodes.Close()
+	if r.bundles, err = openBundles(dir, p.Config.Run.Bundles); err != nil {
+		return nil, err
+	}
+	defer r.bundles.close()
 
 	jobs, total, done := r.jobs(eps)
 	// A run with nothing to do leaves its manifest as it is.
@@ -432,15 +437,15 @@ func (r *run) replay(ctx context.Context, j job) error {
 		return r.failEpisode(j, stat, fmt.Errorf("create %s: %w", j.system, err))
 	}
 	var (
-		ingest       time.Duration
-		committed    []string
-		commitErr    error
-		ingestErrors int
+		ingest     time.Duration
+		committed  []string
+		commitErr  error
+		commitErrs int
 	)
 	commit := func(in *dialog.Interaction) {
 		t0 := time.Now()
 		if err := sys.Commit(ingCtx, *in); err != nil {
-			ingestErrors++
+			commitErrs++
 			if commitErr == nil {
 				commitErr = fmt.Errorf("%s: %w", j.system, err) // systems name the interaction themselves
 			}
@@ -468,13 +473,16 @@ func (r *run) replay(ctx context.Context, j job) error {
 				if r.samples.done(r.key(j.ep.ID, q.ID, j.system, v, b)) {
 					continue
 				}
-				s := r.answer(ctx, j, sys, q, v, b, lat)
+				s, bundle := r.answer(ctx, j, sys, q, v, b, lat)
 				if err := ctx.Err(); err != nil {
 					// An answer cut short by an interrupt is not a result:
 					// recorded as an error sample, resuming would skip it.
 					return err
 				}
 				if err := r.samples.write(s); err != nil {
+					return err
+				}
+				if err := r.bundles.write(s, q, bundle, sys); err != nil {
 					return err
 				}
 				r.progress(s)
@@ -493,23 +501,9 @@ func (r *run) replay(ctx context.Context, j job) error {
 	if commitErr != nil {
 		stat.Error = commitErr.Error()
 	}
+	stat.Degraded = degradedOf(sys, commitErrs)
 	localization(&stat, j.ep, sys, committed)
-	stat.Degraded = withIngestErrors(stat.Degraded, ingestErrors)
 	return r.episodes.write(stat)
-}
-
-// withIngestErrors records n failed commits in d (allocated when needed).
-// A system that counts its own (ArborMem's metrics) and the runner count
-// the same interactions, so the larger count stands.
-func withIngestErrors(d *record.Degraded, n int) *record.Degraded {
-	if n == 0 {
-		return d
-	}
-	if d == nil {
-		d = &record.Degraded{}
-	}
-	d.IngestErrors = max(d.IngestErrors, n)
-	return d
 }
 
 func (r *run) failEpisode(j job, stat record.EpisodeStat, cause error) error {
@@ -543,9 +537,10 @@ func (r *run) baseSample(j job, q *datasets.Question, variant string, budget int
 		EvidenceRecall: -1, Heuristic: r.d.heuristics(j.system), Fingerprint: r.fp}
 }
 
-// answer recalls, answers and scores one question at one budget. The result
-// is named so that the deferred call accounting reaches the caller.
-func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, lat record.Latency) (s record.Sample) {
+// answer recalls, answers and scores one question at one budget, and
+// returns the recalled bundle too (nil when recall failed). The result is
+// named so that the deferred call accounting reaches the caller.
+func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, lat record.Latency) (s record.Sample, recalled *memory.Bundle) {
 	s = r.baseSample(j, q, variant, budget)
 	s.Latency = lat
 	qctx, usage := llm.WithUsage(ctx)
@@ -560,8 +555,9 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	s.Latency.QueryPrep = recallTime.Seconds()
 	if err != nil {
 		s.Error = fmt.Sprintf("recall: %v", err)
-		return s
+		return s, nil
 	}
+	recalled = &bundle
 	s.EvidenceTokens = bundle.Tokens()
 	rec := r.d.recaller(q, bundle)
 	s.EvidenceRecall = rec.Gold
@@ -597,7 +593,7 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	s.Latency.FullQuery = (prep + res.Latency).Seconds()
 	if err != nil {
 		s.Error = fmt.Sprintf("answer: %v", err)
-		return s
+		return s, recalled
 	}
 	s.Prediction = res.Text
 	for _, sc := range r.d.scorers {
@@ -610,7 +606,7 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 		}
 		s.Scores[sc.Name()] = scoring.ToRecord(out, sc.Heuristic())
 	}
-	return s
+	return s, recalled
 }
 
 // runningAcc is one system's running accuracy.
@@ -686,6 +682,20 @@ func errSuffix(e string) string {
 		return ""
 	}
 	return " error=" + e
+}
+
+// degradedOf gathers a replayed instance's degraded counts: what the system
+// reports of its own operations, and the commits that returned an error.
+func degradedOf(sys memory.System, commitErrs int) *record.Degraded {
+	d := &record.Degraded{IngestErrors: commitErrs}
+	if h, ok := sys.(memory.HealthReporter); ok {
+		m := h.Health()
+		d.Fallbacks, d.ModelErrors, d.BadReplies, d.Repaired = m.Fallbacks, m.ModelErrors, m.BadReplies, m.Repaired
+	}
+	if !d.Any() {
+		return nil
+	}
+	return d
 }
 
 func toCalls(u map[string]llm.RoleUsage) map[string]record.Calls {

@@ -37,10 +37,11 @@ func fingerprint(p *Plan, m *record.Manifest) string {
 }
 
 // configJSON is the config without run-local settings (results folder,
-// workers, progress, cache location), which do not change results.
+// workers, progress, bundle recording, cache location), which do not
+// change results.
 func configJSON(cfg *config.Config) []byte {
 	c := *cfg
-	c.Run.Results, c.Run.Workers, c.Run.Verbose, c.Run.Progress = "", 0, false, false
+	c.Run.Results, c.Run.Workers, c.Run.Verbose, c.Run.Progress, c.Run.Bundles = "", 0, false, false, ""
 	c.Cache.Dir, c.Cache.Enabled = "", false
 	c.Source = ""
 	b, _ := json.Marshal(c)

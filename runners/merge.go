@@ -70,10 +70,14 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 		return nil, err
 	}
 	for _, src := range srcs {
-		if err := copyLog(filepath.Join(src, "samples.jsonl"), samples); err != nil {
+		written, err := copyLog(filepath.Join(src, "samples.jsonl"), samples)
+		if err != nil {
 			return nil, err
 		}
-		if err := copyLog(filepath.Join(src, "episodes.jsonl"), episodes); err != nil {
+		if _, err := copyLog(filepath.Join(src, "episodes.jsonl"), episodes); err != nil {
+			return nil, err
+		}
+		if err := copyBundles(src, dst, written); err != nil {
 			return nil, err
 		}
 	}
@@ -130,14 +134,16 @@ func mergeHistory(h []record.Contribution, m *record.Manifest) []record.Contribu
 }
 
 // copyLog appends path's latest records to dst, skipping keys dst already
-// holds unless dst's record failed and this one did not.
-func copyLog[T any](path string, dst *resumable[T]) error {
+// holds unless dst's record failed and this one did not; it returns the
+// keys it wrote.
+func copyLog[T any](path string, dst *resumable[T]) (map[string]bool, error) {
+	written := map[string]bool{}
 	recs, err := record.ReadLog[T](path)
 	if os.IsNotExist(err) {
-		return nil
+		return written, nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, r := range record.Latest(recs, dst.key) {
 		k := dst.key(r)
@@ -145,10 +151,47 @@ func copyLog[T any](path string, dst *resumable[T]) error {
 			continue
 		}
 		if err := dst.write(r); err != nil {
+			return nil, err
+		}
+		written[k] = true
+	}
+	return written, nil
+}
+
+// copyBundles appends src's bundles of the samples just taken from it
+// (keys) to dst's bundles.jsonl, with the texts they refer to; a source
+// without bundles adds nothing.
+func copyBundles(src, dst string, keys map[string]bool) error {
+	recs, err := record.ReadLog[record.Bundle](filepath.Join(src, "bundles.jsonl"))
+	if os.IsNotExist(err) || len(keys) == 0 {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	texts, err := record.ReadLog[record.BundleText](filepath.Join(src, "bundle-texts.jsonl"))
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	b, err := openBundles(dst, "full")
+	if err != nil {
+		return err
+	}
+	for _, t := range texts {
+		if _, err := b.texts.Append(t); err != nil {
+			b.close()
 			return err
 		}
 	}
-	return nil
+	for _, r := range record.Latest(recs, record.Bundle.Key) {
+		if keys[r.Key()] {
+			if err := b.Supersede(r); err != nil {
+				b.close()
+				return err
+			}
+		}
+	}
+	return b.close()
 }
 
 func keys(m map[string]bool) []string {

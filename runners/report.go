@@ -51,40 +51,81 @@ func ParseTables(s string) (string, error) {
 // own tables/ folder (arbor report RUN --out DIR); it reads the run and
 // writes nothing into it, so a finished run on a read-only disk reports.
 func ReportTo(dir, tdir string, out io.Writer) (*Outcome, error) {
-	return reportTables(dir, tdir, out, TablesMain)
+	return ReportTables(dir, tdir, out, TablesMain)
 }
 
 // ReportTables is ReportTo printing the tables `which` selects (Tables).
 func ReportTables(dir, tdir string, out io.Writer, which string) (*Outcome, error) {
-	return reportTables(dir, tdir, out, which)
+	o, _, err := report(dir, tdir, out, which)
+	return o, err
 }
 
-func reportTables(dir, tdir string, out io.Writer, which string) (*Outcome, error) {
+// report is ReportTables that also returns the tables it wrote.
+func report(dir, tdir string, out io.Writer, which string) (*Outcome, []namedTable, error) {
 	samples, episodes, err := readRun(dir)
 	if err != nil {
-		return nil, fmt.Errorf("report %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("report %s: %w", dir, err)
 	}
 	kind, bench := "eval", ""
+	reserve := 0.0
 	if m, err := record.ReadManifest(dir); err == nil {
 		kind, bench = m.Kind, m.Benchmark
+		reserve, _ = configNumber(m.Config, "arbormem", "evidence_reserve")
 	}
 	if bench == "" && len(samples) > 0 {
 		bench = samples[0].Benchmark
 	}
-	if err := writeTables(tdir, filepath.Base(dir), tablesFor(kind, bench, samples, episodes), out, which == TablesAll); err != nil {
-		return nil, err
+	ts := tablesFor(kind, bench, samples, episodes)
+	if reserve > 0 {
+		for i := range ts {
+			if strings.HasPrefix(ts[i].name, "budget-") {
+				ts[i].t.Notes = append(ts[i].t.Notes, fmt.Sprintf("ArborMem kept %.0f%% of each budget for facts and records before packing the trajectory (arbormem.evidence_reserve %g; the paper packs the trajectory first and reserves none).", 100*reserve, reserve))
+			}
+		}
+	}
+	if err := writeTables(tdir, filepath.Base(dir), ts, out, which == TablesAll); err != nil {
+		return nil, nil, err
 	}
 	if budgets(samples) > 1 {
 		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall} {
 			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
 	if out != nil {
 		fmt.Fprintf(out, "results: %s (tables in %s)\n", dir, tdir)
 	}
-	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, nil
+	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, ts, nil
+}
+
+// configNumber reads a number from a manifest's recorded config by its path
+// of keys, matching keys without regard to case or underscores (the config
+// is recorded as decoded JSON: "arbormem"/"evidence_reserve" and
+// "ArborMem"/"EvidenceReserve" both match).
+func configNumber(cfg any, path ...string) (float64, bool) {
+	norm := func(k string) string { return strings.ToLower(strings.ReplaceAll(k, "_", "")) }
+	cur := cfg
+	for _, key := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return 0, false
+		}
+		var next any
+		found := false
+		for k, v := range m {
+			if norm(k) == norm(key) {
+				next, found = v, true
+				break
+			}
+		}
+		if !found {
+			return 0, false
+		}
+		cur = next
+	}
+	x, ok := cur.(float64)
+	return x, ok
 }
 
 // tablesFor picks the tables that the samples support.

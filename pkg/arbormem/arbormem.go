@@ -19,24 +19,18 @@
 //
 // The paper adds the cross-encoder score to routing adjustments of fixed
 // size (keyword 1.0 + 0.5 per overlap, recency ≤ 1.0, topic +8.0 × match or
-// −6.0) and compares the sum with τ = 8.0, but does not state the scale of
-// s_ce. We take s_ce = ce_scale × p with p the reranker's relevance
-// probability (BGE-Reranker-v2-M3 through /rerank returns sigmoid scores in
-// [0,1]) and ce_scale = 10 by default, because it is the only order of
-// magnitude under which the published constants are mutually consistent:
-//   - a confident match alone (p ≈ 0.9, s_ce ≈ 9) clears τ = 8 and a weak one
-//     (p < 0.7) needs routing support — with p unscaled (≤ 1) no candidate
-//     could ever reach τ without a topic anchor, so every anchor-free input
-//     would start a new root;
-//   - the topic penalty −6.0 can veto even a confident cross-encoder match
-//     (10 − 6 + 1 < 8), and a full topic match (+8.0) is decisive yet still
-//     needs some cross-encoder support to strictly exceed τ, which is what
-//     "anchor-adjusted" routing should mean; on a raw-logit scale (±10 and
-//     beyond) these adjustments would be swamped or inverted;
-//   - keyword and recency bonuses (a few points at most) then act as the
-//     tie-breakers the paper calls "auxiliary routing signals".
-//
-// The scale is configurable (arbormem.ce_scale).
+// −6.0) and compares the sum with τ = 8.0, without stating the scale of s_ce.
+// Its reranker instruction is FlagEmbedding's, and FlagEmbedding's
+// compute_score returns the raw logit unless asked to normalise
+// (FlagOpen/FlagEmbedding, FlagEmbedding/inference/reranker/encoder_only/
+// base.py, compute_score_single_gpu: `normalize=False` by default, sigmoid
+// only when normalize is set). So by default s_ce is the reranker's logit
+// (arbormem.ce_score: logit): TEI is asked for raw scores, and a probability
+// (vLLM's relevance_score is the sigmoid of the logit) is inverted, clamped
+// to ±13.8. ce_score: scaled keeps arbor's earlier reading, ce_scale × p.
+// The offline lexical reranker returns a probability-like score that is no
+// logit; ce_score: auto (the default) uses scaled for it and logit for a
+// model reranker. docs/FIDELITY.md lists the choice.
 package arbormem
 
 import (
@@ -61,12 +55,13 @@ type Deps struct {
 	Embed llm.Embedder
 	// Rerank is the cross-encoder of localization (required).
 	Rerank llm.Reranker
-	// RerankInstruction wraps the localization query in the paper's fixed
-	// relevance instruction (reranker_instruction) before reranking. Set it
-	// for model rerankers; leave it off for the offline lexical reranker,
-	// where the instruction's words would count as query terms that no
-	// candidate contains and lower every score.
-	RerankInstruction bool
+	// ModelReranker is set when Rerank is a real cross-encoder (not the
+	// offline lexical stand-in); it resolves the "auto" settings of
+	// ce_score and rerank_instruction.
+	ModelReranker bool
+	// RerankLogits is set when Rerank returns raw logits (TEI asked for raw
+	// scores) rather than probabilities.
+	RerankLogits bool
 	// Tokens counts evidence in answer-model tokens (required).
 	Tokens tokens.Counter
 	// Prompts holds the templates; nil uses prompt.Default().
@@ -75,10 +70,9 @@ type Deps struct {
 	// filtering, which the paper uses only on the BranchMemEval path
 	// (appendix D, "BranchMemEval-Specific Query Processing").
 	BranchMemEval bool
-	// Routing selects the localization rules: RoutingPaper (the paper's
-	// cascade only), RoutingHeuristic (the cascade plus the offline routing
-	// rules: implicit continuation, return and new-topic cues), or "" for
-	// heuristic routing exactly when the memory operations are rule-based.
+	// Routing overrides arbormem.routing when set: RoutingPaper (the paper's
+	// cascade only) or RoutingHeuristic (the cascade plus the offline routing
+	// rules: implicit continuation, return and new-topic cues).
 	Routing string
 	// Extractor, Auditor and TagPredictor override the operations chosen
 	// from Chat and cfg.Extractors (tests, experiments).
@@ -104,8 +98,13 @@ type Metrics struct {
 	// each fell back to the rule-based operation.
 	BadReplies atomic.Int64
 	// ModelErrors counts failed model calls (transport, server), which also
-	// fall back to the rule-based operation.
+	// fall back to the rule-based operation, and failed embed/rerank calls
+	// that left an interaction with degraded indexing.
 	ModelErrors atomic.Int64
+	// Fallbacks counts memory operations answered by the rule-based
+	// implementation after their model call failed or its reply could not
+	// be parsed.
+	Fallbacks atomic.Int64
 	// Superseded counts facts marked superseded by the collision audit.
 	Superseded atomic.Int64
 	// ReusedLocalizations counts commits that reused the localization
@@ -120,6 +119,7 @@ type MetricsSnapshot struct {
 	Repaired            int64 `json:"repaired"`
 	BadReplies          int64 `json:"bad_replies"`
 	ModelErrors         int64 `json:"model_errors"`
+	Fallbacks           int64 `json:"fallbacks"`
 	Superseded          int64 `json:"superseded"`
 	ReusedLocalizations int64 `json:"reused_localizations"`
 }
@@ -146,7 +146,12 @@ type System struct {
 	nodeVec *index.Exact
 	nodeLex *index.BM25
 	factVec *index.Exact
-	recLex  *index.BM25
+	// recVec indexes structured records by their embedding, keyed by
+	// position in store.records; recVecs holds the same vectors by id
+	// (nil when embedding failed) and recByEntity the records by entity term.
+	recVec      *index.Exact
+	recVecs     [][]float32
+	recByEntity map[string][]int
 	// df counts, per analyzed term, the nodes whose keyword terms contain it
 	// (the 40% rule of s_key).
 	df map[string]int
@@ -170,11 +175,19 @@ type System struct {
 }
 
 var (
-	_ memory.System      = (*System)(nil)
-	_ memory.Renderer    = (*System)(nil)
-	_ memory.Placer      = (*System)(nil)
-	_ memory.Snapshotter = (*System)(nil)
+	_ memory.System         = (*System)(nil)
+	_ memory.Renderer       = (*System)(nil)
+	_ memory.Placer         = (*System)(nil)
+	_ memory.Snapshotter    = (*System)(nil)
+	_ memory.HealthReporter = (*System)(nil)
 )
+
+// Health implements memory.HealthReporter from the system's metrics.
+func (s *System) Health() memory.Health {
+	m := &s.metrics
+	return memory.Health{Fallbacks: int(m.Fallbacks.Load()), ModelErrors: int(m.ModelErrors.Load()),
+		BadReplies: int(m.BadReplies.Load()), Repaired: int(m.Repaired.Load())}
+}
 
 // New builds an empty ArborMem instance.
 func New(cfg config.ArborMem, deps Deps) (*System, error) {
@@ -192,6 +205,9 @@ func New(cfg config.ArborMem, deps Deps) (*System, error) {
 	}
 	if deps.Routing != "" && deps.Routing != RoutingPaper && deps.Routing != RoutingHeuristic {
 		return nil, fmt.Errorf("arbormem: routing %q: want %q, %q or empty", deps.Routing, RoutingPaper, RoutingHeuristic)
+	}
+	if deps.Routing == "" && cfg.Routing != "" && cfg.Routing != "auto" {
+		deps.Routing = cfg.Routing
 	}
 	if deps.Prompts == nil {
 		deps.Prompts = prompt.Default()
@@ -243,7 +259,9 @@ func (s *System) reset() {
 	s.nodeVec = index.NewExact(s.deps.Embed.Dim())
 	s.nodeLex = index.NewBM25()
 	s.factVec = index.NewExact(s.deps.Embed.Dim())
-	s.recLex = index.NewBM25()
+	s.recVec = index.NewExact(s.deps.Embed.Dim())
+	s.recVecs = nil
+	s.recByEntity = map[string][]int{}
 	s.df = map[string]int{}
 	s.entityIdx = map[string][]int{}
 	s.topicIdx = map[string][]int{}
@@ -270,8 +288,66 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: max_facts %d: want >= 0", c.MaxFacts)
 	case c.CEScale <= 0:
 		return fmt.Errorf("arbormem: ce_scale %v: want > 0", c.CEScale)
+	case !oneOf(c.CEScore, "", "auto", CELogit, CEScaled):
+		return fmt.Errorf("arbormem: ce_score %q: want auto, %s or %s", c.CEScore, CELogit, CEScaled)
+	case !oneOf(c.RerankInstruction, "", "auto", "prefix", "off"):
+		return fmt.Errorf("arbormem: rerank_instruction %q: want auto, prefix or off", c.RerankInstruction)
+	case !oneOf(c.Routing, "", "auto", RoutingPaper, RoutingHeuristic):
+		return fmt.Errorf("arbormem: routing %q: want auto, %s or %s", c.Routing, RoutingPaper, RoutingHeuristic)
+	case !(c.EvidenceReserve >= 0 && c.EvidenceReserve < 1):
+		return fmt.Errorf("arbormem: evidence_reserve %v: want a share in [0,1)", c.EvidenceReserve)
+	case c.RecordCandidates < 0, c.MaxRecordLines < 0:
+		return fmt.Errorf("arbormem: record_candidates %d and max_record_lines %d must be >= 0", c.RecordCandidates, c.MaxRecordLines)
+	case !(c.RecencyScale > 0):
+		return fmt.Errorf("arbormem: recency_scale %v: want > 0", c.RecencyScale)
+	case c.CountSourceLines < 0, c.TopicSlotFacts < 0, c.BridgeFacts < 0:
+		return fmt.Errorf("arbormem: count_source_lines %d, topic_slot_facts %d and bridge_facts %d must be >= 0", c.CountSourceLines, c.TopicSlotFacts, c.BridgeFacts)
+	case c.EmbedMaxChars < 0:
+		return fmt.Errorf("arbormem: embed_max_chars %d: want >= 0", c.EmbedMaxChars)
 	}
 	return nil
+}
+
+func oneOf(v string, allowed ...string) bool {
+	for _, a := range allowed {
+		if v == a {
+			return true
+		}
+	}
+	return false
+}
+
+// Values of arbormem.ce_score.
+const (
+	CELogit  = "logit"
+	CEScaled = "scaled"
+)
+
+// ceMode resolves arbormem.ce_score: "auto" is the logit for a model
+// reranker and the scaled probability for the offline lexical one.
+func (s *System) ceMode() string {
+	switch s.cfg.CEScore {
+	case CELogit, CEScaled:
+		return s.cfg.CEScore
+	}
+	if s.deps.ModelReranker {
+		return CELogit
+	}
+	return CEScaled
+}
+
+// rerankInstruction resolves arbormem.rerank_instruction: "auto" prefixes
+// the instruction for a model reranker only; for the offline lexical
+// reranker the instruction's words would count as query terms no candidate
+// contains and lower every score.
+func (s *System) rerankInstruction() bool {
+	switch s.cfg.RerankInstruction {
+	case "prefix":
+		return true
+	case "off":
+		return false
+	}
+	return s.deps.ModelReranker
 }
 
 // Config returns the configuration the system was built with.
@@ -294,7 +370,7 @@ func (s *System) Label() string {
 func (s *System) Metrics() MetricsSnapshot {
 	m := &s.metrics
 	return MetricsSnapshot{Commits: m.Commits.Load(), ModelCalls: m.ModelCalls.Load(), Repaired: m.Repaired.Load(),
-		BadReplies: m.BadReplies.Load(), ModelErrors: m.ModelErrors.Load(), Superseded: m.Superseded.Load(),
+		BadReplies: m.BadReplies.Load(), ModelErrors: m.ModelErrors.Load(), Fallbacks: m.Fallbacks.Load(), Superseded: m.Superseded.Load(),
 		ReusedLocalizations: m.ReusedLocalizations.Load()}
 }
 

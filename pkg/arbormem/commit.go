@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,15 +19,19 @@ import (
 // attached under the parent chosen by localization (reusing the decision of
 // the preceding Recall for the same user text, if any) or as a new root;
 // node metadata, the path summary, indexes and the active pointer are
-// updated; atomic facts are extracted, audited against same-slot facts in
-// one batch, and structured records extracted, all with provenance.
+// updated; atomic facts are extracted, facts and mutable states are audited
+// against same-slot records in one batch (the revision check), and
+// structured records extracted, all with provenance.
 //
 // Model-backed operations that fail or return unparseable JSON (after one
 // repair retry) fall back to their rule-based versions and are counted in
 // Metrics; the interaction itself is always committed. Independent
-// operations run concurrently, so the critical path is two chat round trips:
-// {node metadata, facts, artifacts, events, states} then {path summary,
-// collision audit}.
+// operations run concurrently: localization (embed → rerank) overlaps the
+// first round {node metadata, facts, artifacts, events, states, node
+// embedding}; the second round {collision and revision audit, fact-key and
+// record embeddings} starts when the first ends; only path evolution also
+// waits for the parent. The critical path is two chat round trips plus
+// whatever localization does not overlap.
 func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	if strings.TrimSpace(in.ID) == "" {
 		return fmt.Errorf("arbormem: commit: interaction has no ID")
@@ -40,11 +45,16 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		return fmt.Errorf("arbormem: commit %s: interaction already committed", in.ID)
 	}
 
+	// Localization runs beside round 1; it reads only committed state,
+	// which no one writes while commitMu is held.
 	parent := -1
-	// degraded collects model-endpoint failures the commit survived; they
-	// are returned after the interaction is stored.
-	var degraded []error
-	if s.cfg.Localization {
+	var locErr error
+	locDone := make(chan struct{})
+	go func() {
+		defer close(locDone)
+		if !s.cfg.Localization {
+			return
+		}
 		text := localizationText(in)
 		d, ok := s.cachedDecision(text, in.Time)
 		if ok {
@@ -53,17 +63,23 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 			var err error
 			d, err = s.localize(ctx, text, in.Time, in.Session, false, func() ([]float32, error) { return s.embedOne(ctx, text) }, s.cfg.KeywordRouting)
 			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
 				// An embedding or rerank endpoint that failed through every
 				// retry must not cost the interaction: it starts a new root
 				// and the failure is reported after the commit.
-				degraded = append(degraded, fmt.Errorf("localize: %w", err))
-				d = &Decision{Parent: -1}
+				locErr = err
+				return
 			}
 		}
 		parent = d.Parent
+	}()
+	waitLoc := func() error {
+		select {
+		case <-locDone:
+			return nil
+		case <-ctx.Done():
+			<-locDone
+			return ctx.Err()
+		}
 	}
 
 	// Round 1: everything that needs only the interaction.
@@ -81,10 +97,10 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 			func() (NodeMeta, error) { return s.rules.NodeMetadata(gctx, in) })
 		return err
 	})
-	var nvecErr, fvecErr error
+	var nvecErr, rvecErr error
 	g.Go(func() (err error) {
 		// Without a vector the node is still stored and found lexically.
-		nvec, nvecErr = s.embedOne(gctx, nodeEmbedText(in))
+		nvec, nvecErr = s.embedOne(gctx, s.embedClip(in.Text()))
 		return nil
 	})
 	if s.cfg.AtomicFacts {
@@ -112,20 +128,12 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		})
 	}
 	if err := g.Wait(); err != nil {
+		_ = waitLoc()
 		return fmt.Errorf("arbormem: commit %s: %w", in.ID, err)
 	}
 
 	// Round 2: what needs round 1's output.
-	prev, topic := "", ""
-	if parent >= 0 {
-		prev, topic = s.forest.Nodes[parent].PathSummary, s.forest.Nodes[parent].TopicKey
-	} else {
-		topic = deriveTopic(in, meta)
-	}
-	var factTopic []string
-	if s.ext.Heuristic() {
-		factTopic = contextualize(drafts, topic)
-	}
+	sts = s.dropRestated(sts)
 	// Each draft's terms are analyzed once: the collision search and the
 	// stored fact's index use the same text.
 	dterms := make([][]string, len(drafts))
@@ -133,13 +141,45 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		dterms[i] = factTerms(d.Fact, d.Entities)
 	}
 	pairs, refs := s.collisionPairs(drafts, dterms)
+	pairs, srefs := s.revisionPairs(sts, pairs)
 	var (
 		path     string
+		factTop  []string
 		conflict []bool
-		fvecs    [][]float32
+		vecs     [][]float32
 	)
+	embedTexts := make([]string, 0, len(drafts)+len(arts)+len(evs)+len(sts))
+	src := turnLines(in)
+	for _, d := range drafts {
+		// Fact key expansion: the fact and its whole source interaction,
+		// user and assistant, are represented jointly for retrieval
+		// (appendix A, "Fact key expansion").
+		embedTexts = append(embedTexts, s.embedClip(d.Fact+"\n"+src))
+	}
+	for i := range arts {
+		embedTexts = append(embedTexts, s.embedClip(artifactText(&arts[i])))
+	}
+	for i := range evs {
+		embedTexts = append(embedTexts, s.embedClip(eventText(&evs[i])))
+	}
+	for i := range sts {
+		embedTexts = append(embedTexts, s.embedClip(stateText(&sts[i])))
+	}
 	g, gctx = errgroup.WithContext(ctx)
-	g.Go(func() (err error) {
+	g.Go(func() error {
+		if err := waitLoc(); err != nil {
+			return err
+		}
+		prev, topic := "", ""
+		if parent >= 0 {
+			prev, topic = s.forest.Nodes[parent].PathSummary, s.forest.Nodes[parent].TopicKey
+		} else {
+			topic = deriveTopic(in, meta)
+		}
+		if s.ext.Heuristic() {
+			factTop = contextualize(drafts, topic)
+		}
+		var err error
 		path, err = fallback(s, gctx, func() (string, error) { return s.ext.PathSummary(gctx, prev, meta, in) },
 			func() (string, error) { return s.rules.PathSummary(gctx, prev, meta, in) })
 		return err
@@ -151,32 +191,33 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 			return err
 		})
 	}
-	if len(drafts) > 0 {
-		g.Go(func() (err error) {
-			texts := make([]string, len(drafts))
-			src := clipRunes(localizationText(in), 600)
-			for i, d := range drafts {
-				// Fact key expansion: the fact and its source interaction are
-				// represented jointly for retrieval (appendix A).
-				texts[i] = d.Fact + "\n" + src
-			}
-			fvecs, fvecErr = s.embed(gctx, texts)
+	if len(embedTexts) > 0 {
+		g.Go(func() error {
+			vecs, rvecErr = s.embed(gctx, embedTexts)
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
+		_ = waitLoc()
 		return fmt.Errorf("arbormem: commit %s: %w", in.ID, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	var degraded []error
 	for _, e := range []struct {
 		what string
 		err  error
-	}{{"embed node", nvecErr}, {"embed facts", fvecErr}} {
+	}{{"localize", locErr}, {"embed node", nvecErr}, {"embed facts and records", rvecErr}} {
 		if e.err != nil {
 			degraded = append(degraded, fmt.Errorf("%s: %w", e.what, e.err))
 		}
+	}
+	vec := func(i int) []float32 {
+		if i < len(vecs) {
+			return vecs[i]
+		}
+		return nil
 	}
 
 	// Prepare everything that does not touch shared state outside the lock.
@@ -190,12 +231,9 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	facts := make([]*Fact, len(drafts))
 	for i, d := range drafts {
 		f := &Fact{ID: base + i, Text: d.Fact, Tag: d.Tag, Entities: d.Entities, SupersededBy: -1,
-			Provenance: Provenance{Source: in.ID, Time: in.Time}}
-		if i < len(factTopic) {
-			f.Topic = factTopic[i]
-		}
-		if i < len(fvecs) {
-			f.Vector = fvecs[i]
+			Provenance: Provenance{Source: in.ID, Time: in.Time}, Vector: vec(i)}
+		if i < len(factTop) {
+			f.Topic = factTop[i]
 		}
 		s.prepareFact(f, dterms[i])
 		facts[i] = f
@@ -210,11 +248,11 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		s.store.Facts = append(s.store.Facts, f)
 		s.indexFact(f)
 	}
-	for i, c := range conflict {
-		if !c {
+	for i, r := range refs {
+		if i >= len(conflict) || !conflict[i] {
 			continue
 		}
-		old, nw := s.store.Facts[refs[i].old], s.store.Facts[base+refs[i].new]
+		old, nw := s.store.Facts[r.old], s.store.Facts[base+r.new]
 		if !old.Current() {
 			continue // two new facts replaced the same old one: keep the first link
 		}
@@ -223,22 +261,32 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		s.metrics.Superseded.Add(1)
 	}
 	prov := Provenance{Source: in.ID, Node: node.Seq, Time: in.Time}
+	k := len(drafts)
 	for i := range arts {
 		a := arts[i]
 		a.Provenance = prov
 		s.store.Artifacts = append(s.store.Artifacts, &a)
-		s.indexRecord(recordRef{kindArtifact, len(s.store.Artifacts) - 1})
+		s.indexRecord(recordRef{kindArtifact, len(s.store.Artifacts) - 1}, vec(k))
+		k++
 	}
 	for i := range evs {
 		e := evs[i]
 		e.Provenance = prov
 		s.store.Events = append(s.store.Events, &e)
-		s.indexRecord(recordRef{kindEvent, len(s.store.Events) - 1})
+		s.indexRecord(recordRef{kindEvent, len(s.store.Events) - 1}, vec(k))
+		k++
 	}
 	for i := range sts {
 		st := sts[i]
 		st.Provenance = prov
-		s.addState(&st)
+		var supersede []int
+		for j, r := range srefs {
+			if r.new == i && len(refs)+j < len(conflict) && conflict[len(refs)+j] {
+				supersede = append(supersede, r.old)
+			}
+		}
+		s.addState(&st, supersede, vec(k))
+		k++
 	}
 	s.metrics.Commits.Add(1)
 	if len(degraded) > 0 {
@@ -289,6 +337,7 @@ func fallback[T any](s *System, ctx context.Context, primary, rule func() (T, er
 	} else {
 		s.metrics.ModelErrors.Add(1)
 	}
+	s.metrics.Fallbacks.Add(1)
 	return rule()
 }
 
@@ -301,8 +350,13 @@ func localizationText(in dialog.Interaction) string {
 	return in.Text()
 }
 
-// nodeEmbedText is what a node's vector represents: the interaction itself.
-func nodeEmbedText(in dialog.Interaction) string { return clipRunes(in.Text(), 4000) }
+// embedClip clips a text sent to the embedder to embed_max_chars.
+func (s *System) embedClip(text string) string {
+	if s.cfg.EmbedMaxChars > 0 {
+		return clipRunes(text, s.cfg.EmbedMaxChars)
+	}
+	return text
+}
 
 func (s *System) embed(ctx context.Context, texts []string) ([][]float32, error) {
 	vs, err := s.deps.Embed.Embed(ctx, texts)
@@ -330,8 +384,12 @@ func (s *System) embedOne(ctx context.Context, text string) ([]float32, error) {
 }
 
 // prepareNode computes a node's derived caches (pure; no shared state).
-// The lexical text is analyzed once: its terms feed both the BM25 index
-// and the keyword terms of s_key.
+// The lexical index holds the node's whole text (keyword recall, §4.2);
+// s_key counts overlaps with the node's stored entities and routing
+// keywords only (§4.1: "extracted entities and keywords"; appendix A,
+// keyword/entity adjustment): the routing keywords are the content words of
+// the node summary, so a long raw interaction earns no more s_key than a
+// short one that says as much.
 func (s *System) prepareNode(n *Node) {
 	n.rawText = rawItemText(n.Interaction)
 	n.rawTokens = s.deps.Tokens.Count(n.rawText)
@@ -340,26 +398,14 @@ func (s *System) prepareNode(n *Node) {
 	ents := strings.Join(n.Entities, " ; ")
 	n.lexTerms = index.Analyze(n.Interaction.Text() + "\n" + n.Summary + "\n" + ents + "\n" + n.TopicKey)
 	n.topic = newTermSet(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
-	n.keyTerms = make(termSet, len(n.lexTerms)+len(n.topic))
-	for _, t := range n.lexTerms {
-		if len(t) >= 2 {
-			n.keyTerms[t] = struct{}{}
-		}
-	}
-	for t := range n.topic {
-		n.keyTerms[t] = struct{}{}
-	}
-	if len(n.Keywords) == 0 {
-		seen := map[string]bool{}
-		for _, t := range n.lexTerms {
-			if len(t) >= 2 && !seen[t] && len(n.Keywords) < 16 {
-				seen[t] = true
-				n.Keywords = append(n.Keywords, t)
-			}
-		}
-	}
+	n.Keywords = routingKeywords(n.Summary)
+	n.keyTerms = newTermSet(termsOf(ents), n.Keywords)
 	n.rerankDoc = rerankText(n)
 }
+
+// routingKeywords are a node's stored keywords: the distinct analysed
+// content words of its summary (node_metadata's output), in order.
+func routingKeywords(summary string) []string { return termsOf(summary) }
 
 // indexNode adds a prepared, attached node to the shared indexes.
 func (s *System) indexNode(n *Node) {
@@ -488,8 +534,9 @@ func (s *System) collisionPairs(drafts []FactDraft, dterms [][]string) ([]AuditP
 	return pairs, refs
 }
 
-// indexRecord adds a structured record to the lexical record index.
-func (s *System) indexRecord(r recordRef) {
+// indexRecord adds a structured record with its embedding (nil when
+// embedding failed: the record is then found by entity only).
+func (s *System) indexRecord(r recordRef, vec []float32) {
 	if r.kind == kindArtifact {
 		a := s.store.Artifacts[r.idx]
 		s.nodeArtifacts[a.Node] = append(s.nodeArtifacts[a.Node], r.idx)
@@ -499,25 +546,81 @@ func (s *System) indexRecord(r recordRef) {
 			s.eventIdx[t] = append(s.eventIdx[t], r.idx)
 		}
 	}
-	s.recLex.Add(len(s.store.records), s.store.recordText(r))
+	id := len(s.store.records)
+	if len(vec) == s.deps.Embed.Dim() {
+		s.recVec.Add(id, vec)
+	} else {
+		vec = nil
+	}
+	s.recVecs = append(s.recVecs, vec)
+	for _, t := range s.store.recordEntities(r) {
+		s.recByEntity[t] = append(s.recByEntity[t], id)
+	}
 	s.store.records = append(s.store.records, r)
 }
 
-// addState appends a state, linking it to the current value of its key
-// (old → new); restating the current value adds nothing.
-func (s *System) addState(st *State) {
-	st.Prev, st.Next = -1, -1
-	if cur, ok := s.store.stateByKey[st.Key]; ok {
-		if strings.EqualFold(s.store.States[cur].Value, st.Value) {
-			return
+// dropRestated removes extracted states whose value is already a current
+// value of their key: restating a value adds no record.
+func (s *System) dropRestated(sts []State) []State {
+	out := sts[:0:0]
+	for _, st := range sts {
+		restated := false
+		for _, cur := range s.store.stateByKey[st.Key] {
+			if strings.EqualFold(s.store.States[cur].Value, st.Value) {
+				restated = true
+				break
+			}
 		}
-		st.Prev = cur
+		if !restated {
+			out = append(out, st)
+		}
 	}
+	return out
+}
+
+// revisionPairs appends to pairs, for each new state, one pair per current
+// value of its key (at most three): the revision check decides whether the
+// old value is superseded or the two coexist (appendix A).
+func (s *System) revisionPairs(sts []State, pairs []AuditPair) ([]AuditPair, []pairRef) {
+	var refs []pairRef
+	for i, st := range sts {
+		cur := s.store.stateByKey[st.Key]
+		if len(cur) > 3 {
+			cur = cur[len(cur)-3:]
+		}
+		for _, c := range cur {
+			old := s.store.States[c]
+			tag := st.Tag
+			if tag == "" {
+				tag = st.Key
+			}
+			pairs = append(pairs, AuditPair{ID: strconv.Itoa(len(pairs)), Tag: tag, Old: old.Key + ": " + old.Value,
+				New: st.Key + ": " + st.Value, State: true})
+			refs = append(refs, pairRef{new: i, old: c})
+		}
+	}
+	return pairs, refs
+}
+
+// addState appends a state as a current value of its key; the states the
+// revision check judged superseded stop being current and the first of them
+// becomes its previous value (old → new).
+func (s *System) addState(st *State, supersede []int, vec []float32) {
+	st.Prev, st.Next = -1, -1
 	i := len(s.store.States)
-	s.store.States = append(s.store.States, st)
-	if st.Prev >= 0 {
-		s.store.States[st.Prev].Next = i
+	cur := s.store.stateByKey[st.Key]
+	for _, old := range supersede {
+		pos := slices.Index(cur, old)
+		if pos < 0 {
+			continue // already superseded by another new value
+		}
+		cur = slices.Delete(cur, pos, pos+1)
+		s.store.States[old].Next = i
+		if st.Prev < 0 {
+			st.Prev = old
+		}
 	}
-	s.store.stateByKey[st.Key] = i
-	s.indexRecord(recordRef{kindState, i})
+	s.store.States = append(s.store.States, st)
+	s.store.stateByKey[st.Key] = append(cur, i)
+	s.indexRecord(recordRef{kindState, i}, vec)
 }

@@ -125,16 +125,16 @@ func TestCommitPipelineWithScriptedModel(t *testing.T) {
 	if m.Repaired != 1 || m.BadReplies != 3 || m.ModelErrors != 0 || m.Superseded != 1 || m.Commits != 4 {
 		t.Errorf("metrics %+v, want repaired 1, bad replies 3 (c4: metadata, facts, path), no model errors, 1 superseded, 4 commits", m)
 	}
-	if st, ok := s.store.stateByKey["home_city"]; !ok || s.store.States[st].Value != "Porto" {
+	if st := s.store.stateByKey["home_city"]; len(st) != 1 || s.store.States[st[0]].Value != "Porto" {
 		t.Errorf("state home_city missing: %+v", s.store.States)
 	}
 	b := mustRecall(t, s, memory.Query{ID: "q", Text: "What is the Lisbon trip budget now?", Budget: 4000})
 	var facts, updates []string
 	for _, it := range b.Items {
 		switch it.Block {
-		case BlockFacts:
+		case memory.BlockFacts:
 			facts = append(facts, it.Text)
-		case BlockUpdate:
+		case memory.BlockUpdate:
 			updates = append(updates, it.Text)
 		}
 	}

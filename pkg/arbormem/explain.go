@@ -69,14 +69,14 @@ func ExplainContext(ctx context.Context, w io.Writer, sys *System, question *mem
 			if parent == "" {
 				parent = "(new root: no candidate exceeds τ)"
 			}
-			ew.printf("localization: step=%s parent=%s τ=%.2f\n", tr.Path, parent, sys.cfg.Tau)
+			ew.printf("localization: step=%s parent=%s τ=%.2f s_ce=%s\n", tr.Path, parent, sys.cfg.Tau, sys.ceDescription())
 			if qt := classifyQuery(q.Text); len(qt.Anchors) > 0 {
 				ew.printf("topic anchors: %s\n", strings.Join(qt.Anchors, "; "))
 			}
 			if len(tr.Candidates) > 0 {
-				ew.printf("  %-14s %8s %8s %8s %8s %8s\n", "candidate", "score", "s_ce", "s_key", "s_rec", "s_topic")
+				ew.printf("  %-14s %8s %9s %8s %8s %8s %8s %8s\n", "candidate", "score", "rerank", "prob", "s_ce", "s_key", "s_rec", "s_topic")
 				for _, c := range tr.Candidates {
-					ew.printf("  %-14s %8.3f %8.3f %8.3f %8.3f %8.3f\n", c.Node, c.Score, c.CE, c.Key, c.Rec, c.Topic)
+					ew.printf("  %-14s %8.3f %9.4f %8.4f %8.3f %8.3f %8.3f %8.3f\n", c.Node, c.Score, c.Raw, c.Prob, c.CE, c.Key, c.Rec, c.Topic)
 				}
 			}
 		}
@@ -99,6 +99,18 @@ func ExplainContext(ctx context.Context, w io.Writer, sys *System, question *mem
 		ew.printf("  [%s] %d tokens\n", n, blocks[n])
 	}
 	return ew.err
+}
+
+// ceDescription says how s_ce is computed from the reranker's score.
+func (s *System) ceDescription() string {
+	from := "probability"
+	if s.deps.RerankLogits {
+		from = "raw logit"
+	}
+	if s.ceMode() == CELogit {
+		return "logit (reranker returns a " + from + ")"
+	}
+	return fmt.Sprintf("%g × probability (reranker returns a %s)", s.cfg.CEScale, from)
 }
 
 func countSuperseded(st *Store) int {

@@ -5,12 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/memory/memorytest"
 )
 
 func TestExplain(t *testing.T) {
-	s := newTestSystem(t)
+	s := newTestSystem(t, func(c *config.ArborMem, _ *Deps) { c.CEScale = 3.2 })
 	mustCommit(t, s, memorytest.Conversation()...)
 	var buf bytes.Buffer
 	q := memory.Query{ID: "q1", Text: "What is the current budget for the Lisbon trip?"}
@@ -19,7 +20,7 @@ func TestExplain(t *testing.T) {
 	}
 	out := buf.String()
 	for _, want := range []string{"forest: 19 nodes", "◆ ", "- m-01 [2023-05-02 09:00]", "← active", "question q1", "localization: step=",
-		"candidate", "s_ce", "s_topic", "channels (tokens):", "[ConversationHistory]"} {
+		"candidate", "rerank", "prob", "s_ce", "s_topic", "s_ce=3.2 × probability", "channels (tokens):", "[ConversationHistory]"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("explain output lacks %q:\n%s", want, out)
 		}

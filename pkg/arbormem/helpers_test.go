@@ -132,3 +132,16 @@ func (s stubExtractor) Heuristic() bool { return true }
 func (s stubExtractor) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, error) {
 	return s.facts(in), nil
 }
+
+// metaExtractor returns scripted node metadata (and rule-based everything
+// else): the summary is "note <id>" and the entities are meta[id].
+type metaExtractor struct {
+	ruleOps
+	meta map[string][]string
+}
+
+func (m metaExtractor) Name() string    { return "meta-stub" }
+func (m metaExtractor) Heuristic() bool { return true }
+func (m metaExtractor) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta, error) {
+	return NodeMeta{Summary: "note " + in.ID, Entities: m.meta[in.ID]}, nil
+}

@@ -685,7 +685,9 @@ func firstTag(s string) string {
 func (ruleOps) Audit(_ context.Context, pairs []AuditPair) ([]bool, error) {
 	out := make([]bool, len(pairs))
 	for i, p := range pairs {
-		out[i] = ruleConflict(p.Old, p.New)
+		// A mutable state holds one current value per key: offline, a new
+		// value of the same key supersedes the old one.
+		out[i] = p.State || ruleConflict(p.Old, p.New)
 	}
 	return out, nil
 }

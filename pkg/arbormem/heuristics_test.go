@@ -192,7 +192,7 @@ func TestEventComputation(t *testing.T) {
 		b := mustRecall(t, s, memory.Query{ID: "q", Text: tc.q, Time: day(20), Budget: 30968})
 		var comp string
 		for _, it := range b.Items {
-			if it.Block == BlockComputation {
+			if it.Block == memory.BlockComputation {
 				comp = it.Text
 			}
 		}

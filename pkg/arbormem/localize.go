@@ -28,7 +28,11 @@ type Decision struct {
 
 // Scored is one candidate with its score parts (eq. 1).
 type Scored struct {
-	Seq   int
+	Seq int
+	// Raw is the reranker's score as returned, Prob its probability and CE
+	// the s_ce used (the logit, or ce_scale × Prob; see the package doc).
+	Raw   float64
+	Prob  float64
 	CE    float64
 	Key   float64
 	Rec   float64
@@ -41,13 +45,6 @@ type Scored struct {
 // Total is s_t(v) = s_ce + s_key + s_rec + s_topic.
 func (c Scored) Total() float64 { return c.CE + c.Key + c.Rec + c.Topic }
 
-// recencyScale is the e-folding distance, in committed interactions, of the
-// recency bonus s_rec = recency_max · exp(−Δ/recencyScale), Δ = interactions
-// committed after the candidate. The paper bounds the bonus (1.0) but gives
-// no decay; 8 makes the bonus prefer the newest node of a trajectory that was
-// left a few turns ago without rewarding staleness.
-const recencyScale = 8.0
-
 // localize runs the cascade for input text at time t against the committed
 // forest. qvec embeds the input lazily (only the scored path needs it).
 // keyword reports whether keyword/entity routing is on (ablation switch).
@@ -59,9 +56,10 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	anchors := s.knownAnchors(detectAnchors(text))
 	d := &Decision{Parent: -1, Anchors: anchors}
 	heur := s.heuristicRouting()
-	// (a) Explicit continuation cue: attach to the active state, unless the
-	// input names a topic or entity that belongs to another trajectory.
-	if continuationCue(text) && !s.anchorConflict(anchors, f.Active) && !s.entityConflict(text, f.Active) {
+	// (a) Explicit continuation cue: attach to the active state (§4.2). The
+	// offline routing also checks that the input names no topic or entity
+	// of another trajectory, because its cue detection is lexical.
+	if continuationCue(text) && (!heur || !s.anchorConflict(anchors, f.Active) && !s.entityConflict(text, f.Active)) {
 		d.Parent, d.Path = f.Active, "continuation"
 		return d, nil
 	}
@@ -144,7 +142,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	for i, seq := range seqs {
 		node := f.Nodes[seq]
 		c := Scored{Seq: seq, From: from[seq]}
-		c.CE = s.cfg.CEScale * clamp01(ce[i])
+		c.Raw, c.Prob, c.CE = s.ceScore(ce[i])
 		if keyword {
 			c.Key = s.keywordScore(informative, node)
 		}
@@ -252,8 +250,36 @@ func anyAnchorMatch(cands []Scored) bool {
 	return false
 }
 
-// clamp01 keeps a reranker score in [0,1]: servers return probabilities, and
-// anything outside (raw logits by mistake) must not dominate the sum.
+// maxLogit bounds the logit recovered from a probability: p is clamped to
+// [σ(−13.8), σ(13.8)] ≈ [1e-6, 1 − 1e-6], beyond BGE-Reranker-v2-M3's
+// observed logit range, so a server's rounded 0 or 1 stays finite.
+const maxLogit = 13.8
+
+// ceScore turns one reranker score into its probability and s_ce:
+// the logit itself (ce_score logit) or ce_scale × probability (scaled).
+// Scores are logits when the reranker returns raw scores
+// (Deps.RerankLogits), probabilities otherwise.
+func (s *System) ceScore(raw float64) (rawOut, prob, ce float64) {
+	var logit float64
+	if s.deps.RerankLogits {
+		logit = raw
+		if math.IsNaN(logit) {
+			logit = -maxLogit
+		}
+		logit = math.Max(-maxLogit, math.Min(maxLogit, logit))
+		prob = 1 / (1 + math.Exp(-logit))
+	} else {
+		prob = clamp01(raw)
+		p := math.Max(1/(1+math.Exp(maxLogit)), math.Min(1/(1+math.Exp(-maxLogit)), prob))
+		logit = math.Log(p / (1 - p))
+	}
+	if s.ceMode() == CELogit {
+		return raw, prob, logit
+	}
+	return raw, prob, s.cfg.CEScale * prob
+}
+
+// clamp01 keeps a probability in [0,1]; NaN counts as 0.
 func clamp01(x float64) float64 {
 	switch {
 	case math.IsNaN(x) || x < 0:
@@ -267,7 +293,7 @@ func clamp01(x float64) float64 {
 // rerankQuery wraps the input in the reranker instruction (appendix D,
 // _RERANKER_PROMPT).
 func (s *System) rerankQuery(text string) (string, error) {
-	if !s.deps.RerankInstruction {
+	if !s.rerankInstruction() {
 		return text, nil
 	}
 	return s.deps.Prompts.Render("reranker_instruction", struct{ Query string }{text})
@@ -310,7 +336,7 @@ func (s *System) recencyScore(delta int) float64 {
 	if delta < 0 {
 		delta = 0
 	}
-	return s.cfg.RecencyMax * math.Exp(-float64(delta)/recencyScale)
+	return s.cfg.RecencyMax * math.Exp(-float64(delta)/s.cfg.RecencyScale)
 }
 
 // topicScore is s_topic: topic_weight × match for the best-matching anchor
@@ -534,7 +560,7 @@ func (s *System) traceOf(d *Decision) *memory.Trace {
 	}
 	for _, c := range d.Candidates {
 		tr.Candidates = append(tr.Candidates, memory.Candidate{Node: s.forest.Nodes[c.Seq].ID(), Score: c.Total(),
-			CE: c.CE, Key: c.Key, Rec: c.Rec, Topic: c.Topic})
+			Raw: c.Raw, Prob: c.Prob, CE: c.CE, Key: c.Key, Rec: c.Rec, Topic: c.Topic})
 	}
 	return tr
 }

@@ -50,12 +50,18 @@ type Extractor interface {
 	States(ctx context.Context, in dialog.Interaction) ([]State, error)
 }
 
-// AuditPair is one OLD/NEW fact pair from the same attribute slot.
+// AuditPair is one OLD/NEW pair from the same attribute slot: two facts,
+// or two values of one mutable-state key ("home_city: Porto") for the
+// revision check of appendix A ("When a newly extracted fact or mutable
+// state refers to an existing attribute, a revision check determines
+// whether the records can coexist").
 type AuditPair struct {
 	ID  string `json:"pair_id"`
 	Tag string `json:"attribute_tag"`
 	Old string `json:"old_fact"`
 	New string `json:"new_fact"`
+	// State marks a mutable-state pair (not sent to the model).
+	State bool `json:"-"`
 }
 
 // Auditor judges fact pairs in one batch; true means CONFLICT (the old fact

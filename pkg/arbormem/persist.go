@@ -18,7 +18,7 @@ const (
 	snapshotState   = "state.json"
 	snapshotVectors = "vectors.f32"
 	snapshotFormat  = "arbormem-snapshot"
-	snapshotVersion = 1
+	snapshotVersion = 2
 	vectorsMagic    = "ARBV"
 )
 
@@ -59,7 +59,7 @@ func (s *System) Save(ctx context.Context, path string) error {
 		return fmt.Errorf("arbormem: save: %w", err)
 	}
 	err = writeFileAtomic(filepath.Join(path, snapshotVectors), func(w io.Writer) error {
-		return writeVectors(w, snap.Dim, s.forest.Nodes, s.store.Facts)
+		return writeVectors(w, snap.Dim, s.forest.Nodes, s.store.Facts, s.recVecs)
 	})
 	if err != nil {
 		return fmt.Errorf("arbormem: save: %w", err)
@@ -92,14 +92,16 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 }
 
 // writeVectors writes the binary vector file: header, then one record per
-// node and per fact (presence byte + dim little-endian float32).
-func writeVectors(w io.Writer, dim int, nodes []*Node, facts []*Fact) error {
-	hdr := make([]byte, 0, 20)
+// node, per fact and per structured record (presence byte + dim
+// little-endian float32).
+func writeVectors(w io.Writer, dim int, nodes []*Node, facts []*Fact, records [][]float32) error {
+	hdr := make([]byte, 0, 24)
 	hdr = append(hdr, vectorsMagic...)
 	hdr = binary.LittleEndian.AppendUint32(hdr, snapshotVersion)
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(dim))
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(nodes)))
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(facts)))
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(records)))
 	if _, err := w.Write(hdr); err != nil {
 		return err
 	}
@@ -127,28 +129,36 @@ func writeVectors(w io.Writer, dim int, nodes []*Node, facts []*Fact) error {
 			return err
 		}
 	}
+	for _, v := range records {
+		if err := put(v); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
-func readVectors(r io.Reader, dim, nodes, facts int) ([][]float32, [][]float32, error) {
-	hdr := make([]byte, 20)
+func readVectors(r io.Reader, dim, nodes, facts, records int) ([][]float32, [][]float32, [][]float32, error) {
+	hdr := make([]byte, 24)
 	if _, err := io.ReadFull(r, hdr); err != nil {
-		return nil, nil, fmt.Errorf("header: %w", err)
+		return nil, nil, nil, fmt.Errorf("header: %w", err)
 	}
 	if string(hdr[:4]) != vectorsMagic {
-		return nil, nil, fmt.Errorf("header: magic %q, want %q", hdr[:4], vectorsMagic)
+		return nil, nil, nil, fmt.Errorf("header: magic %q, want %q", hdr[:4], vectorsMagic)
 	}
 	if v := binary.LittleEndian.Uint32(hdr[4:]); v != snapshotVersion {
-		return nil, nil, fmt.Errorf("header: version %d, want %d", v, snapshotVersion)
+		return nil, nil, nil, fmt.Errorf("header: version %d, want %d", v, snapshotVersion)
 	}
 	if d := int(binary.LittleEndian.Uint32(hdr[8:])); d != dim {
-		return nil, nil, fmt.Errorf("header: dimension %d, state.json says %d", d, dim)
+		return nil, nil, nil, fmt.Errorf("header: dimension %d, state.json says %d", d, dim)
 	}
 	if n := int(binary.LittleEndian.Uint32(hdr[12:])); n != nodes {
-		return nil, nil, fmt.Errorf("header: %d node vectors, state.json has %d nodes", n, nodes)
+		return nil, nil, nil, fmt.Errorf("header: %d node vectors, state.json has %d nodes", n, nodes)
 	}
 	if n := int(binary.LittleEndian.Uint32(hdr[16:])); n != facts {
-		return nil, nil, fmt.Errorf("header: %d fact vectors, state.json has %d facts", n, facts)
+		return nil, nil, nil, fmt.Errorf("header: %d fact vectors, state.json has %d facts", n, facts)
+	}
+	if n := int(binary.LittleEndian.Uint32(hdr[20:])); n != records {
+		return nil, nil, nil, fmt.Errorf("header: %d record vectors, state.json has %d records", n, records)
 	}
 	buf := make([]byte, 4*dim)
 	get := func(what string, i int) ([]float32, error) {
@@ -180,19 +190,25 @@ func readVectors(r io.Reader, dim, nodes, facts int) ([][]float32, [][]float32, 
 	var err error
 	for i := range nv {
 		if nv[i], err = get("node vector", i); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	for i := range fv {
 		if fv[i], err = get("fact vector", i); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
+		}
+	}
+	rv := make([][]float32, records)
+	for i := range rv {
+		if rv[i], err = get("record vector", i); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	var extra [1]byte
 	if n, _ := r.Read(extra[:]); n > 0 {
-		return nil, nil, errors.New("trailing bytes after the last vector")
+		return nil, nil, nil, errors.New("trailing bytes after the last vector")
 	}
-	return nv, fv, nil
+	return nv, fv, rv, nil
 }
 
 // Load replaces the memory state with the one saved in directory path. On
@@ -216,7 +232,7 @@ func (s *System) Load(ctx context.Context, path string) error {
 		return fmt.Errorf("arbormem: load: %w", err)
 	}
 	defer vf.Close()
-	nv, fv, err := readVectors(bufio.NewReader(vf), snap.Dim, len(snap.Forest.Nodes), len(snap.Store.Facts))
+	nv, fv, rv, err := readVectors(bufio.NewReader(vf), snap.Dim, len(snap.Forest.Nodes), len(snap.Store.Facts), len(snap.Records))
 	if err != nil {
 		return fmt.Errorf("arbormem: load %s: %w", vecFile, err)
 	}
@@ -237,7 +253,7 @@ func (s *System) Load(ctx context.Context, path string) error {
 		s.indexNode(n)
 	}
 	st := snap.Store
-	st.stateByKey = map[string]int{}
+	st.stateByKey = map[string][]int{}
 	st.factTerms = map[string][]int{}
 	st.factByTerm = map[string][]int{}
 	s.store = st
@@ -247,11 +263,13 @@ func (s *System) Load(ctx context.Context, path string) error {
 		s.indexFact(fa)
 	}
 	for i, x := range st.States {
-		st.stateByKey[x.Key] = i
+		if x.Next < 0 {
+			st.stateByKey[x.Key] = append(st.stateByKey[x.Key], i)
+		}
 	}
-	for _, r := range snap.Records {
+	for i, r := range snap.Records {
 		ref, _ := parseRecordRef(r)
-		s.indexRecord(ref)
+		s.indexRecord(ref, rv[i])
 	}
 	return nil
 }

@@ -10,22 +10,6 @@ import (
 	"github.com/arbor-eval/arbor/pkg/memory"
 )
 
-// Evidence block names (appendix D, "Prompt Usage and Runtime Assembly").
-const (
-	BlockHistory      = "ConversationHistory"
-	BlockSupplemental = "SupplementalEvidence"
-	BlockFacts        = "DATA CONTEXT"
-	BlockUpdate       = "UpdateEvidence"
-	BlockComputation  = "EventComputationEvidence"
-	BlockTopicSlot    = "TopicSlotEvidence"
-	BlockArtifact     = "ArtifactEvidence"
-	BlockEvent        = "EventEvidence"
-	BlockCountSource  = "CountSourceEvidence"
-	BlockState        = "StateEvidence"
-	BlockPreference   = "PreferenceEvidence"
-	BlockBridge       = "BridgeEvidence"
-)
-
 // recallFlags are the components a recall uses: the configuration's
 // ablation switches, narrowed by the query's recall-only variant.
 type recallFlags struct {
@@ -108,7 +92,10 @@ func (s *System) Recall(ctx context.Context, q memory.Query) (memory.Bundle, err
 		}
 	}
 	if fl.records {
-		records = rc.recordItems()
+		records, err = rc.recordItems()
+		if err != nil {
+			return memory.Bundle{}, fmt.Errorf("arbormem: recall %s: %w", q.ID, err)
+		}
 	}
 	b := rc.allocate(facts, updates, records)
 	for _, it := range b.Items {
@@ -138,16 +125,21 @@ func (rc *recallCtx) item(ch memory.Channel, block, text string, n *Node, source
 	return it
 }
 
-// allocate packs the bundle under q.Budget. The branch-local trajectory is
-// the primary context (§4.3); cross-branch facts and records are "retrieved
-// under the remaining read budget", but when the budget is tight the
-// trajectory may not crowd them out entirely: they get a reserve of at most
-// half the budget (ours; the paper's 32K setting never binds), and the
-// trajectory gets min(branch_budget, budget − reserve).
+// allocate packs the bundle under q.Budget as appendix A prescribes: the
+// branch-local trajectory first, within min(branch_budget, budget) ("When
+// the selected trajectory fits within the branch budget, its interactions
+// are retained in full"), then atomic facts and structured records
+// "retrieved independently and appended without replacing the selected
+// trajectory", under the remaining budget (§4.3). evidence_reserve (0 in
+// the paper's setting) keeps a share of the budget for that evidence before
+// the trajectory is packed.
 func (rc *recallCtx) allocate(facts, updates, records []memory.Item) memory.Bundle {
 	budget := rc.q.Budget
-	want := memory.TotalTokens(facts) + memory.TotalTokens(updates) + memory.TotalTokens(records)
-	reserve := min(want, budget/2)
+	reserve := 0
+	if r := rc.s.cfg.EvidenceReserve; r > 0 {
+		want := memory.TotalTokens(facts) + memory.TotalTokens(updates) + memory.TotalTokens(records)
+		reserve = min(want, int(float64(budget)*r))
+	}
 	var local []memory.Item
 	if rc.dec != nil && rc.dec.Parent >= 0 {
 		capTokens := min(rc.s.cfg.BranchBudget, budget-reserve)
@@ -189,8 +181,8 @@ func sortFactsChrono(f []memory.Item) {
 }
 
 // blockOrder is the order structured blocks are presented in.
-var blockOrder = map[string]int{BlockComputation: 0, BlockTopicSlot: 1, BlockArtifact: 2, BlockEvent: 3, BlockCountSource: 4,
-	BlockState: 5, BlockPreference: 6, BlockBridge: 7}
+var blockOrder = map[string]int{memory.BlockComputation: 0, memory.BlockTopicSlot: 1, memory.BlockArtifact: 2, memory.BlockEvent: 3, memory.BlockCountSource: 4,
+	memory.BlockState: 5, memory.BlockPreference: 6, memory.BlockBridge: 7}
 
 func orderRecords(r []memory.Item) []memory.Item {
 	sort.SliceStable(r, func(i, j int) bool { return blockOrder[r[i].Block] < blockOrder[r[j].Block] })
@@ -277,7 +269,7 @@ func (rc *recallCtx) fitPath(path []int, capTokens int) []memory.Item {
 		if !keep[i] {
 			continue
 		}
-		it := memory.Item{Channel: memory.ChannelLocal, Block: BlockHistory, Sources: []string{nd.ID()}, Time: nd.Time()}
+		it := memory.Item{Channel: memory.ChannelLocal, Block: memory.BlockHistory, Sources: []string{nd.ID()}, Time: nd.Time()}
 		if raw[i] {
 			it.Text, it.Tokens = nd.rawText, nd.rawTokens
 		} else {
@@ -311,7 +303,7 @@ func (rc *recallCtx) supplemental(capTokens int, local []memory.Item) []memory.I
 			continue
 		}
 		used += n.rawTokens
-		out = append(out, memory.Item{Channel: memory.ChannelTurn, Block: BlockSupplemental, Text: n.rawText, Tokens: n.rawTokens,
+		out = append(out, memory.Item{Channel: memory.ChannelTurn, Block: memory.BlockSupplemental, Text: n.rawText, Tokens: n.rawTokens,
 			Sources: []string{n.ID()}, Time: n.Time()})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
@@ -336,7 +328,9 @@ func (rc *recallCtx) factItems(ctx context.Context) (facts, updates []memory.Ite
 		f     *Fact
 		score float64
 	}
-	// Semantic route: similarity at least fact_min_sim.
+	// Up to max_facts facts with cosine at least fact_min_sim against the
+	// fact key (appendix A). Entity-based matching (§4.3) only reorders
+	// facts above the floor; it never admits one below it.
 	sims := map[int]float64{}
 	for _, h := range s.factVec.Search(v, max(4*s.cfg.MaxFacts, 40)) {
 		if h.Score < s.cfg.FactMinSim {
@@ -344,15 +338,7 @@ func (rc *recallCtx) factItems(ctx context.Context) (facts, updates []memory.Ite
 		}
 		sims[h.ID] = h.Score
 	}
-	// Entity-based route (§4.3: cross-branch evidence is retrieved "through
-	// semantic and entity-based matching"): facts naming an informative
-	// entity of the question, or sharing two informative terms with it.
 	overlap := rc.factOverlaps()
-	for id := range overlap {
-		if _, ok := sims[id]; !ok {
-			sims[id] = cosine(v, s.store.Facts[id].Vector)
-		}
-	}
 	var picks []pick
 	for id, sim := range sims {
 		f := s.store.Facts[id]
@@ -400,7 +386,7 @@ func (rc *recallCtx) factItems(ctx context.Context) (facts, updates []memory.Ite
 		}
 		seenPair[k] = true
 		text := updateLine(old, nw)
-		it := rc.item(memory.ChannelFact, BlockUpdate, text, nil, old.Source, nw.Source)
+		it := rc.item(memory.ChannelFact, memory.BlockUpdate, text, nil, old.Source, nw.Source)
 		it.Time = nw.Time
 		updates = append(updates, it)
 	}
@@ -412,7 +398,7 @@ func (rc *recallCtx) factItems(ctx context.Context) (facts, updates []memory.Ite
 		} else {
 			text = factLine(f, s.currentOf(f).Text, rc.fl.local)
 		}
-		it := memory.Item{Channel: memory.ChannelFact, Block: BlockFacts, Text: text, Sources: []string{f.Source}, Time: f.Time}
+		it := memory.Item{Channel: memory.ChannelFact, Block: memory.BlockFacts, Text: text, Sources: []string{f.Source}, Time: f.Time}
 		if f.Current() && (rc.fl.local || f.Topic == "") {
 			it.Tokens = f.tokens
 		} else {
@@ -430,10 +416,10 @@ func (rc *recallCtx) factItems(ctx context.Context) (facts, updates []memory.Ite
 	return facts, updates, nil
 }
 
-// factOverlaps returns facts reached by the entity-based route with their
-// number of informative shared terms: a fact qualifies when one of its
-// entity terms is an informative question term, or when it shares two
-// informative terms with the question. Terms in more than keyword_max_df of
+// factOverlaps returns, for the entity-based ordering of facts, each fact's
+// number of informative terms shared with the question: a fact counts when
+// one of its entity terms is an informative question term, or when it
+// shares two informative terms with the question. Terms in more than keyword_max_df of
 // the facts are not informative (the same rule as s_key).
 func (rc *recallCtx) factOverlaps() map[int]int {
 	s := rc.s

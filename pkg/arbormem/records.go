@@ -7,22 +7,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/memory"
-)
-
-// Limits of the structured evidence blocks (ours: the paper gives none; they
-// keep each block a compact index rather than a second history).
-const (
-	maxArtifactLines = 8
-	maxEventLines    = 8
-	maxStateLines    = 6
-	maxCountSources  = 8
-	maxTopicSlot     = 6
-	maxBridgePerSide = 3
-	recordHits       = 60
 )
 
 // updateLine renders an old → new fact pair for [UpdateEvidence].
@@ -36,15 +25,24 @@ func updateLine(old, nw *Fact) string {
 }
 
 var (
-	reArtifactAsk = regexp.MustCompile(`(?i)\b(?:you|your)\b.*\b(?:suggest|recommend|list|gave|give|propos|mention|came up|wrote|draft)|\b(?:list|suggestion|recommendation|option|idea|pick)s?\b`)
 	reListRequest = regexp.MustCompile(`(?i)\b(?:list|ranked|rank|shortlist|suggest|recommend|steps?|options|ideas|lay out|propose|give me (?:a|some|the)|name (?:a few|some|three|five)|top \d+|in order)\b`)
 	reWhen        = regexp.MustCompile(`(?i)\b(?:when|what (?:day|date|time)|which (?:day|date)|how long|how often|last time|first time)\b`)
 )
 
-// recordItems retrieves structured records (§4.3: "Structured records are
-// serialized into a dedicated evidence block that preserves their types,
-// content, provenance, and revision status"), in priority order.
-func (rc *recallCtx) recordItems() []memory.Item {
+// recordItems retrieves structured records by semantic similarity and
+// entity matching (§4.3: cross-branch evidence "is retrieved through
+// semantic and entity-based matching under the remaining read budget"):
+// up to record_candidates records nearest the question, plus records whose
+// entities name an informative question term, ranked by similarity (entity
+// overlaps add 0.1 each, as for facts). Records keep "their types, content,
+// provenance, and revision status" in their blocks. Question-form cues only
+// order the blocks (list and ordinal questions put artifacts first, "when"
+// questions events, previous/current questions states), so under a tight
+// budget the block the question asks about is kept first; no block is
+// excluded by them. Count, sum, ordering and date questions also get the
+// deterministic computation over matched events, and questions anchored to
+// known topics the topic-slot and bridge blocks.
+func (rc *recallCtx) recordItems() ([]memory.Item, error) {
 	s := rc.s
 	var out []memory.Item
 	if rc.qt.Computes() && len(s.store.Events) > 0 {
@@ -57,12 +55,15 @@ func (rc *recallCtx) recordItems() []memory.Item {
 		}
 	}
 	if len(s.store.records) == 0 {
-		return out
+		return out, nil
 	}
-	hits := s.recLex.Search(rc.q.Text, recordHits)
+	ids, err := rc.retrieveRecords()
+	if err != nil {
+		return nil, err
+	}
 	var arts, evs, sts []int
-	for _, h := range hits {
-		r := s.store.records[h.ID]
+	for _, id := range ids {
+		r := s.store.records[id]
 		switch r.kind {
 		case kindArtifact:
 			arts = append(arts, r.idx)
@@ -72,22 +73,87 @@ func (rc *recallCtx) recordItems() []memory.Item {
 			sts = append(sts, r.idx)
 		}
 	}
-	// Artifacts answer list and recommendation questions; events, dated
-	// and countable questions. Other questions get neither, so that a shared
-	// word ("book" in "which hotel did I book") does not fill the budget
-	// with unrelated lists.
-	if rc.qt.Ordinal != 0 || rc.qt.Preference || reListNoun.MatchString(rc.q.Text) && reArtifactAsk.MatchString(rc.q.Text) {
-		out = append(out, rc.artifactItems(arts)...)
+	blocks := map[recordKind][]memory.Item{
+		kindArtifact: rc.artifactItems(arts),
+		kindEvent:    rc.eventItems(evs),
+		kindState:    rc.stateItems(sts),
 	}
-	out = append(out, rc.stateItems(sts)...)
-	if !rc.qt.Computes() && reWhen.MatchString(rc.q.Text) {
-		for i, e := range evs {
-			if i == maxEventLines {
-				break
-			}
-			ev := s.store.Events[e]
-			out = append(out, rc.recordItem(BlockEvent, eventLine(ev), ev.Provenance))
+	for _, k := range rc.blockPriority() {
+		out = append(out, blocks[k]...)
+	}
+	return out, nil
+}
+
+// blockPriority orders the retrieved record blocks for the question: the
+// block its form asks about first, then artifacts, states, events.
+func (rc *recallCtx) blockPriority() []recordKind {
+	first := kindArtifact
+	switch {
+	case rc.qt.Ordinal != 0 || rc.qt.Preference || reListRequest.MatchString(rc.q.Text):
+		first = kindArtifact
+	case reWhen.MatchString(rc.q.Text):
+		first = kindEvent
+	case rc.qt.Previous || rc.qt.Current:
+		first = kindState
+	}
+	order := []recordKind{first}
+	for _, k := range []recordKind{kindArtifact, kindState, kindEvent} {
+		if k != first {
+			order = append(order, k)
 		}
+	}
+	return order
+}
+
+// retrieveRecords returns record ids (positions in store.records), best
+// first: semantic candidates and entity matches.
+func (rc *recallCtx) retrieveRecords() ([]int, error) {
+	s := rc.s
+	score := map[int]float64{}
+	if s.cfg.RecordCandidates > 0 && s.recVec.Len() > 0 {
+		v, err := rc.qvec()
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range s.recVec.Search(v, s.cfg.RecordCandidates) {
+			score[h.ID] = h.Score
+		}
+		n := float64(len(s.store.records))
+		for _, t := range rc.qterms {
+			ids := s.recByEntity[t]
+			if len(ids) == 0 || float64(len(ids)) > s.cfg.KeywordMaxDF*n && n >= 5 {
+				continue // a term in most records matches nothing in particular
+			}
+			for _, id := range ids {
+				if _, ok := score[id]; !ok {
+					score[id] = cosine(v, s.recVecs[id])
+				}
+				score[id] += 0.1
+			}
+		}
+	}
+	ids := make([]int, 0, len(score))
+	for id := range score {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		if score[ids[i]] != score[ids[j]] {
+			return score[ids[i]] > score[ids[j]]
+		}
+		return ids[i] > ids[j]
+	})
+	return ids, nil
+}
+
+// eventItems renders retrieved events for [EventEvidence], best first.
+func (rc *recallCtx) eventItems(evs []int) []memory.Item {
+	var out []memory.Item
+	for _, e := range evs {
+		if len(out) == rc.s.cfg.MaxRecordLines {
+			break
+		}
+		ev := rc.s.store.Events[e]
+		out = append(out, rc.recordItem(memory.BlockEvent, eventLine(ev), ev.Provenance))
 	}
 	return out
 }
@@ -134,11 +200,11 @@ func (rc *recallCtx) artifactItems(hits []int) []memory.Item {
 	}
 	var out []memory.Item
 	for _, i := range hits {
-		if len(out) == maxArtifactLines {
+		if len(out) == s.cfg.MaxRecordLines {
 			break
 		}
 		a := s.store.Artifacts[i]
-		out = append(out, rc.recordItem(BlockArtifact, artifactLine(a, i == exact), a.Provenance))
+		out = append(out, rc.recordItem(memory.BlockArtifact, artifactLine(a, i == exact), a.Provenance))
 	}
 	return out
 }
@@ -179,23 +245,22 @@ func (rc *recallCtx) askedList(hits []int) []int {
 	return group
 }
 
-// stateItems renders the current value of each state key hit (with its
-// revision history), preferences in their own block; for preference
+// stateItems renders the current values of each retrieved state key (with
+// their revision history), preferences in their own block; for preference
 // questions every current preference is added.
 func (rc *recallCtx) stateItems(hits []int) []memory.Item {
 	s := rc.s
 	keys := map[string]bool{}
 	var order []int
-	add := func(i int) {
-		cur := s.store.stateByKey[s.store.States[i].Key]
-		if keys[s.store.States[cur].Key] {
+	add := func(key string) {
+		if keys[key] {
 			return
 		}
-		keys[s.store.States[cur].Key] = true
-		order = append(order, cur)
+		keys[key] = true
+		order = append(order, s.store.stateByKey[key]...)
 	}
 	for _, i := range hits {
-		add(i)
+		add(s.store.States[i].Key)
 	}
 	if rc.qt.Preference {
 		var prefs []string
@@ -206,18 +271,18 @@ func (rc *recallCtx) stateItems(hits []int) []memory.Item {
 		}
 		sort.Strings(prefs)
 		for _, k := range prefs {
-			add(s.store.stateByKey[k])
+			add(k)
 		}
 	}
 	var out []memory.Item
 	for _, i := range order {
-		if len(out) == maxStateLines {
+		if len(out) == s.cfg.MaxRecordLines {
 			break
 		}
 		st := s.store.States[i]
-		block := BlockState
+		block := memory.BlockState
 		if isPreferenceKey(st.Key) {
-			block = BlockPreference
+			block = memory.BlockPreference
 		}
 		var more []string
 		for j := st.Prev; j >= 0; j = s.store.States[j].Prev {
@@ -233,8 +298,12 @@ func eventTerms(e *Event) termSet {
 	return newTermSet(termsOf(strings.Join([]string{e.CanonicalObject, e.Object, e.CanonicalAction, e.Type, e.Value, strings.Join(e.Entities, " ")}, " ")))
 }
 
-// computeStop are question words that say nothing about which events count.
-var computeStop = toSet("mani much time total number often day week month year ago long sinc between order first last latest earliest recent did do have ha")
+// computeStop are question words that say nothing about which events
+// count, as analysed terms (stemmed like the event terms they are compared
+// with; words the analyzer drops as stop words need no entry).
+var computeStop = sync.OnceValue(func() termSet {
+	return newTermSet(termsOf("many much time times total number often day days week weeks month months year years ago long since between order first last latest earliest recent recently did do have has"))
+})
 
 // computation matches events to the question and computes count, sum,
 // latest/earliest, ordering or date differences deterministically
@@ -244,7 +313,7 @@ func (rc *recallCtx) computation() []memory.Item {
 	s := rc.s
 	var want []string
 	for _, t := range rc.qterms {
-		if !computeStop[t] {
+		if !computeStop().has(t) {
 			want = append(want, t)
 		}
 	}
@@ -306,12 +375,12 @@ func (rc *recallCtx) computation() []memory.Item {
 		}
 	}
 	last := list[len(list)-1]
-	comp := rc.item(memory.ChannelRecord, BlockComputation, b.String(), nil, sources...)
+	comp := rc.item(memory.ChannelRecord, memory.BlockComputation, b.String(), nil, sources...)
 	comp.Time = last.Time
 	out := []memory.Item{comp}
 	if rc.qt.Count || rc.qt.Sum {
 		for i, src := range sources {
-			if i == maxCountSources {
+			if i == s.cfg.CountSourceLines {
 				break
 			}
 			n, ok := s.forest.Lookup(src)
@@ -319,7 +388,7 @@ func (rc *recallCtx) computation() []memory.Item {
 				continue
 			}
 			text := "- [" + dialog.FormatTime(n.Time()) + "] " + clipRunes(oneLine(localizationText(n.Interaction)), 240)
-			out = append(out, rc.item(memory.ChannelRecord, BlockCountSource, text, n, src))
+			out = append(out, rc.item(memory.ChannelRecord, memory.BlockCountSource, text, n, src))
 		}
 	}
 	return out
@@ -508,9 +577,9 @@ func (rc *recallCtx) topicSlot() []memory.Item {
 		if len(roots) == 0 {
 			continue
 		}
-		for _, f := range rc.branchFacts(roots, maxTopicSlot) {
+		for _, f := range rc.branchFacts(roots, rc.s.cfg.TopicSlotFacts) {
 			text := fmt.Sprintf("- topic=%q fact=%q (%s)", a.Text, oneLine(f.Text), dialog.FormatTime(f.Time))
-			it := rc.item(memory.ChannelRecord, BlockTopicSlot, text, nil, f.Source)
+			it := rc.item(memory.ChannelRecord, memory.BlockTopicSlot, text, nil, f.Source)
 			it.Time = f.Time
 			out = append(out, it)
 		}
@@ -537,7 +606,7 @@ func (rc *recallCtx) bridge() []memory.Item {
 		if len(roots) == 0 {
 			continue
 		}
-		fs := rc.branchFacts(roots, maxBridgePerSide)
+		fs := rc.branchFacts(roots, rc.s.cfg.BridgeFacts)
 		sc := 0
 		at := newTermSet(a.Terms)
 		for _, f := range fs {
@@ -574,7 +643,7 @@ func (rc *recallCtx) bridge() []memory.Item {
 	if len(sources) == 0 {
 		return nil
 	}
-	it := rc.item(memory.ChannelRecord, BlockBridge, b.String(), nil, dedupe(sources)...)
+	it := rc.item(memory.ChannelRecord, memory.BlockBridge, b.String(), nil, dedupe(sources)...)
 	it.Time = last
 	return []memory.Item{it}
 }

@@ -52,11 +52,11 @@ func (s *System) Render(q memory.Query, b memory.Bundle) ([]llm.Message, error) 
 		if blk == "" {
 			switch it.Channel {
 			case memory.ChannelLocal:
-				blk = BlockHistory
+				blk = memory.BlockHistory
 			case memory.ChannelTurn:
-				blk = BlockSupplemental
+				blk = memory.BlockSupplemental
 			case memory.ChannelFact:
-				blk = BlockFacts
+				blk = memory.BlockFacts
 			default:
 				blk = "OtherEvidence"
 			}
@@ -66,26 +66,26 @@ func (s *System) Render(q memory.Query, b memory.Bundle) ([]llm.Message, error) 
 		}
 		blocks[blk] = append(blocks[blk], it.Text)
 	}
-	facts := blocks[BlockFacts]
+	facts := blocks[memory.BlockFacts]
 	hasFacts := len(facts) > 0
 	sysBlock := func(name string) {
 		if lines, ok := blocks[name]; ok {
 			sep := "\n"
-			if name == BlockHistory || name == BlockSupplemental {
+			if name == memory.BlockHistory || name == memory.BlockSupplemental {
 				sep = "\n\n"
 			}
 			msgs = append(msgs, llm.Message{Role: "system", Content: "[" + name + "]\n" + strings.Join(lines, sep)})
 		}
 	}
-	sysBlock(BlockHistory)
-	sysBlock(BlockSupplemental)
-	structured := []string{BlockComputation, BlockTopicSlot, BlockArtifact, BlockEvent, BlockCountSource, BlockState, BlockPreference, BlockBridge}
+	sysBlock(memory.BlockHistory)
+	sysBlock(memory.BlockSupplemental)
+	structured := []string{memory.BlockComputation, memory.BlockTopicSlot, memory.BlockArtifact, memory.BlockEvent, memory.BlockCountSource, memory.BlockState, memory.BlockPreference, memory.BlockBridge}
 	if !hasFacts {
 		// Without facts the user message has no DATA CONTEXT to carry update
 		// pairs in; they go with the other structured blocks.
-		structured = append([]string{BlockUpdate}, structured...)
+		structured = append([]string{memory.BlockUpdate}, structured...)
 	}
-	known := map[string]bool{BlockHistory: true, BlockSupplemental: true, BlockFacts: true, BlockUpdate: true}
+	known := map[string]bool{memory.BlockHistory: true, memory.BlockSupplemental: true, memory.BlockFacts: true, memory.BlockUpdate: true}
 	for _, name := range structured {
 		known[name] = true
 		sysBlock(name)
@@ -99,7 +99,7 @@ func (s *System) Render(q memory.Query, b memory.Bundle) ([]llm.Message, error) 
 	qt := classifyQuery(q.Text)
 	af := answerFormatData{Preference: qt.Preference, YesNo: qt.YesNo, PrevOrCurrent: qt.Previous || qt.Current,
 		Current: qt.Current, Previous: qt.Previous, Anchors: qt.Anchors, Bridge: qt.Bridge, CountSum: qt.Count || qt.Sum,
-		HasComputation: len(blocks[BlockComputation]) > 0}
+		HasComputation: len(blocks[memory.BlockComputation]) > 0}
 	switch {
 	case qt.Ordinal > 0:
 		af.Ordinal = strconv.Itoa(qt.Ordinal)
@@ -126,15 +126,15 @@ func (s *System) Render(q memory.Query, b memory.Bundle) ([]llm.Message, error) 
 	switch {
 	case hasFacts:
 		section("### DATA CONTEXT\n" + strings.Join(facts, "\n"))
-		if up := blocks[BlockUpdate]; len(up) > 0 {
-			section("[" + BlockUpdate + "]\n" + strings.Join(up, "\n"))
+		if up := blocks[memory.BlockUpdate]; len(up) > 0 {
+			section("[" + memory.BlockUpdate + "]\n" + strings.Join(up, "\n"))
 		}
 		note, err := p.Render("chain_of_note", nil)
 		if err != nil {
 			return nil, err
 		}
 		instr := joinNonEmpty(format, note)
-		if len(b.Items) > len(facts)+len(blocks[BlockUpdate]) {
+		if len(b.Items) > len(facts)+len(blocks[memory.BlockUpdate]) {
 			hints, err := p.Render("history_hints", historyHintData{Current: qt.Current})
 			if err != nil {
 				return nil, err

@@ -48,11 +48,11 @@ func renderText(t *testing.T, q memory.Query, b memory.Bundle) string {
 func TestRenderRuntimeAssembly(t *testing.T) {
 	when := time.Date(2024, 6, 1, 9, 30, 0, 0, time.UTC)
 	full := memory.Bundle{Items: []memory.Item{
-		{Channel: memory.ChannelLocal, Block: BlockHistory, Text: "[2024-05-30 10:00] User: Budget for Sam's trip is $2,000.\nAssistant: Noted.", Sources: []string{"a"}},
-		{Channel: memory.ChannelLocal, Block: BlockHistory, Text: "[2024-05-31 10:00] User: We raised it to $2,400.\nAssistant: Updated.", Sources: []string{"b"}},
-		{Channel: memory.ChannelFact, Block: BlockFacts, Text: "- [2024-05-31 10:00] User's budget for Sam's trip is $2,400.", Sources: []string{"b"}},
-		{Channel: memory.ChannelFact, Block: BlockUpdate, Text: `- [slot 2.5] old: "budget $2,000" (2024-05-30 10:00) -> new: "budget $2,400" (2024-05-31 10:00)`, Sources: []string{"a", "b"}},
-		{Channel: memory.ChannelRecord, Block: BlockState, Text: `- trip_budget: "$2,000" -> "$2,400" [current]`, Sources: []string{"b"}},
+		{Channel: memory.ChannelLocal, Block: memory.BlockHistory, Text: "[2024-05-30 10:00] User: Budget for Sam's trip is $2,000.\nAssistant: Noted.", Sources: []string{"a"}},
+		{Channel: memory.ChannelLocal, Block: memory.BlockHistory, Text: "[2024-05-31 10:00] User: We raised it to $2,400.\nAssistant: Updated.", Sources: []string{"b"}},
+		{Channel: memory.ChannelFact, Block: memory.BlockFacts, Text: "- [2024-05-31 10:00] User's budget for Sam's trip is $2,400.", Sources: []string{"b"}},
+		{Channel: memory.ChannelFact, Block: memory.BlockUpdate, Text: `- [slot 2.5] old: "budget $2,000" (2024-05-30 10:00) -> new: "budget $2,400" (2024-05-31 10:00)`, Sources: []string{"a", "b"}},
+		{Channel: memory.ChannelRecord, Block: memory.BlockState, Text: `- trip_budget: "$2,000" -> "$2,400" [current]`, Sources: []string{"b"}},
 	}}
 	q := memory.Query{ID: "q", Text: "Going back to Sam's trip, what is the current budget?", Time: when}
 	golden(t, "render_facts", renderText(t, q, full))

@@ -92,24 +92,34 @@ func TestCandidateBounds(t *testing.T) {
 	}
 }
 
-// TestKeywordRule: 1.0 for the first informative overlap, 0.5 for each
-// further one; terms in more than 40% of nodes are ignored.
+// TestKeywordRule: s_key counts overlaps with the node's stored entities
+// and routing keywords: 1.0 for the first informative overlap, 0.5 for each
+// further one; terms in more than 40% of nodes are ignored; words that
+// appear only in the node's raw text add nothing (appendix A; §4.1).
 func TestKeywordRule(t *testing.T) {
-	s := newTestSystem(t, func(c *config.ArborMem, d *Deps) { c.Localization = false })
+	meta := map[string][]string{}
 	var ins []dialog.Interaction
 	for i := range 10 {
-		u := fmt.Sprintf("Entry %d about nothing.", i)
+		id := fmt.Sprintf("k%d", i)
+		var ents []string
 		if i < 5 {
-			u += " zebra"
+			ents = append(ents, "zebra")
 		}
 		if i < 4 {
-			u += " yak"
+			ents = append(ents, "yak")
 		}
 		if i == 0 {
-			u += " walrus vole"
+			ents = append(ents, "walrus", "vole")
 		}
-		ins = append(ins, inter(fmt.Sprintf("k%d", i), u, "ok"))
+		meta[id] = ents
+		// The raw text is long and names many words the metadata does not.
+		ins = append(ins, inter(id, fmt.Sprintf("Entry %d: a long aside about okapi, ibex, tapir, lemur and gibbon habitats.", i),
+			"Okapi and ibex and tapir, noted."))
 	}
+	s := newTestSystem(t, func(c *config.ArborMem, d *Deps) {
+		c.Localization = false
+		d.Extractor = metaExtractor{meta: meta}
+	})
 	mustCommit(t, s, ins...)
 	got := s.informativeTerms(termsOf("zebra yak walrus vole"))
 	want := []string{"yak", "walru", "vole"}
@@ -120,7 +130,14 @@ func TestKeywordRule(t *testing.T) {
 	for _, tc := range []struct {
 		q    string
 		want float64
-	}{{"nothing here", 0}, {"zebra", 0}, {"yak", 1.0}, {"yak walrus", 1.5}, {"yak walrus vole", 2.0}} {
+	}{
+		{"nothing here", 0}, {"zebra", 0}, {"yak", 1.0}, {"yak walrus", 1.5}, {"yak walrus vole", 2.0},
+		// In every node's raw text but in no node's entities or keywords.
+		{"okapi ibex tapir lemur gibbon habitats aside", 0},
+		// The summary's content words are the node's routing keywords
+		// ("note k0"); "note" is in every node's summary, so only k0 counts.
+		{"note k0", 1.0},
+	} {
 		if got := s.keywordScore(s.informativeTerms(termsOf(tc.q)), n0); got != tc.want {
 			t.Errorf("s_key(%q) = %v, want %v", tc.q, got, tc.want)
 		}

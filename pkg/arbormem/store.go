@@ -89,6 +89,20 @@ type State struct {
 	Next int `json:"next"`
 }
 
+// recordEntities are the terms a record is matched on by entity.
+func (s *Store) recordEntities(r recordRef) []string {
+	var ents []string
+	switch r.kind {
+	case kindArtifact:
+		ents = s.Artifacts[r.idx].Entities
+	case kindEvent:
+		ents = s.Events[r.idx].Entities
+	default:
+		ents = s.States[r.idx].Entities
+	}
+	return termsOf(strings.Join(ents, " ; "))
+}
+
 // Store is the reusable evidence store M_t (§3.1).
 type Store struct {
 	Facts     []*Fact     `json:"facts"`
@@ -96,8 +110,10 @@ type Store struct {
 	Events    []*Event    `json:"events"`
 	States    []*State    `json:"states"`
 
-	// stateByKey is the index of the current state of each key.
-	stateByKey map[string]int
+	// stateByKey lists the current states of each key: one after a
+	// revision superseded the others, several when the revision check let
+	// values coexist (appendix A, "Memory Commit").
+	stateByKey map[string][]int
 	// factTerms indexes non-superseded facts by tag and informative term,
 	// for finding same-slot collision candidates without a scan.
 	factTerms map[string][]int
@@ -122,7 +138,7 @@ type recordRef struct {
 }
 
 func newStore() *Store {
-	return &Store{stateByKey: map[string]int{}, factTerms: map[string][]int{}, factByTerm: map[string][]int{}}
+	return &Store{stateByKey: map[string][]int{}, factTerms: map[string][]int{}, factByTerm: map[string][]int{}}
 }
 
 // Current reports whether the fact is still current.
@@ -214,19 +230,28 @@ func (s *Store) stateLine(i int) string {
 	}()
 }
 
-// recordText is what the lexical record index holds for a record.
+// recordText is what a record is embedded as for semantic retrieval.
 func (s *Store) recordText(r recordRef) string {
 	switch r.kind {
 	case kindArtifact:
-		a := s.Artifacts[r.idx]
-		return strings.Join([]string{a.Topic, a.Item, strings.Join(a.Entities, " "), a.Evidence, a.Type}, " ")
+		return artifactText(s.Artifacts[r.idx])
 	case kindEvent:
-		e := s.Events[r.idx]
-		return strings.Join([]string{e.Type, e.CanonicalAction, e.Object, e.CanonicalObject, e.Value, e.Unit, e.DateText, strings.Join(e.Entities, " "), e.Evidence}, " ")
+		return eventText(s.Events[r.idx])
 	default:
-		st := s.States[r.idx]
-		return strings.Join([]string{strings.ReplaceAll(st.Key, "_", " "), st.Value, strings.Join(st.Entities, " "), st.Evidence}, " ")
+		return stateText(s.States[r.idx])
 	}
+}
+
+func artifactText(a *Artifact) string {
+	return strings.Join([]string{a.Topic, a.Item, strings.Join(a.Entities, " "), a.Evidence, a.Type}, " ")
+}
+
+func eventText(e *Event) string {
+	return strings.Join([]string{e.Type, e.CanonicalAction, e.Object, e.CanonicalObject, e.Value, e.Unit, e.DateText, strings.Join(e.Entities, " "), e.Evidence}, " ")
+}
+
+func stateText(st *State) string {
+	return strings.Join([]string{strings.ReplaceAll(st.Key, "_", " "), st.Value, strings.Join(st.Entities, " "), st.Evidence}, " ")
 }
 
 // isPreferenceKey reports whether a state key is a durable preference

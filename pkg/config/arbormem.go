@@ -22,14 +22,37 @@ type ArborMem struct {
 	KeywordMaxDF float64 `mapstructure:"keyword_max_df" yaml:"keyword_max_df"`
 	// RecencyMax: "Bounded auxiliary bonus with a maximum value of 1.0".
 	RecencyMax float64 `mapstructure:"recency_max" yaml:"recency_max"`
+	// RecencyScale is the e-folding distance, in committed interactions, of
+	// s_rec = recency_max · exp(−Δ/recency_scale), Δ = interactions committed
+	// after the candidate. The paper bounds the bonus but gives no decay
+	// (ours: 8 prefers the newest node of a trajectory left a few turns ago
+	// without rewarding staleness).
+	RecencyScale float64 `mapstructure:"recency_scale" yaml:"recency_scale"`
 	// TopicWeight, TopicMatchMin, TopicPenalty: "8.0 × topic-match score for
 	// matches above 0.5, and −6.0 otherwise" (same table).
 	TopicWeight   float64 `mapstructure:"topic_weight" yaml:"topic_weight"`
 	TopicMatchMin float64 `mapstructure:"topic_match_min" yaml:"topic_match_min"`
 	TopicPenalty  float64 `mapstructure:"topic_penalty" yaml:"topic_penalty"`
-	// CEScale multiplies the cross-encoder's probability to give s_ce. The
-	// paper does not state the scale; see pkg/arbormem for the reasoning.
+	// CEScore says what s_ce is: "logit" (the cross-encoder's raw logit, the
+	// scale τ = 8.0 and the topic constants are stated on; TEI is asked for
+	// raw scores, a probability is inverted through the logistic function),
+	// "scaled" (ce_scale × probability), or "auto": logit for a model
+	// reranker, scaled for the offline lexical reranker, whose score is not
+	// a logit. See docs/FIDELITY.md.
+	CEScore string `mapstructure:"ce_score" yaml:"ce_score"`
+	// CEScale multiplies the reranker's probability when ce_score is scaled.
 	CEScale float64 `mapstructure:"ce_scale" yaml:"ce_scale"`
+	// RerankInstruction says how the paper's fixed reranker instruction
+	// (appendix D, _RERANKER_PROMPT) reaches a plain cross-encoder: "prefix"
+	// (prepended to the query A), "off", or "auto" (prefix for a model
+	// reranker, off for the offline lexical one).
+	RerankInstruction string `mapstructure:"rerank_instruction" yaml:"rerank_instruction"`
+	// Routing selects localization rules: "paper" (the cascade of §4.2 only),
+	// "heuristic" (the cascade plus the offline routing rules: implicit
+	// continuation, return and new-topic cues, a guard on the continuation
+	// cue, resuming a branch at its latest node), or "auto" (heuristic exactly
+	// when the memory operations are rule-based).
+	Routing string `mapstructure:"routing" yaml:"routing"`
 	// RawTail: "Four interaction-state nodes" (branch context).
 	RawTail int `mapstructure:"raw_tail" yaml:"raw_tail"`
 	// BranchBudget: "16,384 tokens" (maximum branch budget).
@@ -41,6 +64,28 @@ type ArborMem struct {
 	// SupplementalBudget: "Supported by the architecture but assigned zero
 	// budget in the reported experiments."
 	SupplementalBudget int `mapstructure:"supplemental_budget" yaml:"supplemental_budget"`
+	// EvidenceReserve is the share of the answer-time budget kept for
+	// cross-branch evidence before the trajectory is packed. The paper packs
+	// the trajectory first and retrieves evidence "under the remaining read
+	// budget" (§4.3, appendix A), so the default is 0; 0.5 reproduces
+	// arbor's earlier half-and-half split.
+	EvidenceReserve float64 `mapstructure:"evidence_reserve" yaml:"evidence_reserve"`
+	// RecordCandidates bounds how many structured records semantic recall
+	// proposes per query, and MaxRecordLines the lines of one structured
+	// evidence block (ours: the paper gives no numbers).
+	RecordCandidates int `mapstructure:"record_candidates" yaml:"record_candidates"`
+	MaxRecordLines   int `mapstructure:"max_record_lines" yaml:"max_record_lines"`
+	// EmbedMaxChars clips texts sent to the embedder (node interactions,
+	// fact keys) to this many characters, so that no request exceeds an
+	// embedding model's input limit (BGE-M3: 8,192 tokens); 0 = no clip.
+	EmbedMaxChars int `mapstructure:"embed_max_chars" yaml:"embed_max_chars"`
+	// CountSourceLines, TopicSlotFacts and BridgeFacts bound the derived
+	// blocks the paper names without sizing (appendix D): source turns of
+	// [CountSourceEvidence], facts of [TopicSlotEvidence], facts per side of
+	// [BridgeEvidence] (ours).
+	CountSourceLines int `mapstructure:"count_source_lines" yaml:"count_source_lines"`
+	TopicSlotFacts   int `mapstructure:"topic_slot_facts" yaml:"topic_slot_facts"`
+	BridgeFacts      int `mapstructure:"bridge_facts" yaml:"bridge_facts"`
 	// MemoryOpMaxTokens bounds generation of memory-operation calls (the
 	// efficiency setup uses a 4K memory-operation budget, appendix C.4).
 	MemoryOpMaxTokens int `mapstructure:"memory_op_max_tokens" yaml:"memory_op_max_tokens"`
@@ -61,9 +106,11 @@ func DefaultArborMem() ArborMem {
 	return ArborMem{
 		SemanticCandidates: 20, TopicCandidates: 12, KeywordCandidates: 20,
 		Tau: 8.0, KeywordFirst: 1.0, KeywordNext: 0.5, KeywordMaxDF: 0.4,
-		RecencyMax: 1.0, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
-		CEScale: 10, RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
-		SupplementalBudget: 0, MemoryOpMaxTokens: 4096,
+		RecencyMax: 1.0, RecencyScale: 8, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
+		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
+		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
+		SupplementalBudget: 0, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
+		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3,
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto",
 	}

@@ -165,6 +165,11 @@ type Run struct {
 	Verbose  bool `mapstructure:"verbose" yaml:"verbose"`
 	Progress bool `mapstructure:"progress" yaml:"progress"`
 	Seed     int  `mapstructure:"seed" yaml:"seed"`
+	// Bundles says what bundles.jsonl records beside each sample for the
+	// HTML report's question browser: "full" (every evidence item with its
+	// text, and the localization trace), "trace" (items without text) or
+	// "off" (no file). It changes no result, so it is not fingerprinted.
+	Bundles string `mapstructure:"bundles" yaml:"bundles" json:",omitempty"`
 }
 
 // Load resolves the configuration: embedded defaults, then file (if not
@@ -372,7 +377,9 @@ const envReservedPrefix = "ARBOR_TEST_"
 // variables named by an endpoint's api_key_env and ARBOR_TEST_* are not keys
 // but are allowed.
 func checkEnv(c *Config) error {
-	known := map[string]bool{"ARBOR_CONFIG": true}
+	// ARBOR_CONFIG names the config file; ARBOR_LARGE switches on the
+	// long tests (pkg/htmlreport).
+	known := map[string]bool{"ARBOR_CONFIG": true, "ARBOR_LARGE": true}
 	for _, k := range keys() {
 		known[EnvName(k)] = true
 	}
@@ -527,6 +534,9 @@ func (c *Config) resolve() error {
 		if val != "auto" && val != "chat" && val != "heuristic" {
 			return fmt.Errorf("%s: %q is not one of auto, chat, heuristic", key, val)
 		}
+	}
+	if b := c.Run.Bundles; b != "full" && b != "trace" && b != "off" {
+		return fmt.Errorf("run.bundles: %q is not one of full, trace, off", b)
 	}
 	if j := c.Judge.Mode; j != "auto" && j != "chat" && j != "lexical" {
 		return fmt.Errorf("judge.mode: %q is not one of auto, chat, lexical", j)

@@ -93,6 +93,12 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatalf("%s = %q", key, got)
 			}
 		}
+	case key == "run.bundles":
+		return "trace", func(c *Config) {
+			if c.Run.Bundles != "trace" {
+				t.Fatal(c.Run.Bundles)
+			}
+		}
 	case key == "judge.mode":
 		return "lexical", func(c *Config) {
 			if c.Judge.Mode != "lexical" {

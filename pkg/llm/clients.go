@@ -103,8 +103,9 @@ func normalise(v []float32) ([]float32, error) {
 //     RerankRequest/RerankResponse; top_n 0 means all, sent explicitly).
 //   - TEI POST /rerank {query, texts, raw_scores, truncate} → [{index, score}]
 //     (huggingface/text-embeddings-inference router/src/http/types.rs,
-//     RerankRequest/Rank). raw_scores=false gives sigmoid scores, the same
-//     scale as vLLM's relevance_score.
+//     RerankRequest/Rank). raw_scores is sent true: the reply holds the
+//     cross-encoder's logits, which ArborMem's s_ce is by default (see
+//     pkg/arbormem); vLLM's relevance_score is the sigmoid of the logit.
 //
 // Both reply sorted by score; scores are put back in input order here.
 type RerankClient struct {
@@ -138,7 +139,7 @@ func (c *RerankClient) Rerank(ctx context.Context, query string, docs []string) 
 			Texts     []string `json:"texts"`
 			RawScores bool     `json:"raw_scores"`
 			Truncate  bool     `json:"truncate"`
-		}{query, docs, false, true}
+		}{query, docs, true, true}
 	} else {
 		in = struct {
 			Model     string   `json:"model"`

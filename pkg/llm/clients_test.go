@@ -76,7 +76,7 @@ func TestRerankBothWireFormats(t *testing.T) {
 	}
 	var tei map[string]any
 	json.Unmarshal(fake.Bodies("/rerank")[0], &tei)
-	if _, ok := tei["texts"]; !ok || tei["raw_scores"] != false {
+	if _, ok := tei["texts"]; !ok || tei["raw_scores"] != true {
 		t.Errorf("TEI body %v", tei)
 	}
 }

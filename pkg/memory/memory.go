@@ -109,6 +109,11 @@ type Trace struct {
 type Candidate struct {
 	Node  string  `json:"node"`
 	Score float64 `json:"score"`
+	// Raw is the reranker's score as returned (a probability, or a logit
+	// from a server asked for raw scores) and Prob its probability; CE is
+	// the s_ce used in Score.
+	Raw   float64 `json:"raw"`
+	Prob  float64 `json:"prob"`
 	CE    float64 `json:"ce"`
 	Key   float64 `json:"key"`
 	Rec   float64 `json:"rec"`
@@ -134,4 +139,44 @@ type Placer interface {
 type Snapshotter interface {
 	Save(ctx context.Context, path string) error
 	Load(ctx context.Context, path string) error
+}
+
+// Evidence block names (paper appendix D, "Prompt Usage and Runtime
+// Assembly"): the contract between a system that fills a block (ArborMem)
+// and whatever reads the rendered evidence (the answer model's prompts, the
+// offline extractive answerer). Item.Block holds one of them, or "" for a
+// system's default layout.
+const (
+	BlockHistory      = "ConversationHistory"
+	BlockSupplemental = "SupplementalEvidence"
+	BlockFacts        = "DATA CONTEXT"
+	BlockUpdate       = "UpdateEvidence"
+	BlockComputation  = "EventComputationEvidence"
+	BlockTopicSlot    = "TopicSlotEvidence"
+	BlockArtifact     = "ArtifactEvidence"
+	BlockEvent        = "EventEvidence"
+	BlockCountSource  = "CountSourceEvidence"
+	BlockState        = "StateEvidence"
+	BlockPreference   = "PreferenceEvidence"
+	BlockBridge       = "BridgeEvidence"
+)
+
+// Health counts memory operations that did not go as the model-backed path
+// intends, for the run's degraded counts (a memory that silently fell back
+// to rules must say so).
+type Health struct {
+	// Fallbacks counts operations answered by a rule-based fallback.
+	Fallbacks int
+	// ModelErrors counts failed model calls (transport, server).
+	ModelErrors int
+	// BadReplies counts replies unparseable even after a repair retry.
+	BadReplies int
+	// Repaired counts replies that parsed only after a repair retry.
+	Repaired int
+}
+
+// HealthReporter is implemented by systems that count their degraded
+// operations.
+type HealthReporter interface {
+	Health() Health
 }

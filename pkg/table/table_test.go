@@ -69,6 +69,7 @@ func TestGoldenRenderers(t *testing.T) {
 	golden(t, "sample.csv", csvData)
 	golden(t, "sample.tex", tex)
 	golden(t, "sample.json", js)
+	golden(t, "sample.html", []byte(tb.HTML()+"\n"))
 
 	col := Table{
 		Title: "Efficiency", Stub: "Method",
@@ -91,6 +92,7 @@ func TestGoldenRenderers(t *testing.T) {
 	}
 	golden(t, "efficiency.md", []byte(col.Markdown()))
 	golden(t, "efficiency.tex", tex)
+	golden(t, "efficiency.html", []byte(col.HTML()+"\n"))
 }
 
 func TestStyles(t *testing.T) {
@@ -197,7 +199,7 @@ func TestNoNonFiniteInOutput(t *testing.T) {
 	if err != nil {
 		t.Fatalf("json with NaN cells: %v", err)
 	}
-	for name, out := range map[string]string{"md": tb.Markdown(), "csv": string(csvData), "tex": string(tex), "json": string(js)} {
+	for name, out := range map[string]string{"md": tb.Markdown(), "html": tb.HTML(), "csv": string(csvData), "tex": string(tex), "json": string(js)} {
 		for _, bad := range []string{"NaN", "Inf"} {
 			if strings.Contains(out, bad) {
 				t.Errorf("%s output contains %q:\n%s", name, bad, out)

@@ -31,8 +31,12 @@ type Set struct {
 	Chat, Judge llm.Client
 	Embed       llm.Embedder
 	Rerank      llm.Reranker
-	Tokens      tokens.Counter
-	Metrics     *llm.Metrics
+	// RerankLogits is set when Rerank returns raw logits (TEI, asked for
+	// raw scores) rather than probabilities (vLLM's relevance_score, the
+	// offline reranker).
+	RerankLogits bool
+	Tokens       tokens.Counter
+	Metrics      *llm.Metrics
 	// ChatCapacity is the sum of max_inflight over the chat endpoints
 	// (0 when local): how many requests the runner can keep in flight.
 	ChatCapacity int
@@ -85,6 +89,7 @@ func New(ctx context.Context, cfg *config.Config) (*Set, error) {
 		s.Rerank = llm.MeterRerank(local.NewReranker(), b.metrics, "rerank")
 	} else {
 		s.Rerank = b.rerank(m.Rerank)
+		s.RerankLogits = m.Rerank.API == "tei"
 	}
 	if m.Tokenizer.Local() { // "qwen3" or "local": exact offline Qwen3 counts
 		s.Tokens = tokens.Default()
@@ -217,7 +222,13 @@ func (b builder) rerank(r config.Role) llm.Reranker {
 	// <= 0 leaves BatchRerank's default, which is that same 32.
 	rr := llm.BatchRerank(llm.RetryRerank(llm.PoolRerank(p), b.retrier("rerank")), min(r.BatchSize, 32), p.Capacity())
 	if b.cache != nil {
-		rr = llm.CacheRerank(rr, b.cache, "rerank", r.API+":"+modelKey(r))
+		// "tei-raw": TEI replies are raw logits since raw_scores is sent
+		// true; the key keeps probabilities cached before that apart.
+		api := r.API
+		if api == "tei" {
+			api = "tei-raw"
+		}
+		rr = llm.CacheRerank(rr, b.cache, "rerank", api+":"+modelKey(r))
 	}
 	return llm.MeterRerank(rr, b.metrics, "rerank")
 }

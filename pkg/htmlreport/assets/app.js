@@ -1,0 +1,393 @@
+// arbor report: the question browser. Data lives in data/*.js files that
+// call ARBOR.load(name, data); they are loaded on demand with <script> tags,
+// which browsers allow on file:// pages (fetch is refused there).
+//
+// Question row (data/q-<run>.js): [episode, question, category, gold,
+//   confounder, text, labels, evidence ids].
+// Sample row (data/s-<run>-<system>.js): [question index, variant index,
+//   budget, primary score, outcome index, evidence tokens, evidence recall,
+//   prediction, error, {scorer: [score, outcome, raw reply, heuristic]},
+//   bundle chunk, position in chunk, channels, parent in branch,
+//   full query seconds, primary scorer].
+// Bundle chunk (data/b-<run>-<system>-<chunk>.js): [{items, trace, branch}]
+//   where each item refers to its text as t: [text file, index].
+// Text file (data/t-<run>-<n>.js): [evidence texts], each stored once a run.
+var ARBOR = (function () {
+  'use strict';
+  var runs = [], cache = {}, pending = {}, built = {};
+  var PAGE = 50;
+  var st = { run: 0, systems: null, cat: '', out: '', outSys: '*', bud: '', vi: '', text: '', page: 0 };
+  var app;
+
+  function load(name) {
+    if (cache[name]) return Promise.resolve(cache[name]);
+    if (pending[name]) return pending[name].p;
+    var d = {};
+    d.p = new Promise(function (res, rej) { d.res = res; d.rej = rej; });
+    pending[name] = d;
+    var s = document.createElement('script');
+    s.src = 'data/' + name + '.js';
+    s.onerror = function () { delete pending[name]; d.rej(new Error('cannot load data/' + name + '.js')); };
+    document.head.appendChild(s);
+    return d.p;
+  }
+
+  function got(name, data) {
+    cache[name] = data;
+    var d = pending[name];
+    if (d) { delete pending[name]; d.res(data); }
+  }
+
+  function esc(s) {
+    return String(s == null ? '' : s).replace(/[&<>"']/g, function (c) {
+      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
+    });
+  }
+  function fmt(v, d) { return v == null ? '–' : Number(v).toFixed(d == null ? 2 : d); }
+  function el(id) { return document.getElementById(id); }
+
+  // Systems of the current run that are ticked.
+  function chosen() {
+    var r = runs[st.run];
+    return r.systems.filter(function (s) { return !st.systems || st.systems[s.name]; });
+  }
+
+  // loadRun loads the question list and the given systems' sample files and
+  // joins them into rows, one per (question, variant, budget).
+  function loadRun(ri, systems) {
+    var r = runs[ri];
+    var names = [r.questions].concat(systems.map(function (s) { return s.file; }));
+    return Promise.all(names.map(load)).then(function (parts) {
+      var key = ri + ':' + systems.map(function (s) { return s.name; }).join(',');
+      if (built[key]) return built[key];
+      var rows = [], byKey = {};
+      systems.forEach(function (s, i) {
+        parts[i + 1].forEach(function (x) {
+          var k = x[0] + '|' + x[1] + '|' + x[2];
+          var row = byKey[k];
+          if (!row) { row = byKey[k] = { qi: x[0], vi: x[1], b: x[2], per: {} }; rows.push(row); }
+          row.per[s.name] = x;
+        });
+      });
+      rows.sort(function (a, b) { return a.qi - b.qi || a.vi - b.vi || a.b - b.b; });
+      built = {}; // keep one join in memory
+      built[key] = { questions: parts[0], rows: rows, byKey: byKey };
+      return built[key];
+    });
+  }
+
+  function cls(x) {
+    if (!x) return 'none';
+    if (x[8]) return 'err';
+    if (x[3] >= 1) return 'ok';
+    if (x[3] <= 0) return 'bad';
+    return 'part';
+  }
+
+  function controls() {
+    var r = runs[st.run];
+    var h = '<div class="controls">';
+    h += '<label>Benchmark / run <select id="f-run">' + runs.map(function (x, i) {
+      return '<option value="' + i + '"' + (i === st.run ? ' selected' : '') + '>' + esc(x.benchmark + ' — ' + x.id) + '</option>';
+    }).join('') + '</select></label>';
+    h += '<fieldset id="f-systems">Systems ' + r.systems.map(function (s) {
+      var on = !st.systems || st.systems[s.name];
+      return '<label><input type="checkbox" value="' + esc(s.name) + '"' + (on ? ' checked' : '') + '>' + esc(s.name) + '</label>';
+    }).join('') + '</fieldset>';
+    h += sel('f-cat', 'Category', r.categories, st.cat);
+    h += '<label>Outcome <select id="f-out"><option value="">all</option>' + r.outcomes.map(function (o, i) {
+      return '<option value="' + i + '"' + (String(i) === st.out ? ' selected' : '') + '>' + esc(o) + '</option>';
+    }).join('') + '</select></label>';
+    h += '<label>of <select id="f-outsys"><option value="*">any system</option>' + r.systems.map(function (s) {
+      return '<option' + (s.name === st.outSys ? ' selected' : '') + '>' + esc(s.name) + '</option>';
+    }).join('') + '</select></label>';
+    h += sel('f-bud', 'Budget', r.budgets, st.bud);
+    if (r.variants.length > 1) {
+      h += '<label>Variant <select id="f-var"><option value="">all</option>' + r.variants.map(function (v, i) {
+        return '<option value="' + i + '"' + (String(i) === st.vi ? ' selected' : '') + '>' + esc(v || 'reference') + '</option>';
+      }).join('') + '</select></label>';
+    }
+    h += '<label>Search <input type="search" id="f-text" placeholder="id, question, gold" value="' + esc(st.text) + '"></label>';
+    return h + '</div>';
+  }
+
+  function sel(id, label, values, cur) {
+    return '<label>' + label + ' <select id="' + id + '"><option value="">all</option>' + values.map(function (v) {
+      return '<option' + (String(v) === cur ? ' selected' : '') + '>' + esc(v) + '</option>';
+    }).join('') + '</select></label>';
+  }
+
+  function bindControls() {
+    el('f-run').onchange = function () { location.hash = 'run=' + this.value; };
+    el('f-systems').onchange = function () {
+      st.systems = {};
+      Array.prototype.forEach.call(this.querySelectorAll('input'), function (c) { if (c.checked) st.systems[c.value] = true; });
+      st.page = 0; showList();
+    };
+    var on = function (id, f) { var e = el(id); if (e) e.onchange = function () { st[f] = this.value; st.page = 0; showList(); }; };
+    on('f-cat', 'cat'); on('f-out', 'out'); on('f-outsys', 'outSys'); on('f-bud', 'bud'); on('f-var', 'vi');
+    var t = el('f-text'), timer;
+    t.oninput = function () { var v = this.value; clearTimeout(timer); timer = setTimeout(function () { st.text = v; st.page = 0; renderRows(); }, 200); };
+  }
+
+  var cur = null; // the loaded join behind the list
+
+  function showList() {
+    var r = runs[st.run];
+    app.dataset.state = 'loading';
+    app.innerHTML = controls() + '<div class="status" id="status">loading…</div><div id="rows"></div>';
+    bindControls();
+    var systems = chosen(), t0 = Date.now();
+    loadRun(st.run, systems).then(function (j) {
+      cur = { run: st.run, j: j, systems: systems };
+      var t1 = Date.now();
+      renderRows();
+      // How long loading and one filter pass took, for the 100k test.
+      app.dataset.loadMs = t1 - t0;
+      app.dataset.renderMs = Date.now() - t1;
+    }, fail);
+  }
+
+  function matches(row, q, r) {
+    if (st.cat !== '' && q[2] !== st.cat) return false;
+    if (st.bud !== '' && String(row.b) !== st.bud) return false;
+    if (st.vi !== '' && String(row.vi) !== st.vi) return false;
+    if (st.out !== '') {
+      var oi = Number(st.out), hit = false;
+      for (var s in row.per) if ((st.outSys === '*' || st.outSys === s) && row.per[s][4] === oi) hit = true;
+      if (!hit) return false;
+    }
+    if (st.text) {
+      var t = st.text.toLowerCase();
+      if ((q[0] + ' ' + q[1] + ' ' + q[3] + ' ' + (q[5] || '')).toLowerCase().indexOf(t) < 0) return false;
+    }
+    return true;
+  }
+
+  function link(ri, q, row, sys) {
+    var p = 'run=' + ri + '&ep=' + encodeURIComponent(q[0]) + '&q=' + encodeURIComponent(q[1]) + '&b=' + row.b + '&v=' + encodeURIComponent(runs[ri].variants[row.vi] || '');
+    if (sys) p += '&sys=' + encodeURIComponent(sys);
+    return '#' + p;
+  }
+
+  function renderRows() {
+    var r = runs[st.run], j = cur.j, qs = j.questions;
+    var hits = [];
+    for (var i = 0; i < j.rows.length; i++) if (matches(j.rows[i], qs[j.rows[i].qi], r)) hits.push(j.rows[i]);
+    var pages = Math.max(1, Math.ceil(hits.length / PAGE));
+    st.page = Math.min(st.page, pages - 1);
+    var from = st.page * PAGE, to = Math.min(hits.length, from + PAGE);
+    el('status').textContent = hits.length + ' of ' + j.rows.length + ' question rows (' + r.nquestions + ' questions); showing ' + (hits.length ? from + 1 : 0) + '–' + to;
+    var multiVar = r.variants.length > 1;
+    var h = '<table class="qlist" id="qlist"><thead><tr><th>Episode</th><th>Question</th><th>Category</th><th>Budget</th>' + (multiVar ? '<th>Variant</th>' : '') +
+      cur.systems.map(function (s) { return '<th>' + esc(s.name) + '</th>'; }).join('') + '<th>Gold</th></tr></thead><tbody>';
+    for (i = from; i < to; i++) {
+      var row = hits[i], q = qs[row.qi];
+      h += '<tr><td>' + esc(q[0]) + '</td><td><a href="' + link(st.run, q, row) + '">' + esc(q[1]) + '</a>' + (q[5] ? '<br><span class="muted">' + esc(clip(q[5], 120)) + '</span>' : '') + '</td><td>' + esc(q[2]) + '</td><td>' + row.b + '</td>' +
+        (multiVar ? '<td>' + esc(r.variants[row.vi] || 'reference') + '</td>' : '');
+      cur.systems.forEach(function (s) {
+        var x = row.per[s.name];
+        h += '<td class="' + cls(x) + '">' + (x ? '<a href="' + link(st.run, q, row, s.name) + '">' + fmt(x[3]) + '</a> ' + esc(r.outcomes[x[4]]) : '–') + '</td>';
+      });
+      h += '<td>' + esc(clip(q[3], 80)) + '</td></tr>';
+    }
+    h += '</tbody></table><div class="pager"><button id="prev"' + (st.page ? '' : ' disabled') + '>← previous</button> page ' + (st.page + 1) + ' of ' + pages +
+      ' <button id="next"' + (st.page + 1 < pages ? '' : ' disabled') + '>next →</button></div>';
+    el('rows').innerHTML = h;
+    el('prev').onclick = function () { st.page--; renderRows(); };
+    el('next').onclick = function () { st.page++; renderRows(); };
+    app.dataset.state = 'list';
+  }
+
+  function clip(s, n) { s = String(s || ''); return s.length > n ? s.slice(0, n - 1) + '…' : s; }
+
+  function fail(e) {
+    app.dataset.state = 'error';
+    app.insertAdjacentHTML('beforeend', '<p class="error">' + esc(e && e.message || e) + '</p>');
+  }
+
+  // highlight escapes text and marks the gold answer in it: the whole answer
+  // when it occurs, else its words of four letters or more.
+  function highlight(text, gold) {
+    gold = String(gold || '').trim();
+    if (!gold) return esc(text);
+    var reEsc = function (s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); };
+    var terms = [];
+    if (text.toLowerCase().indexOf(gold.toLowerCase()) >= 0) terms = [gold];
+    else if (gold.length < 300) terms = gold.split(/[^\p{L}\p{N}]+/u).filter(function (w) { return w.length >= 4; });
+    if (!terms.length) return esc(text);
+    var re = new RegExp('(' + terms.map(reEsc).join('|') + ')', 'giu');
+    return text.split(re).map(function (part, i) { return i % 2 ? '<mark>' + esc(part) + '</mark>' : esc(part); }).join('');
+  }
+
+  function params() {
+    var p = {};
+    location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+      if (!kv) return;
+      var i = kv.indexOf('=');
+      p[decodeURIComponent(i < 0 ? kv : kv.slice(0, i))] = i < 0 ? '' : decodeURIComponent(kv.slice(i + 1).replace(/\+/g, ' '));
+    });
+    return p;
+  }
+
+  function showQuestion(p) {
+    var ri = Number(p.run || 0), r = runs[ri];
+    if (!r) return fail(new Error('no run ' + p.run));
+    st.run = ri;
+    app.dataset.state = 'loading';
+    app.innerHTML = '<p><a href="#run=' + ri + '">← back to the question list</a></p><div id="detail" class="detail">loading…</div>';
+    loadRun(ri, r.systems).then(function (j) {
+      var qi = -1;
+      for (var i = 0; i < j.questions.length; i++) if (j.questions[i][0] === p.ep && j.questions[i][1] === p.q) { qi = i; break; }
+      if (qi < 0) throw new Error('question ' + p.ep + '/' + p.q + ' is not in this run');
+      var rows = j.rows.filter(function (x) { return x.qi === qi; });
+      var row = rows.filter(function (x) { return (p.b == null || String(x.b) === p.b) && (p.v == null || (r.variants[x.vi] || '') === p.v); })[0] || rows[0];
+      renderQuestion(ri, j.questions[qi], row, rows, p.sys);
+    }).catch(fail);
+  }
+
+  function renderQuestion(ri, q, row, rows, sys) {
+    var r = runs[ri];
+    var h = '<h3>' + esc(q[0]) + ' / ' + esc(q[1]) + ' <small class="muted">' + esc(q[2]) + ' · budget ' + row.b + (r.variants.length > 1 ? ' · ' + esc(r.variants[row.vi] || 'reference') : '') + '</small></h3>';
+    if (q[5]) h += '<div class="qtext" id="qtext">' + esc(q[5]) + '</div>';
+    h += '<dl class="trace"><dt>Gold</dt><dd><mark>' + esc(q[3]) + '</mark></dd>';
+    if (q[4]) h += '<dt>Confounder</dt><dd>' + esc(q[4]) + '</dd>';
+    if (q[6]) h += '<dt>Labels</dt><dd>' + Object.keys(q[6]).sort().map(function (k) { return esc(k) + '=' + esc(q[6][k]); }).join(', ') + '</dd>';
+    if (q[7]) h += '<dt>Gold evidence</dt><dd>' + q[7].map(function (s) { return '<span class="src gold">' + esc(s) + '</span>'; }).join('') + '</dd>';
+    h += '</dl>';
+    if (rows.length > 1) {
+      h += '<p>Also: ' + rows.filter(function (x) { return x !== row; }).map(function (x) {
+        return '<a href="' + link(ri, q, x, sys) + '">budget ' + x.b + (r.variants.length > 1 ? ' · ' + esc(r.variants[x.vi] || 'reference') : '') + '</a>';
+      }).join(' · ') + '</p>';
+    }
+    var systems = r.systems.filter(function (s) { return row.per[s.name]; });
+    h += '<table class="compare" id="compare"><thead><tr><th></th>' + systems.map(function (s) { return '<th>' + esc(s.name) + '</th>'; }).join('') + '</tr></thead><tbody>';
+    var line = function (label, f) { h += '<tr><th>' + label + '</th>' + systems.map(function (s) { var x = row.per[s.name]; return '<td class="' + (label === 'Score' ? cls(x) : '') + '">' + f(x) + '</td>'; }).join('') + '</tr>'; };
+    line('Prediction', function (x) { return x[8] ? '<span class="error">' + esc(x[8]) + '</span>' : highlight(x[7], q[3]); });
+    line('Score', function (x) { return fmt(x[3]) + ' ' + esc(r.outcomes[x[4]]) + ' <span class="muted">(' + esc(x[15]) + ')</span>'; });
+    var scorers = {};
+    systems.forEach(function (s) { Object.keys(row.per[s.name][9] || {}).forEach(function (k) { scorers[k] = true; }); });
+    Object.keys(scorers).sort().forEach(function (k) {
+      line('Judge ' + esc(k), function (x) {
+        var v = (x[9] || {})[k];
+        if (!v) return '–';
+        return fmt(v[0]) + (v[1] ? ' ' + esc(v[1]) : '') + (v[3] ? ' <span class="muted">heuristic</span>' : '') + (v[2] ? '<pre class="raw">' + esc(v[2]) + '</pre>' : '');
+      });
+    });
+    line('Evidence tokens', function (x) { return x[5]; });
+    line('Evidence recall', function (x) { return x[6] < 0 ? '–' : fmt(x[6]); });
+    line('Channels', function (x) { return x[12] ? Object.keys(x[12]).sort().map(function (c) { return '<span class="chan">' + esc(c) + ' ' + x[12][c] + '</span>'; }).join(' ') : '–'; });
+    line('Parent in branch', function (x) { return x[13] == null ? '–' : (x[13] ? 'yes' : 'no'); });
+    line('Full query', function (x) { return fmt(x[14], 3) + ' s'; });
+    h += '</tbody></table>';
+    var withBundle = systems.filter(function (s) { return row.per[s.name][10] >= 0; });
+    if (!withBundle.length) {
+      h += '<p class="muted" id="nobundle">No evidence bundles recorded for this question (run made before bundles.jsonl, or run.bundles: off).</p>';
+      el('detail').innerHTML = h;
+      app.dataset.state = 'question';
+      return;
+    }
+    var pick = withBundle.filter(function (s) { return s.name === sys; })[0] ||
+      withBundle.filter(function (s) { return s.name === 'arbormem'; })[0] || withBundle[0];
+    h += '<div class="tabs" id="tabs">' + withBundle.map(function (s) {
+      return '<a href="' + link(ri, q, row, s.name) + '" class="' + (s === pick ? 'active' : '') + '">' + esc(s.name) + '</a>';
+    }).join('') + '</div><div class="panel" id="panel">loading bundle…</div>';
+    el('detail').innerHTML = h;
+    var x = row.per[pick.name];
+    var si = r.systems.indexOf(pick);
+    load('b-' + ri + '-' + si + '-' + x[10]).then(function (chunk) {
+      var b = chunk[x[11]], files = {};
+      (b.items || []).forEach(function (it) { if (it.t) files[it.t[0]] = true; });
+      var names = Object.keys(files);
+      return Promise.all(names.map(function (f) { return load('t-' + ri + '-' + f); })).then(function (parts) {
+        var texts = {};
+        names.forEach(function (f, i) { texts[f] = parts[i]; });
+        el('panel').innerHTML = renderBundle(b, texts, q, pick.name);
+        app.dataset.state = 'question';
+      });
+    }).catch(fail);
+  }
+
+  var partNames = { score: 'score', raw: 'rerank raw', prob: 'rerank p', ce: 's_ce', key: 's_key', rec: 's_rec', topic: 's_topic' };
+
+  function renderBundle(b, texts, q, sys) {
+    var gold = {};
+    (q[7] || []).forEach(function (s) { gold[s] = true; });
+    var items = b.items || [], tokens = 0;
+    items.forEach(function (it) { tokens += it.tokens || 0; });
+    var h = '<div id="bundle" data-system="' + esc(sys) + '">';
+    var tr = b.trace;
+    if (tr) {
+      h += '<div id="trace"><h4>Localization trace</h4><dl class="trace">';
+      h += '<dt>Localized</dt><dd>' + (tr.localized ? 'yes' : 'no') + '</dd>';
+      if (tr.localized) {
+        h += '<dt>Cascade step</dt><dd id="trace-step">' + esc(tr.path || '–') + '</dd>';
+        h += '<dt>Chosen parent</dt><dd id="trace-parent">' + (tr.parent ? '<span class="src">' + esc(tr.parent) + '</span>' : 'new root (no candidate above τ)') + '</dd>';
+      }
+      if (b.branch && b.branch.length) h += '<dt>Branch path</dt><dd class="branch" id="trace-branch">' + b.branch.map(function (s) { return '<span class="src' + (gold[s] ? ' gold' : '') + '">' + esc(s) + '</span>'; }).join(' → ') + '</dd>';
+      if (tr.channels) h += '<dt>Channels</dt><dd>' + Object.keys(tr.channels).sort().map(function (c) { return '<span class="chan">' + esc(c) + ' ' + tr.channels[c] + '</span>'; }).join(' ') + '</dd>';
+      h += '</dl>';
+      var cands = tr.candidates || [];
+      if (cands.length) {
+        // Columns: the known score parts first, then any other number a
+        // newer trace carries (e.g. the reranker's raw score).
+        var cols = ['score', 'ce', 'key', 'rec', 'topic'].concat(['raw', 'prob'].filter(function (k) { return cands.some(function (c) { return typeof c[k] === 'number'; }); })), seen = {};
+        cols.forEach(function (c) { seen[c] = true; });
+        cands.forEach(function (c) { Object.keys(c).forEach(function (k) { if (!seen[k] && k !== 'node' && typeof c[k] === 'number') { seen[k] = true; cols.push(k); } }); });
+        h += '<table class="cands" id="candidates"><thead><tr><th>candidate</th>' + cols.map(function (c) { return '<th>' + esc(partNames[c] || c) + '</th>'; }).join('') + '</tr></thead><tbody>';
+        cands.forEach(function (c) {
+          h += '<tr class="cand' + (c.node === tr.parent ? ' chosen' : '') + '"><td>' + esc(c.node) + '</td>' + cols.map(function (k) { return '<td>' + (c[k] == null ? '–' : fmt(c[k], 3)) + '</td>'; }).join('') + '</tr>';
+        });
+        h += '</tbody></table>';
+      }
+      h += '</div>';
+    }
+    h += '<h4>Evidence bundle of ' + esc(sys) + ': ' + items.length + ' items, ' + tokens + ' tokens</h4>';
+    h += '<table class="items" id="items"><thead><tr><th>#</th><th>Channel</th><th>Block</th><th>Tokens</th><th>Sources</th><th>Text</th></tr></thead><tbody>';
+    items.forEach(function (it, i) {
+      var srcs = it.sources || [], isGold = srcs.some(function (s) { return gold[s]; });
+      h += '<tr class="item' + (isGold ? ' goldsrc' : '') + '"><td>' + (i + 1) + '</td><td><span class="chan">' + esc(it.channel) + '</span></td><td>' + esc(it.block || '') + '</td><td>' + (it.tokens || 0) + '</td><td>' +
+        srcs.map(function (s) { return '<span class="src' + (gold[s] ? ' gold' : '') + '">' + esc(s) + '</span>'; }).join('') + '</td><td><div class="itext">' +
+        (it.t ? highlight(texts[it.t[0]][it.t[1]], q[3]) : '<span class="muted">(' + (it.missing ? 'text missing from bundle-texts.jsonl' : 'text not recorded: run.bundles: trace') + ')</span>') + '</div></td></tr>';
+    });
+    h += '</tbody></table>';
+    return h + '</div>';
+  }
+
+  // route shows what the hash asks for: a question (#run=0&ep=..&q=..), a
+  // run's question list (#run=0, #browse), or the tables (any other hash,
+  // e.g. a section anchor). Without JavaScript every section shows at once.
+  function route() {
+    var p = params(), view = document.body.dataset.view;
+    if (p.q != null && p.ep != null) { setView('browser'); showQuestion(p); return; }
+    if (p.run != null && runs[Number(p.run)]) {
+      if (st.run !== Number(p.run)) { st.run = Number(p.run); st.systems = null; st.page = 0; st.cat = ''; st.out = ''; st.outSys = '*'; st.bud = ''; st.vi = ''; }
+      setView('browser'); showList(); return;
+    }
+    if (location.hash === '#browse') {
+      setView('browser');
+      if (view !== 'browser' || app.dataset.state !== 'list') showList();
+      return;
+    }
+    setView('tables');
+    // The anchor's section was hidden when the browser tried to scroll to it.
+    var target = location.hash.length > 1 && document.getElementById(location.hash.slice(1));
+    if (target && target.scrollIntoView) target.scrollIntoView();
+  }
+
+  function setView(v) {
+    if (document.body.dataset.view === v) return;
+    document.body.dataset.view = v;
+    if (v === 'browser') window.scrollTo(0, 0);
+  }
+
+  function init(meta) {
+    runs = meta || [];
+    app = el('app');
+    if (!runs.length) { app.innerHTML = '<p class="muted">No runs.</p>'; return; }
+    window.addEventListener('hashchange', route);
+    route();
+  }
+
+  return { init: init, load: got };
+})();

@@ -1,0 +1,173 @@
+package htmlreport
+
+import (
+	"bytes"
+	"context"
+	"image/color"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// chromium finds a headless-capable Chromium on PATH, or skips the test.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("browser test skipped: no chromium on PATH (Debian: apt-get install chromium)")
+	return ""
+}
+
+// browse opens page (a file URL with its hash) in headless Chromium and
+// returns the DOM after the page's scripts ran; with shot set, it saves a
+// screenshot there instead. The virtual time budget lets the lazily loaded
+// data scripts finish before the dump.
+func browse(t *testing.T, bin, url, shot string, extra ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+		"--disable-dev-shm-usage", "--user-data-dir=" + t.TempDir(), "--virtual-time-budget=10000", "--window-size=1400,1600"}, extra...)
+	if shot != "" {
+		args = append(args, "--screenshot="+shot)
+	} else {
+		args = append(args, "--dump-dom")
+	}
+	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %s: %v\n%s", url, err, errb.String())
+	}
+	// The inline script's source is in the DOM too; only markup counts.
+	return scriptRE.ReplaceAllString(out.String(), "")
+}
+
+var scriptRE = regexp.MustCompile(`(?s)<script>.*?</script>`)
+
+// TestBrowser opens the fixture run's report in headless Chromium: the
+// tables render with and without JavaScript, the question list fills in,
+// and opening one ArborMem question shows the side-by-side comparison, the
+// evidence bundle item by item with the gold answer highlighted, and the
+// localization trace with every candidate's score parts and the branch.
+func TestBrowser(t *testing.T) {
+	bin := chromium(t)
+	out := t.TempDir()
+	if _, err := Write(out, []Run{fixtureRun(t)}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "file://" + filepath.ToSlash(abs)
+	count := func(dom, pattern string) int { return len(regexp.MustCompile(pattern).FindAllStringIndex(dom, -1)) }
+
+	t.Run("tables", func(t *testing.T) {
+		dom := browse(t, bin, url, "")
+		if !strings.Contains(dom, `data-view="tables"`) || count(dom, `<table class="result">`) != 2 {
+			t.Errorf("tables view: want the main and degraded tables rendered, view tables:\n%.2000s", dom)
+		}
+	})
+	t.Run("no-javascript", func(t *testing.T) {
+		// The page as a browser without JavaScript sees it: scripts gone
+		// (headless Chromium cannot dump a page with scripting disabled).
+		page, err := os.ReadFile(abs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nojs := filepath.Join(out, "nojs.html")
+		if err := os.WriteFile(nojs, scriptRE.ReplaceAll(page, nil), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dom := browse(t, bin, "file://"+filepath.ToSlash(nojs), "")
+		if count(dom, `<table class="result">`) != 2 || !strings.Contains(dom, "fixture-bme") || !strings.Contains(dom, "<td><strong>100.0</strong></td>") {
+			t.Errorf("without JavaScript the tables must still show:\n%.2000s", dom)
+		}
+	})
+	t.Run("list", func(t *testing.T) {
+		dom := browse(t, bin, url+"#run=0", "")
+		if !strings.Contains(dom, `data-state="list"`) {
+			t.Fatalf("question list not shown:\n%.3000s", dom)
+		}
+		if n := count(dom, `<tr><td>s0`); n != 3 {
+			t.Errorf("question list has %d rows, want 3", n)
+		}
+		if !strings.Contains(dom, `class="err"`) || !strings.Contains(dom, `class="ok"`) {
+			t.Error("score cells are not marked by outcome")
+		}
+	})
+	t.Run("question", func(t *testing.T) {
+		dom := browse(t, bin, url+"#run=0&ep=s01&q=s01-q01&sys=arbormem", "")
+		if !strings.Contains(dom, `data-state="question"`) {
+			t.Fatalf("question not opened:\n%.3000s", dom)
+		}
+		for _, want := range []string{
+			`id="compare"`, `<th>bm25</th>`, `<th>arbormem</th>`, // side by side
+			`rule: gold found`,                             // the judge's raw reply
+			`id="bundle" data-system="arbormem"`,           // the ArborMem bundle
+			`<mark>Sycamore table</mark>`,                  // gold highlighted in an item
+			`id="trace-step">scored`,                       // cascade step
+			`id="trace-parent"><span class="src">s01-t002`, // chosen parent
+			`id="trace-branch"`, `s_ce`, `s_key`, `s_rec`, `s_topic`, `rerank raw`, `rerank p`, `rerank_raw`,
+		} {
+			if !strings.Contains(dom, want) {
+				t.Errorf("question view lacks %q", want)
+			}
+		}
+		if n := count(dom, `<tr class="item`); n != 3 {
+			t.Errorf("bundle shows %d items, want 3", n)
+		}
+		if n := count(dom, `<tr class="cand`); n != 2 {
+			t.Errorf("trace shows %d candidates, want 2", n)
+		}
+		if !strings.Contains(dom, `<tr class="cand chosen"><td>s01-t002</td>`) {
+			t.Error("the chosen parent's candidate row is not marked")
+		}
+	})
+	t.Run("screenshots", func(t *testing.T) {
+		dir := os.Getenv("ARBOR_SCREENSHOTS") // keep them to look at
+		if dir == "" {
+			dir = t.TempDir()
+		}
+		for name, hash := range map[string]string{"tables": "", "list": "#run=0", "question": "#run=0&ep=s01&q=s01-q01&sys=arbormem"} {
+			p := filepath.Join(dir, name+".png")
+			browse(t, bin, url+hash, p)
+			if n := colours(t, p); n < 8 {
+				t.Errorf("%s screenshot has %d colours: blank page?", name, n)
+			}
+		}
+	})
+}
+
+// colours counts the distinct colours of a PNG (sampled), to tell a drawn
+// page from a blank one.
+func colours(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	seen := map[color.RGBA]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 7 {
+		for x := b.Min.X; x < b.Max.X; x += 7 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			seen[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 255}] = true
+		}
+	}
+	return len(seen)
+}

@@ -1,0 +1,328 @@
+package htmlreport
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/arbor-eval/arbor/pkg/record"
+	"github.com/arbor-eval/arbor/pkg/table"
+	"github.com/arbor-eval/arbor/pkg/table/tabletest"
+)
+
+var _ = flag.Bool("update", false, "rewrite golden files")
+
+const fixtureDir = "testdata/run"
+
+// fixtureRun reads testdata/run as runners.ReportHTML would, with one small
+// table and one plot standing in for the run's rendered tables.
+func fixtureRun(t testing.TB) Run {
+	t.Helper()
+	samples, err := record.ReadLog[record.Sample](filepath.Join(fixtureDir, "samples.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	episodes, err := record.ReadLog[record.EpisodeStat](filepath.Join(fixtureDir, "episodes.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadManifest(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := table.Table{Title: "Answer accuracy (%) <fixture>", Stub: "Benchmark",
+		Columns:   []table.Column{{Name: "BM25", Decimals: 1}, {Name: "ArborMem", Decimals: 1}},
+		Rows:      []table.Row{{Label: "BranchMemEval", Cells: []table.Cell{table.V(33.3), table.V(100)}}},
+		Highlight: table.Highlight{By: table.ByRow}, Notes: []string{"Heuristic: fixture."}}
+	return Run{Dir: fixtureDir, Manifest: m, Samples: samples, Episodes: episodes,
+		Tables:  []Table{{Name: "main", Table: tb}},
+		Plots:   []Plot{{Name: "budget-accuracy", SVG: []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>`)}},
+		Bundles: filepath.Join(fixtureDir, "bundles.jsonl"), Texts: filepath.Join(fixtureDir, "bundle-texts.jsonl")}
+}
+
+// TestSiteStructureGolden builds the site from the fixture run and compares
+// its structure (files, what each data file registers and holds, the
+// page's sections and tables, the run metadata) with a golden file.
+func TestSiteStructureGolden(t *testing.T) {
+	out := t.TempDir()
+	st, err := Write(out, []Run{fixtureRun(t)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Samples != 6 || st.Bundles != 5 {
+		t.Errorf("stats = %+v, want 6 samples and 5 bundles (one error sample has none)", st)
+	}
+	tabletest.Golden(t, filepath.Join("testdata", "golden", "structure.txt"), []byte(structure(t, out)))
+}
+
+// structure describes a generated site without its bytes.
+func structure(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	var files []string
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s: %s\n", f, describe(t, f, data))
+	}
+	page, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	markup := regexp.MustCompile(`(?s)<script>.*?</script>`).ReplaceAll(page, nil)
+	b.WriteString("\nindex.html ids:")
+	for _, m := range regexp.MustCompile(` id="([^"]+)"`).FindAllStringSubmatch(string(markup), -1) {
+		b.WriteString(" " + m[1])
+	}
+	b.WriteString("\nindex.html headings:\n")
+	for _, m := range regexp.MustCompile(`<(h[23]|caption)>(.*?)</`).FindAllStringSubmatch(string(markup), -1) {
+		fmt.Fprintf(&b, "  %s %s\n", m[1], m[2])
+	}
+	init := regexp.MustCompile(`ARBOR\.init\((.*)\);</script>`).FindSubmatch(page)
+	if init == nil {
+		t.Fatal("index.html does not call ARBOR.init")
+	}
+	var metas []runMeta
+	if err := json.Unmarshal(init[1], &metas); err != nil {
+		t.Fatalf("ARBOR.init argument: %v", err)
+	}
+	js, _ := json.MarshalIndent(metas, "", "  ")
+	b.WriteString("ARBOR.init: " + string(js) + "\n")
+	return b.String()
+}
+
+var loadRE = regexp.MustCompile(`(?s)^ARBOR\.load\("([^"]+)",(.*)\);\n$`)
+
+// describe says what one file holds: for a data file, the name it
+// registers (which must be its own) and the number of records.
+func describe(t *testing.T, name string, data []byte) string {
+	switch {
+	case strings.HasPrefix(name, "data/"):
+		m := loadRE.FindSubmatch(data)
+		if m == nil {
+			t.Fatalf("%s is not an ARBOR.load(name, data) script", name)
+		}
+		if want := strings.TrimSuffix(strings.TrimPrefix(name, "data/"), ".js"); string(m[1]) != want {
+			t.Errorf("%s registers %q", name, m[1])
+		}
+		var rows []json.RawMessage
+		if err := json.Unmarshal(m[2], &rows); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return fmt.Sprintf("%d rows", len(rows))
+	case strings.HasSuffix(name, ".svg"):
+		return "svg"
+	case name == "index.html":
+		if !bytes.HasPrefix(data, []byte("<!DOCTYPE html>")) {
+			t.Error("index.html has no doctype")
+		}
+		if bytes.Contains(data, []byte("http://")) || bytes.Contains(data, []byte("https://")) {
+			for _, u := range regexp.MustCompile(`(src|href)="https?://[^"]*"`).FindAll(data, -1) {
+				t.Errorf("index.html loads from the network: %s", u)
+			}
+		}
+		return "page"
+	}
+	return "other"
+}
+
+// TestBundleChunks checks what a question's data holds: the latest bundle
+// line of a key wins over an older one, a torn last line is ignored, item
+// texts resolve from bundle-texts.jsonl and are stored once for all
+// systems, and the extra candidate field of a newer trace passes through.
+func TestBundleChunks(t *testing.T) {
+	out := t.TempDir()
+	if _, err := Write(out, []Run{fixtureRun(t)}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	readData(t, filepath.Join(out, "data", "t-0-0.js"), &texts)
+	if len(texts) != 4 {
+		t.Errorf("text file holds %d texts, want the 4 distinct turns once each", len(texts))
+	}
+	var bm25 []chunkEntry // bm25 is the first system in the manifest
+	readData(t, filepath.Join(out, "data", "b-0-0-0.js"), &bm25)
+	if len(bm25) != 2 {
+		t.Fatalf("bm25 chunk holds %d bundles, want 2", len(bm25))
+	}
+	if len(bm25[0].Items) != 3 {
+		t.Fatalf("first bm25 bundle has %d items; the superseded empty line must lose", len(bm25[0].Items))
+	}
+	if at := bm25[0].Items[1].T; at == nil || !strings.Contains(texts[at[1]], "Sycamore table") {
+		t.Errorf("item 2 text at %v", at)
+	}
+	var am []chunkEntry
+	readData(t, filepath.Join(out, "data", "b-0-1-0.js"), &am)
+	tr := am[0].Trace
+	if tr == nil || tr.Path != "scored" || len(tr.Candidates) != 2 || tr.Candidates[0]["rerank_raw"] != 3.1 {
+		t.Errorf("arbormem trace = %+v", tr)
+	}
+	if *am[0].Items[1].T != *bm25[0].Items[1].T {
+		t.Error("the same turn in two systems' bundles is stored twice")
+	}
+}
+
+type chunkEntry struct {
+	Items []struct {
+		T *[2]int `json:"t"`
+	} `json:"items"`
+	Trace *struct {
+		Path       string           `json:"path"`
+		Candidates []map[string]any `json:"candidates"`
+	} `json:"trace"`
+}
+
+// readData decodes the JSON a data script registers.
+func readData(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := loadRE.FindSubmatch(data)
+	if m == nil {
+		t.Fatalf("%s: not a data script", path)
+	}
+	if err := json.Unmarshal(m[2], v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+func TestOutcome(t *testing.T) {
+	for _, c := range []struct {
+		s    record.Sample
+		want string
+	}{
+		{record.Sample{Error: "recall: boom", Primary: "j", Scores: map[string]record.ScoreRecord{"j": {Score: 1}}}, "error"},
+		{record.Sample{Primary: "bme", Scores: map[string]record.ScoreRecord{"bme": {Score: 0, Outcome: "confusion"}}}, "confusion"},
+		{record.Sample{Primary: "j", Scores: map[string]record.ScoreRecord{"j": {Score: 1}}}, "correct"},
+		{record.Sample{Primary: "j", Scores: map[string]record.ScoreRecord{"j": {Score: 0.5}}}, "partial"},
+		{record.Sample{Primary: "j"}, "wrong"},
+	} {
+		if got := outcome(c.s); got != c.want {
+			t.Errorf("outcome(%+v) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}
+
+// TestEscaping: text from samples, bundles and the manifest is data, never
+// markup, in the page and in the tables.
+func TestEscaping(t *testing.T) {
+	r := fixtureRun(t)
+	r.Manifest["command"] = []any{"arbor", "<script>alert(1)</script>"}
+	r.ID = `run "<x>"`
+	out := t.TempDir()
+	if _, err := Write(out, []Run{r}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	for _, bad := range []string{"<script>alert(1)", "<fixture>", `run "<x>"`} {
+		if bytes.Contains(page, []byte(bad)) {
+			t.Errorf("index.html contains unescaped %q", bad)
+		}
+	}
+	if !bytes.Contains(page, []byte("&lt;script&gt;alert(1)&lt;/script&gt;")) {
+		t.Error("the manifest's command is not shown escaped")
+	}
+}
+
+// TestDegradedCounts sums the episodes' degraded counts per system and
+// counts failed samples and episodes.
+func TestDegradedCounts(t *testing.T) {
+	r := fixtureRun(t)
+	rows, cols := degraded(r.Samples, r.Episodes)
+	if strings.Join(cols, ",") != "bad_replies,fallbacks" {
+		t.Errorf("columns = %v", cols)
+	}
+	got := map[string]degradedRow{}
+	for _, x := range rows {
+		got[x.System] = x
+	}
+	if a := got["arbormem"]; a.Episodes != 2 || a.Degraded != 1 || a.Counts["fallbacks"] != 2 || a.Counts["bad_replies"] != 1 {
+		t.Errorf("arbormem = %+v", a)
+	}
+	if b := got["bm25"]; b.SampleErrs != 1 || b.EpisodeErrs != 1 || b.Samples != 3 {
+		t.Errorf("bm25 = %+v", b)
+	}
+}
+
+// TestMissingSideFiles: a run without bundles (older runs, run.bundles:
+// off) and without a manifest still reports, over an earlier report whose
+// bundle files go (and only they).
+func TestMissingSideFiles(t *testing.T) {
+	r := fixtureRun(t)
+	out := t.TempDir()
+	if _, err := Write(out, []Run{r}, Options{}); err != nil { // a report with bundles first
+		t.Fatal(err)
+	}
+	keep := filepath.Join(out, "data", "notes.txt")
+	os.WriteFile(keep, []byte("mine"), 0o644)
+	r.Bundles, r.Texts, r.Manifest = "", "", nil
+	st, err := Write(out, []Run{r}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Bundles != 0 {
+		t.Errorf("bundles = %d", st.Bundles)
+	}
+	if m, _ := filepath.Glob(filepath.Join(out, "data", "[bt]-*")); len(m) != 0 {
+		t.Errorf("the earlier report's bundle files remain: %v", m)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("a file the report did not write was removed: %v", err)
+	}
+	page, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	if !bytes.Contains(page, []byte("No manifest.json")) {
+		t.Error("a missing manifest is not said")
+	}
+}
+
+func TestManifestOrder(t *testing.T) {
+	m := map[string]any{"systems": []any{"full", "bm25", "arbormem"}}
+	got := manifestOrder(m, []string{"arbormem", "extra", "bm25"})
+	if strings.Join(got, ",") != "bm25,arbormem,extra" {
+		t.Errorf("got %v", got)
+	}
+}
+
+// FuzzIndexBundles: whatever bundles.jsonl and bundle-texts.jsonl hold,
+// reading them does not fail or panic.
+func FuzzIndexBundles(f *testing.F) {
+	f.Add([]byte(`{"episode":"e","question":"q","system":"s","budget":1,"items":[{"ref":"ab"}]}` + "\n{\"episode\":"))
+	f.Add([]byte("\n\nnot json\n{}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "b.jsonl")
+		os.WriteFile(p, data, 0o644)
+		if _, _, err := indexBundles(p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readTexts(p); err != nil {
+			t.Fatal(err)
+		}
+		st := &site{dir: t.TempDir()}
+		ts := &textStore{site: st, prefix: "t-", limit: 64, texts: map[string]string{"ab": "x"}, placed: map[string][2]int{}}
+		c := &chunker{site: st, prefix: "b-", limit: 64, texts: ts}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			_, _, _ = c.add(bytes.TrimSpace(line))
+		}
+		_ = c.flush()
+		_ = ts.flush()
+	})
+}
