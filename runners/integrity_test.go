@@ -3,6 +3,7 @@ package runners
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,5 +77,25 @@ func TestDegradedRunIsSaidOutLoud(t *testing.T) {
 	}
 	if err := integrityError(Integrity{}, []record.SystemDegraded{{System: "x", Degraded: record.Degraded{Fallbacks: 1}, Committed: 10}}, 0); err != nil {
 		t.Errorf("degraded counts without --strict: %v", err)
+	}
+}
+
+// TestGarbageMemoryOpsFailStrict: a chat model that answers memory
+// operations with garbage leaves ArborMem running on rules; the run prints
+// its fallbacks and --strict exits non-zero.
+func TestGarbageMemoryOpsFailStrict(t *testing.T) {
+	fake := llmtest.New(llmtest.Options{Reply: func(llmtest.Request) string { return "%%% not json at all" }})
+	defer fake.Close()
+	yaml := strings.Replace(chatYAML(fake, 4), "arbormem: {extractors: heuristic}", "arbormem: {extractors: chat}", 1)
+	cfg := testConfig(t, yaml)
+	var log strings.Builder
+	plan := Plan{Benchmark: "branchmemeval", Limit: 1, Systems: []string{"arbormem"}, Config: cfg, Out: io.Discard, Log: &log,
+		Integrity: Integrity{Strict: true}}
+	_, err := Run(deadline(t), plan)
+	if !errors.Is(err, ErrDegraded) || !strings.Contains(err.Error(), "ArborMem") {
+		t.Fatalf("--strict with garbage memory-op replies: %v", err)
+	}
+	if !strings.Contains(log.String(), "degraded: ArborMem:") || !strings.Contains(log.String(), "fell back to rules") {
+		t.Errorf("the run does not print the fallbacks:\n%s", log.String())
 	}
 }
