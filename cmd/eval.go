@@ -41,9 +41,15 @@ func planFromFlags(cmd *cobra.Command, kind, benchmark string) (runners.Plan, er
 	p := runners.Plan{Kind: kind, Benchmark: benchmark, Config: cfg, Command: os.Args, Out: cmd.OutOrStdout(), Log: cmd.ErrOrStderr()}
 	p.Data, _ = f.GetString("data")
 	p.Systems = splitList(f, "systems")
+	if f.Changed("systems") && len(p.Systems) == 0 {
+		return p, fmt.Errorf("--systems: empty; name at least one system (%s)", strings.Join(runners.DefaultSystems, ", "))
+	}
 	p.Categories = splitList(f, "categories")
 	p.Episodes = splitList(f, "episodes")
 	p.Limit, _ = f.GetInt("limit")
+	if p.Limit < 0 {
+		return p, fmt.Errorf("--limit: %d must not be negative (0 keeps every episode)", p.Limit)
+	}
 	p.Seed, _ = f.GetInt("seed")
 	p.RunID, _ = f.GetString("run")
 	if err := runners.CheckRunName(p.RunID); err != nil {
