@@ -337,3 +337,43 @@ func TestMergeShardsCLI(t *testing.T) {
 		t.Errorf("arbor report of the merged run prints other tables than arbor merge:\n%s\n---\n%s", report, out)
 	}
 }
+
+// TestInputsRefusedWithOneLine: inputs that mean nothing are refused before
+// anything runs, with one line naming the flag or variable.
+func TestInputsRefusedWithOneLine(t *testing.T) {
+	results := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		env  string
+		want string
+	}{
+		{[]string{"eval", "branchmemeval", "--limit", "-1"}, "", "--limit"},
+		{[]string{"eval", "branchmemeval", "--systems", ""}, "", "--systems"},
+		{[]string{"eval", "branchmemeval", "--run", "../../escape"}, "", "--run"},
+		{[]string{"eval", "branchmemeval", "--budget", "0"}, "", "--budget"},
+		{[]string{"eval", "branchmemeval"}, "ARBOR_ANSWER_BUGDET=5", "ARBOR_ANSWER_BUGDET"},
+		{[]string{"eval", "nosuchbench"}, "", "known: beam, branchmemeval, locomo, longmemeval"},
+	} {
+		p := &process{Cmd: exec.Command(os.Args[0], append(tc.args, "--results", results, "--no-progress")...)}
+		p.Env = append(os.Environ(), "ARBOR_TEST_MAIN=1")
+		if tc.env != "" {
+			p.Env = append(p.Env, tc.env)
+		}
+		p.Stdout, p.Stderr = &p.stdout, &p.stderr
+		err := p.Run()
+		msg := strings.TrimSpace(p.stderr.String())
+		if err == nil || !strings.Contains(msg, tc.want) || strings.Count(msg, "\n") > 0 {
+			t.Errorf("%v %s: exit %v, stderr %q; want one line naming %q", tc.args, tc.env, err, msg, tc.want)
+		}
+	}
+	if entries, _ := filepath.Glob(filepath.Join(results, "*")); len(entries) != 0 {
+		t.Errorf("refused commands left results behind: %v", entries)
+	}
+}
+
+// TestVersionFlag: --version prints the version line.
+func TestVersionFlag(t *testing.T) {
+	if out := arbor(t, "--version"); !strings.HasPrefix(out, "arbor ") || !strings.Contains(out, "commit") {
+		t.Errorf("--version printed %q", out)
+	}
+}
