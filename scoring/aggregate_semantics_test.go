@@ -344,12 +344,13 @@ func TestLatencyAndCost(t *testing.T) {
 		return out
 	}
 	// ArborMem total: 400 ingest calls / 100 turns, 32000/100 prompt,
-	// 3000/100 completion; per question 2 calls, 1000, 10; evidence 1500.
-	if got := strings.Join(row(2), " "); got != "4.00 320.0 30.0 2.00 1000.0 10.0 1500.0" {
+	// 3000/100 completion; per question 2 calls, 1000, 10; evidence 1500;
+	// no cache hits.
+	if got := strings.Join(row(2), " "); got != "4.00 320.0 30.0 2.00 1000.0 10.0 1500.0 0.0" {
 		t.Errorf("ArborMem cost row = %s", got)
 	}
 	// Mem0 chat: ingest peak 100 calls, 5000, 500 over 100 turns.
-	if got := strings.Join(row(1), " "); got != "1.00 50.0 5.0 2.00 1000.0 10.0 –" {
+	if got := strings.Join(row(1), " "); got != "1.00 50.0 5.0 2.00 1000.0 10.0 – 0.0" {
 		t.Errorf("Mem0 chat cost row = %s", got)
 	}
 }
