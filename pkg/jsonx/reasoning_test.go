@@ -18,3 +18,26 @@ func TestReasoningAndTruncatedObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestLastCompleteValueOfTheShape: a stray brace or an example object in
+// the prose does not hide the real answer after it.
+func TestLastCompleteValueOfTheShape(t *testing.T) {
+	type verdict struct {
+		Label string `json:"label"`
+	}
+	for _, tc := range []struct{ in, want string }{
+		{`Thinking about it { not json at all. {"label": "WRONG"}`, "WRONG"},
+		{`The format is {"label": "CORRECT"} but here: {"label": "WRONG"}`, "WRONG"},
+		{`{"label": "WRONG"} {"note": "an object of another shape"}`, "WRONG"},
+		{`{"outer": {"label": "inner"}, "label": "OUTER"}`, "OUTER"},
+	} {
+		var v verdict
+		if err := Unmarshal(tc.in, &v); err != nil || v.Label != tc.want {
+			t.Errorf("Unmarshal(%q) = %+v, %v; want label %s", tc.in, v, err, tc.want)
+		}
+	}
+	var list []int
+	if err := Unmarshal(`first {"a": 1} then [1, 2] and finally [3]`, &list); err != nil || len(list) != 1 || list[0] != 3 {
+		t.Errorf("last array: %v, %v", list, err)
+	}
+}
