@@ -277,6 +277,13 @@ func (s *source) replay(ctx context.Context, fn func(*datasets.Episode) error) e
 }
 
 func selectHeaders(p *Plan, hs []header) ([]header, error) {
+	if len(hs) == 0 {
+		src := p.Data
+		if src == "" {
+			src = "the embedded set"
+		}
+		return nil, fmt.Errorf("%s: %s holds no episodes", p.Benchmark, src)
+	}
 	if len(p.Episodes) > 0 {
 		want := map[string]bool{}
 		for _, id := range p.Episodes {

@@ -3,7 +3,10 @@ package runners
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +43,51 @@ func TestBenchmarkNameIsCaseInsensitive(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Plan{Benchmark: "nope", Config: cfg, Out: io.Discard, Log: io.Discard}); err == nil {
 		t.Error("unknown benchmark accepted")
+	}
+}
+
+// TestBadDataIsRefused: invalid UTF-8 in any benchmark file, and a file
+// with no episodes, are one-line errors naming the file, not silent loads.
+func TestBadDataIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	corrupt := func(src, dst, after string) string {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := strings.Index(string(b), after)
+		if i < 0 {
+			t.Fatalf("%s has no %q", src, after)
+		}
+		i += len(after)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, append(append(append([]byte{}, b[:i]...), 0xff), b[i:]...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dst
+	}
+	beam := filepath.Join(dir, "beam", "1")
+	if err := os.CopyFS(beam, os.DirFS("../datasets/beam/testdata/chats/100K/1")); err != nil {
+		t.Fatal(err)
+	}
+	corrupt(filepath.Join(beam, "chat.json"), filepath.Join(beam, "chat.json"), `"content": "`)
+	empty := filepath.Join(dir, "empty.json")
+	if err := os.WriteFile(empty, []byte("[]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t)
+	for _, tc := range []struct{ bench, data, want string }{
+		{"locomo", corrupt("../datasets/locomo/testdata/locomo10.json", filepath.Join(dir, "lo.json"), `"text": "`), "invalid UTF-8"},
+		{"longmemeval", corrupt("../datasets/longmemeval/testdata/longmemeval_oracle.json", filepath.Join(dir, "lme.json"), `"content": "`), "invalid UTF-8"},
+		{"branchmemeval", corrupt("../datasets/branchmemeval/branchmemeval.json", filepath.Join(dir, "bme.json"), `"user": "`), "invalid UTF-8"},
+		{"beam", beam, "invalid UTF-8"},
+		{"locomo", empty, "holds no episodes"},
+	} {
+		_, err := Run(context.Background(), Plan{Benchmark: tc.bench, Data: tc.data, Systems: []string{"recent"}, Config: cfg, Out: io.Discard, Log: io.Discard})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s %s: %v; want one line saying %q", tc.bench, filepath.Base(tc.data), err, tc.want)
+		}
 	}
 }

@@ -40,7 +40,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // set, receives the bytes read so far after every element and at the end.
 func DecodeArray(ctx context.Context, r io.Reader, total int64, progress func(done, total int64), each func(i int, dec *json.Decoder) error) error {
 	cr := &countingReader{r: r}
-	dec := json.NewDecoder(bufio.NewReaderSize(cr, 64<<10))
+	dec := json.NewDecoder(bufio.NewReaderSize(ValidUTF8(cr), 64<<10))
 	tok, err := dec.Token()
 	if err != nil {
 		return fmt.Errorf("top level: expected a JSON array: %w", describe(err))
