@@ -174,6 +174,13 @@ func questionCount(t *testing.T, n int) int {
 // time together (both in the shared answer template) tell them apart.
 func slowChat(t *testing.T) string {
 	t.Helper()
+	file, _ := slowChatServer(t)
+	return file
+}
+
+// slowChatServer is slowChat with the fake server, to count its requests.
+func slowChatServer(t *testing.T) (string, *llmtest.Server) {
+	t.Helper()
 	eps, err := datasets.Load(context.Background(), "branchmemeval", "", datasets.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +207,7 @@ func slowChat(t *testing.T) string {
 	if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return file
+	return file, fake
 }
 
 // slowEval is the eval command line (given the results folder) of BM25 and

@@ -186,11 +186,16 @@ func RenderShared(prompts *prompt.Set, q memory.Query, b memory.Bundle) ([]llm.M
 		}
 		ev = append(ev, evidence{N: i + 1, Label: label, Time: ts, Text: strings.TrimSpace(it.Text)})
 	}
+	directives, err := prompts.Directives(q.Benchmark)
+	if err != nil {
+		return nil, err
+	}
 	text, err := prompts.Render(Template, struct {
-		Evidence []evidence
-		Now      string
-		Question string
-	}{ev, dialog.FormatTime(q.Time), strings.TrimSpace(q.Text)})
+		Evidence   []evidence
+		Now        string
+		Question   string
+		Directives string
+	}{ev, dialog.FormatTime(q.Time), strings.TrimSpace(q.Text), directives})
 	if err != nil {
 		return nil, err
 	}

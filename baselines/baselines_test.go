@@ -2,18 +2,27 @@ package baselines
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/arbor-eval/arbor/answer"
+	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/datasets/beam"
+	"github.com/arbor-eval/arbor/datasets/locomo"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/memory/memorytest"
+	"github.com/arbor-eval/arbor/pkg/table/tabletest"
 	"github.com/arbor-eval/arbor/pkg/tokens"
 )
 
@@ -56,14 +65,14 @@ func TestConformance(t *testing.T) {
 	var vs []variant
 	for _, n := range Names() {
 		for _, bench := range []string{"longmemeval", BranchMemEval} {
-			vs = append(vs, variant{n + "/" + bench, n, deps(bench)})
+			vs = append(vs, variant{n + "/" + bench, n, summaryEvery4(deps(bench))})
 		}
 	}
 	beam := deps(BEAM)
 	beam.Chunker = ChunkBySession
 	vs = append(vs, variant{"bm25/beam-chunks", "bm25", beam})
 	for _, bench := range []string{"locomo", BranchMemEval} {
-		d := deps(bench)
+		d := summaryEvery4(deps(bench))
 		d.Chat = &fakeChat{}
 		vs = append(vs, variant{"summary-chat/" + bench, "summary", d})
 	}
@@ -72,6 +81,16 @@ func TestConformance(t *testing.T) {
 			memorytest.Run(t, Factory(v.baseline, v.d), memorytest.WithCounter(v.d.Tokens))
 		})
 	}
+}
+
+// summaryEvery4 makes BranchMemEval summaries update every 4 interactions:
+// the conformance suite recalls after 5 commits, before the paper's 8 would
+// have written any summary (and the bundle holds summaries only).
+func summaryEvery4(d Deps) Deps {
+	if d.Benchmark == BranchMemEval {
+		d.Cfg.SummaryEvery = 4
+	}
+	return d
 }
 
 func TestNew(t *testing.T) {
@@ -86,7 +105,8 @@ func TestNew(t *testing.T) {
 	}{
 		{"unknown", "mem0", nil, `unknown baseline "mem0"`},
 		{"no counter", "full", func(d *Deps) { d.Tokens = nil }, "no token counter"},
-		{"negative", "recent", func(d *Deps) { d.Cfg.RecentTurnsBME = -1 }, "baselines.recent_turns_bme: -1"},
+		{"negative", "recent", func(d *Deps) { d.Cfg.RecentTurns = -1 }, "baselines.recent_turns: -1"},
+		{"zero override", "recent", func(d *Deps) { d.Cfg.RecentTurnsByBenchmark = map[string]int{"beam": 0} }, "baselines.recent_turns_by_benchmark.beam: 0"},
 		{"bad mode", "summary", func(d *Deps) { d.Cfg.Summaries = "gpt" }, `baselines.summaries: "gpt"`},
 		{"chat without client", "summary", func(d *Deps) { d.Cfg.Summaries = "chat" }, "no chat model"},
 		{"zero config takes defaults", "bm25", func(d *Deps) { d.Cfg = config.Baselines{} }, ""},
@@ -224,10 +244,16 @@ func TestFullKeepsNewestInOrder(t *testing.T) {
 func TestRecentCap(t *testing.T) {
 	ins := numbered(40, "", 0)
 	for _, c := range []struct {
-		bench string
-		want  int
-	}{{BranchMemEval, 32}, {"locomo", 40}, {"longmemeval", 40}} {
-		sys, _ := New("recent", deps(c.bench))
+		bench    string
+		override map[string]int
+		want     int
+	}{
+		{BranchMemEval, nil, 32}, {"locomo", nil, 32}, {"longmemeval", nil, 32}, {BEAM, nil, 32},
+		{"locomo", map[string]int{"locomo": 10}, 10}, {"beam", map[string]int{"locomo": 10}, 32},
+	} {
+		d := deps(c.bench)
+		d.Cfg.RecentTurnsByBenchmark = c.override
+		sys, _ := New("recent", d)
 		commitAll(t, sys, ins)
 		b := recall(t, sys, "what is the locker code", 1<<20)
 		if len(b.Items) != c.want {
@@ -325,14 +351,21 @@ func TestSummaryUpdatesEvery8OnBME(t *testing.T) {
 		}
 	}
 	b := recall(t, sys, "locker code", 1<<20)
-	if len(b.Items) != 5 || b.Items[0].Channel != memory.ChannelSummary {
-		t.Fatalf("recall = %v, want one summary and the 4 raw interactions since its update", sourceIDs(b))
+	if len(b.Items) != 1 || b.Items[0].Channel != memory.ChannelSummary {
+		t.Fatalf("recall = %v, want the summary alone (no raw tail by default)", sourceIDs(b))
 	}
 	if n := len(b.Items[0].Sources); n != 16 {
 		t.Errorf("the summary cites %d interactions, want 16", n)
 	}
-	if got := sourceIDs(memory.Bundle{Items: b.Items[1:]}); !slices.Equal(got, []string{"i016", "i017", "i018", "i019"}) {
-		t.Errorf("raw tail = %v", got)
+	if chat.count() != 2 {
+		t.Errorf("recall on BranchMemEval made %d summary calls, want the 2 of the every-8 rule", chat.count())
+	}
+	d.Cfg.SummaryRawTail = true
+	withTail, _ := New("summary", d)
+	commitAll(t, withTail, ins)
+	b = recall(t, withTail, "locker code", 1<<20)
+	if got := sourceIDs(memory.Bundle{Items: b.Items[1:]}); len(b.Items) != 5 || !slices.Equal(got, []string{"i016", "i017", "i018", "i019"}) {
+		t.Errorf("summary_raw_tail: raw tail = %v, want the 4 interactions since the last update", got)
 	}
 	second := chat.reqs[1]
 	p := second.Messages[0].Content
@@ -357,20 +390,54 @@ func TestSummaryPerSession(t *testing.T) {
 	if chat.count() != 1 {
 		t.Fatalf("%d summary calls, want 1 (S1 closed when S2 began; no every-8 rule off BranchMemEval)", chat.count())
 	}
+	// The question comes after S2 has ended: S2 is summarised too, and the
+	// bundle holds the two summaries and no raw turn.
 	b := recall(t, sys, "locker", 1<<20)
-	if got := sourceIDs(b); len(got) != 4 || b.Items[0].Channel != memory.ChannelSummary || !strings.Contains(b.Items[0].Text, "session S1") {
-		t.Fatalf("recall = %v", got)
+	if got := sourceIDs(b); len(got) != 2 || b.Items[0].Channel != memory.ChannelSummary || b.Items[1].Channel != memory.ChannelSummary ||
+		!strings.Contains(b.Items[0].Text, "session S1") || !strings.Contains(b.Items[1].Text, "session S2") {
+		t.Fatalf("recall = %v, want the summaries of S1 and S2", got)
 	}
-	// A budget that holds the summary and one raw interaction keeps the newest one.
-	sum := b.Items[0].Tokens
-	small := recall(t, sys, "locker", sum+b.Items[3].Tokens)
-	if got := sourceIDs(small); len(got) != 2 || got[1] != "i012" {
-		t.Errorf("tight budget kept %v, want the summary and i012", got)
+	if chat.count() != 2 {
+		t.Errorf("%d summary calls after the question, want 2", chat.count())
 	}
-	// The summary alone does not fit: the raw tail still fills the budget.
-	tail := recall(t, sys, "locker", b.Items[3].Tokens)
-	if got := sourceIDs(tail); !slices.Equal(got, []string{"i012"}) {
-		t.Errorf("budget below the summary kept %v, want [i012]", got)
+	// Recalling again (another budget) summarises nothing more.
+	small := recall(t, sys, "locker", b.Items[1].Tokens)
+	if got := sourceIDs(small); len(got) != 1 || !strings.HasPrefix(got[0], "i010") || chat.count() != 2 {
+		t.Errorf("tight budget kept %v (%d calls), want the newest summary alone", got, chat.count())
+	}
+	// A later interaction in S2 is folded into S2's summary at the next question.
+	commitAll(t, sys, numbered(1, "S2", 13))
+	b = recall(t, sys, "locker", 1<<20)
+	if n := len(b.Items[1].Sources); len(b.Items) != 2 || n != 4 {
+		t.Errorf("after one more S2 interaction: %v, want S2's summary to cite 4", sourceIDs(b))
+	}
+}
+
+// TestSummaryHoldsNoRawTurns: by default no item of a summary bundle is a
+// raw interaction, on any benchmark; summary_raw_tail brings the tail back.
+func TestSummaryHoldsNoRawTurns(t *testing.T) {
+	ins := memorytest.Conversation()
+	for _, bench := range []string{"locomo", "longmemeval", BEAM, BranchMemEval} {
+		for _, tail := range []bool{false, true} {
+			d := deps(bench)
+			d.Cfg.SummaryRawTail = tail
+			sys, _ := New("summary", d)
+			commitAll(t, sys, ins)
+			raw := 0
+			for _, it := range recall(t, sys, "budget", 1<<20).Items {
+				for _, in := range ins {
+					if it.Text == stampedText(in) {
+						raw++
+					}
+				}
+			}
+			switch {
+			case !tail && raw != 0:
+				t.Errorf("%s: %d raw interactions in the bundle, want none", bench, raw)
+			case tail && bench == BranchMemEval && raw == 0:
+				t.Errorf("%s with summary_raw_tail: no raw interaction in the bundle", bench)
+			}
+		}
 	}
 }
 
@@ -385,8 +452,8 @@ func TestHeuristicSummary(t *testing.T) {
 			sums = append(sums, it.Text)
 		}
 	}
-	if len(sums) != 2 {
-		t.Fatalf("%d summaries for two closed sessions", len(sums))
+	if len(sums) != 3 {
+		t.Fatalf("%d summaries for three sessions (the last is summarised before the question)", len(sums))
 	}
 	for _, want := range []string{"Casa Azul", "2,000 euros", "Fernwood Labs"} {
 		if !strings.Contains(sums[0], want) {
@@ -425,8 +492,8 @@ func TestSummaryFailedUpdateCanBeRetried(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "i007") || !strings.Contains(err.Error(), "endpoint down") {
 		t.Fatalf("commit error = %v", err)
 	}
-	if b := recall(t, sys, "locker", 1<<20); len(b.Items) != 7 {
-		t.Errorf("after a failed commit the bundle has %d items, want the 7 committed", len(b.Items))
+	if b := recall(t, sys, "locker", 1<<20); len(b.Items) != 0 {
+		t.Errorf("after a failed commit the bundle has %d items, want none (no summary yet)", len(b.Items))
 	}
 	chat.fail = false
 	commitAll(t, sys, ins[7:])
@@ -434,4 +501,120 @@ func TestSummaryFailedUpdateCanBeRetried(t *testing.T) {
 	if len(b.Items) != 1 || len(b.Items[0].Sources) != 8 {
 		t.Errorf("after the retry: %v, want one summary of 8 interactions", sourceIDs(b))
 	}
+}
+
+// loadLong reads testdata/locomo-long.json (45 interactions in 3 sessions)
+// through the LoCoMo loader.
+func loadLong(t *testing.T) ([]dialog.Interaction, []*datasets.Question) {
+	t.Helper()
+	eps, err := locomo.Load(context.Background(), "testdata/locomo-long.json", datasets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ins []dialog.Interaction
+	var qs []*datasets.Question
+	for _, s := range eps[0].Steps {
+		if s.Interaction != nil {
+			ins = append(ins, *s.Interaction)
+		} else {
+			qs = append(qs, s.Question)
+		}
+	}
+	return ins, qs
+}
+
+// TestRecentDiffersFromFullOnLoCoMo: on a LoCoMo conversation longer than 32
+// interactions, recent keeps the latest 32 and its answer prompt is shorter
+// than full-context's, at the paper's budget where full keeps everything.
+func TestRecentDiffersFromFullOnLoCoMo(t *testing.T) {
+	ins, qs := loadLong(t)
+	if len(ins) <= 32 {
+		t.Fatalf("fixture has %d interactions, want more than 32", len(ins))
+	}
+	c := tokens.Default()
+	got := map[string][2]int{}
+	for _, name := range []string{"full", "recent"} {
+		sys, err := New(name, deps("locomo"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		commitAll(t, sys, ins)
+		q := memory.Query{ID: qs[0].ID, Text: qs[0].Text, Time: qs[0].Time, Budget: 30968}
+		b, err := sys.Recall(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs, err := answer.RenderShared(nil, q, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[name] = [2]int{len(b.Items), c.Count(msgs[0].Content)}
+	}
+	if got["full"][0] != len(ins) || got["recent"][0] != 32 {
+		t.Errorf("items: full %d, recent %d; want %d and 32", got["full"][0], got["recent"][0], len(ins))
+	}
+	if got["recent"][1] >= got["full"][1] {
+		t.Errorf("prompt tokens: recent %d, full %d; recent must be smaller", got["recent"][1], got["full"][1])
+	}
+}
+
+var _ = flag.Bool("update", false, "rewrite golden files under testdata")
+
+// TestBM25BEAMTurnChunks: on the BEAM fixture, BM25 indexes exactly as many
+// units as BEAM's own turn_chunk retrieval builds documents (one per turn of
+// every batch, mohammadtavakoli78/BEAM long_term_methods.py), counted here
+// straight from the chat files, not through the loader.
+func TestBM25BEAMTurnChunks(t *testing.T) {
+	const split = "../datasets/beam/testdata/chats/100K"
+	eps, err := beam.Load(context.Background(), split, datasets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	for _, ep := range eps {
+		sys, err := New("bm25", deps(BEAM))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs := 0
+		for _, s := range ep.Steps {
+			if s.Interaction != nil {
+				commitAll(t, sys, []dialog.Interaction{*s.Interaction})
+				pairs++
+			}
+		}
+		units := len(sys.(*bm25).units)
+		want := beamTurnChunks(t, filepath.Join(split, ep.ID))
+		if units != want {
+			t.Errorf("chat %s: %d BM25 units, want BEAM's %d turn chunks", ep.ID, units, want)
+		}
+		fmt.Fprintf(&out, "chat %s: %d interactions, %d turn chunks\n", ep.ID, pairs, units)
+	}
+	tabletest.Golden(t, "testdata/beam_turn_chunks.golden", []byte(out.String()))
+}
+
+// beamTurnChunks counts turn chunks as BEAM's create_chunking does: one per
+// element of every batch's "turns" (chat_trunecated.json when present, as its
+// answer_generation.py reads).
+func beamTurnChunks(t *testing.T, dir string) int {
+	t.Helper()
+	file := filepath.Join(dir, "chat_trunecated.json")
+	if _, err := os.Stat(file); err != nil {
+		file = filepath.Join(dir, "chat.json")
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var batches []struct {
+		Turns []json.RawMessage `json:"turns"`
+	}
+	if err := json.Unmarshal(data, &batches); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, b := range batches {
+		n += len(b.Turns)
+	}
+	return n
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/index"
@@ -25,19 +26,40 @@ type bm25 struct {
 	k       int
 
 	mu    sync.RWMutex
-	units []unit
+	units []*unit
 	// idx holds one document per unit under the unit's position. A chunk
-	// that takes in another interaction is re-added under the same id, which
-	// index.BM25 treats as a replacement (and updates its statistics).
+	// that takes in another interaction grows its document by the new
+	// interaction's terms only (index.BM25.AppendTerms), so committing a
+	// long session costs time linear in its length.
 	idx *index.BM25
 }
 
 // unit is one retrievable piece: an interaction, or a chunk of consecutive
-// interactions sharing a chunk key.
+// interactions sharing a chunk key. A chunk's joined text and token count
+// are made when it is first retrieved after growing, not at every commit.
 type unit struct {
-	key   string
-	texts []string
-	item  memory.Item
+	key     string
+	texts   []string
+	sources []string
+	time    time.Time
+
+	mu    sync.Mutex
+	item  memory.Item // valid for the first built texts
+	built int
+}
+
+// materialize returns the unit as an evidence item, joining and counting
+// its text if it grew since it was last built.
+func (u *unit) materialize(c tokens.Counter) memory.Item {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.built != len(u.texts) {
+		u.item = memory.NewItem(c, memory.ChannelTurn, strings.Join(u.texts, "\n\n"), u.time, u.sources...)
+		u.built = len(u.texts)
+	}
+	it := u.item
+	it.Sources = append([]string(nil), it.Sources...)
+	return it
 }
 
 func newBM25(d Deps) (memory.System, error) {
@@ -52,25 +74,26 @@ func (s *bm25) Commit(_ context.Context, in dialog.Interaction) error {
 	if err := checkInteraction(in); err != nil {
 		return err
 	}
-	key := ""
+	key := in.Chunk
 	if s.chunker != nil {
 		key = s.chunker(in)
 	}
 	text := stampedText(in)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	terms := index.Analyze(text)
 	if n := len(s.units); key != "" && n > 0 && s.units[n-1].key == key {
-		u := &s.units[n-1]
+		u := s.units[n-1]
+		u.mu.Lock()
 		u.texts = append(u.texts, text)
-		u.item.Text = strings.Join(u.texts, "\n\n")
-		u.item.Tokens = s.c.Count(u.item.Text)
-		u.item.Sources = append(u.item.Sources, in.ID)
-		u.item.Time = in.Time
-		s.idx.Add(n-1, u.item.Text)
+		u.sources = append(u.sources, in.ID)
+		u.time = in.Time
+		u.mu.Unlock()
+		s.idx.AppendTerms(n-1, terms)
 		return nil
 	}
-	s.units = append(s.units, unit{key: key, texts: []string{text}, item: memory.NewItem(s.c, memory.ChannelTurn, text, in.Time, in.ID)})
-	s.idx.Add(len(s.units)-1, text)
+	s.units = append(s.units, &unit{key: key, texts: []string{text}, sources: []string{in.ID}, time: in.Time})
+	s.idx.AddTerms(len(s.units)-1, terms)
 	return nil
 }
 
@@ -91,8 +114,7 @@ func (s *bm25) Recall(_ context.Context, q memory.Query) (memory.Bundle, error) 
 		if h.ID < 0 || h.ID >= len(s.units) {
 			return memory.Bundle{}, fmt.Errorf("bm25: index returned unknown unit %d (have %d)", h.ID, len(s.units))
 		}
-		it := s.units[h.ID].item
-		it.Sources = append([]string(nil), it.Sources...)
+		it := s.units[h.ID].materialize(s.c)
 		ranked = append(ranked, it)
 		order[it.Sources[0]] = h.ID
 	}

@@ -35,11 +35,13 @@ const maxSummarySentences = 12
 // Update rule: a session's summary is (re)written when the session ends,
 // i.e. when an interaction of another session is committed, and, on
 // BranchMemEval, every baselines.summary_every interactions while the
-// session is open. Recall returns the summaries, oldest first, keeping the
-// newest that fit the budget, followed by the raw interactions of the
-// current session not yet covered by its summary when budget remains. On
-// LongMemEval, LoCoMo and BEAM nothing signals the end of the last session,
-// so that session is shown raw (packed newest-first under the budget).
+// session is open. On LongMemEval, LoCoMo and BEAM the questions come after
+// their session has ended, so the open session is summarised too before a
+// question is answered (Seal). Recall returns the summaries only,
+// oldest first, keeping the newest that fit the budget: the bundle holds no
+// raw turn text. baselines.summary_raw_tail adds the raw interactions no
+// summary covers yet (BranchMemEval's up to 7 since the last update) when
+// budget remains; it is off by default.
 //
 // Without a chat model the summaries are extractive (heuristic): the
 // session's most salient sentences, those holding names, numbers and dates.
@@ -48,6 +50,9 @@ type summary struct {
 	chat    llm.Client
 	prompts *prompt.Set
 	every   int // 0: only at session end
+	// rawTail shows the interactions no summary covers yet after the
+	// summaries (baselines.summary_raw_tail; off in the paper's setting).
+	rawTail bool
 
 	mu       sync.RWMutex
 	sessions []*sessionState
@@ -67,7 +72,7 @@ type sessionState struct {
 }
 
 func newSummary(d Deps) (memory.System, error) {
-	s := &summary{c: d.Tokens, prompts: d.Prompts, byID: map[string]*sessionState{}}
+	s := &summary{c: d.Tokens, prompts: d.Prompts, byID: map[string]*sessionState{}, rawTail: d.Cfg.SummaryRawTail}
 	if d.Benchmark == BranchMemEval {
 		s.every = d.Cfg.SummaryEvery
 	}
@@ -239,9 +244,13 @@ func heuristicSummary(ins []dialog.Interaction) string {
 	return strings.Join(lines, "\n")
 }
 
-func (s *summary) Recall(_ context.Context, q memory.Query) (memory.Bundle, error) {
+func (s *summary) Recall(ctx context.Context, q memory.Query) (memory.Bundle, error) {
 	if q.Variant != "" {
 		return memory.Bundle{}, fmt.Errorf("summary: unknown variant %q", q.Variant)
+	}
+	// Runners seal during ingestion; this covers callers that do not.
+	if err := s.Seal(ctx); err != nil {
+		return memory.Bundle{}, fmt.Errorf("summary: recall %s: %w", q.ID, err)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -254,9 +263,34 @@ func (s *summary) Recall(_ context.Context, q memory.Query) (memory.Bundle, erro
 		}
 	}
 	out := memory.PackNewest(sums, q.Budget)
-	if s.cur != nil {
+	if s.rawTail && s.cur != nil {
 		left := q.Budget - memory.TotalTokens(out)
 		out = append(out, memory.PackNewest(s.cur.raw[s.cur.covered:], left)...)
 	}
 	return memory.Bundle{Items: out}, nil
+}
+
+// Seal summarises the open session's uncovered interactions before
+// a question on benchmarks whose questions follow the end of their session
+// (LongMemEval, LoCoMo, BEAM: the paper keeps "one summary ... for each
+// session", the last included). On BranchMemEval questions fall inside the
+// dialogue and the summary follows only the every-8 rule. The result depends
+// on the committed interactions alone, so recalling again (at another
+// budget) finds it done and returns the same bundle.
+func (s *summary) Seal(ctx context.Context) error {
+	if s.every > 0 {
+		return nil
+	}
+	s.mu.RLock()
+	open := s.cur != nil && s.cur.covered < len(s.cur.ins)
+	s.mu.RUnlock()
+	if !open {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur == nil || s.cur.covered == len(s.cur.ins) {
+		return nil
+	}
+	return s.update(ctx, s.cur)
 }

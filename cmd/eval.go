@@ -23,6 +23,7 @@ func addRunFlags(c *cobra.Command) {
 	f.String("shard", "", "run shard k/n of the episodes (combine shards with arbor merge)")
 	f.String("run", "", "run id (folder under --results); default derived from the command so re-running resumes")
 	f.Bool("force", false, "resume a run even if its config fingerprint differs")
+	f.String("beam-scoring", "", "BEAM scoring protocol: corrected or official (the released evaluation code); default judge.beam_scoring (corrected)")
 	f.Bool("retry-errors", false, "on resume, answer again the questions whose recorded sample is an error")
 	f.String("tables", "main", "tables to print at the end: main (the run's own table) or all (also categories, BranchMemEval diagnostics, cost, judges, degraded); all are written to tables/")
 	f.Bool("allow-errors", false, "exit 0 even when samples failed (they count as wrong answers); otherwise a run with failed samples exits non-zero")

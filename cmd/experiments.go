@@ -118,6 +118,7 @@ func addExperimentFlags(c *cobra.Command) {
 	addRunFlags(c)
 	c.Flags().String("benchmark", "longmemeval", "benchmark to run: "+strings.Join([]string{"longmemeval", "locomo", "beam", "branchmemeval"}, ", "))
 	c.Flags().Int("subset", runners.PaperSubset, "episodes sampled with --seed (the paper's fixed 50-question subset); 0 = all")
+	c.Flags().String("subset-ids", "", "file of episode or question ids, one per line, pinning the subset instead of sampling it (a run's subset.txt works)")
 }
 
 func experimentPlan(cmd *cobra.Command, kind string) (runners.Plan, error) {
@@ -127,6 +128,11 @@ func experimentPlan(cmd *cobra.Command, kind string) (runners.Plan, error) {
 		return p, err
 	}
 	p.Subset, _ = cmd.Flags().GetInt("subset")
+	if f, _ := cmd.Flags().GetString("subset-ids"); f != "" {
+		if p.SubsetIDs, err = runners.ReadSubsetIDs(f); err != nil {
+			return p, err
+		}
+	}
 	return p, nil
 }
 

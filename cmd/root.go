@@ -38,6 +38,8 @@ Start with:  arbor eval branchmemeval`,
 var flagKeys = map[string]string{
 	"results": "run.results",
 	"verbose": "run.verbose",
+	// Run flags (eval, sweep, ablate, latency).
+	"beam-scoring": "judge.beam_scoring",
 }
 
 func init() {

@@ -68,6 +68,7 @@ samples of a recorded run, without answering again; benchmark, --data and the co
 			job.Workers, _ = f.GetInt("workers")
 			job.Options.LoCoMoJudge, _ = f.GetBool("locomo-judge")
 			job.Options.BEAMOfficial, _ = f.GetBool("beam-official")
+			job.Options.BEAMOfficial = job.Options.BEAMOfficial || cfg.Judge.OfficialBEAM()
 			job.Options.Judge = cfg.Judge
 			if cats, _ := f.GetString("categories"); cats != "" {
 				job.Categories = strings.Split(cats, ",")

@@ -28,7 +28,7 @@ func TestCombineBuildsTableOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	combined := readTable(t, out, "main")
-	for _, run := range []struct{ dir, row string }{{lo.Dir, "LoCoMo"}, {bme.Dir, "BranchMemEval"}} {
+	for _, run := range []struct{ dir, row string }{{lo.Dir, "LoCoMo (token F1)"}, {bme.Dir, "BranchMemEval"}} {
 		own := readTable(t, run.dir, "main")
 		for _, col := range []string{"BM25", "ArborMem"} {
 			if got, want := combined.value(t, run.row, col), own.value(t, run.row, col); got != want {

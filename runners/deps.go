@@ -38,10 +38,10 @@ func newDeps(ctx context.Context, cfg *config.Config, benchmark string) (*deps, 
 	if d.answerer, err = answer.New(cfg, d.models.Chat, d.prompts); err != nil {
 		return nil, err
 	}
-	if d.scorers, err = scoring.ForBenchmark(benchmark, d.models.Judge, d.prompts, scoring.Options{Judge: cfg.Judge}); err != nil {
+	if d.scorers, err = scoring.ForBenchmark(benchmark, d.models.Judge, d.prompts, scoring.Options{Judge: cfg.Judge, BEAMOfficial: cfg.Judge.OfficialBEAM()}); err != nil {
 		return nil, err
 	}
-	d.recaller = scoring.RecallerFor(benchmark)
+	d.recaller = scoring.RecallerFor(benchmark, cfg.Judge.AnswerInBundleMaxWords)
 	return d, nil
 }
 

@@ -96,9 +96,14 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	defer lock.Unlock()
-	m, err := newManifest(dir, &p, d)
+	m, err := newManifest(dir, &p, d, statsOf(src.subset).Questions)
 	if err != nil {
 		return nil, err
+	}
+	if src.subset != nil {
+		if err := writeSubset(dir, p.Benchmark, src.subset, p.Log); err != nil {
+			return nil, err
+		}
 	}
 	r := &run{plan: &p, d: d, fp: m.Fingerprint, acc: map[string]*runningAcc{}}
 	samplesPath := filepath.Join(dir, "samples.jsonl")
@@ -215,6 +220,9 @@ type source struct {
 	plan     *Plan
 	all      []datasets.Episode
 	selected map[string]bool
+	// subset is the sampled or pinned subset before sharding and limits;
+	// nil without one.
+	subset []header
 }
 
 // index reads every episode's header and applies the plan's selection
@@ -246,10 +254,11 @@ func (s *source) index(ctx context.Context) ([]header, error) {
 	if err != nil {
 		return nil, err
 	}
-	sel, err := selectHeaders(p, hs)
+	sel, subset, err := selectHeaders(p, hs)
 	if err != nil {
 		return nil, err
 	}
+	s.subset = subset
 	s.selected = map[string]bool{}
 	for _, h := range sel {
 		s.selected[h.id] = true
@@ -276,13 +285,15 @@ func (s *source) replay(ctx context.Context, fn func(*datasets.Episode) error) e
 	return datasets.Each(ctx, s.plan.Benchmark, s.plan.Data, datasets.Options{Categories: s.plan.Categories}, visit)
 }
 
-func selectHeaders(p *Plan, hs []header) ([]header, error) {
+// selectHeaders applies the plan's selection and returns the selected
+// headers and, when a subset was sampled or pinned, the whole subset.
+func selectHeaders(p *Plan, hs []header) (sel, subset []header, err error) {
 	if len(hs) == 0 {
 		src := p.Data
 		if src == "" {
 			src = "the embedded set"
 		}
-		return nil, fmt.Errorf("%s: %s holds no episodes", p.Benchmark, src)
+		return nil, nil, fmt.Errorf("%s: %s holds no episodes", p.Benchmark, src)
 	}
 	if len(p.Episodes) > 0 {
 		want := map[string]bool{}
@@ -297,12 +308,19 @@ func selectHeaders(p *Plan, hs []header) ([]header, error) {
 			}
 		}
 		if len(want) > 0 {
-			return nil, fmt.Errorf("--episodes: not in %s: %v", p.Benchmark, keys(want))
+			return nil, nil, fmt.Errorf("--episodes: not in %s: %v", p.Benchmark, keys(want))
 		}
 		hs = keep
 	}
-	if p.Subset > 0 && p.Subset < len(hs) {
+	switch {
+	case len(p.SubsetIDs) > 0:
+		if hs, err = pinSubset(hs, p.SubsetIDs, p.Benchmark); err != nil {
+			return nil, nil, err
+		}
+		subset = hs
+	case p.Subset > 0 && p.Subset < len(hs):
 		hs = pick(hs, subsetIndices(len(hs), p.Subset, p.Seed))
+		subset = hs
 	}
 	// --limit before --shard: "--limit 10 --shard k/2" on two machines
 	// makes the same ten episodes as "--limit 10" on one.
@@ -319,9 +337,9 @@ func selectHeaders(p *Plan, hs []header) ([]header, error) {
 		hs = keep
 	}
 	if len(hs) == 0 {
-		return nil, fmt.Errorf("no episodes selected from %s", p.Benchmark)
+		return nil, nil, fmt.Errorf("no episodes selected from %s", p.Benchmark)
 	}
-	return hs, nil
+	return hs, subset, nil
 }
 
 // subsetIndices samples n of size indices with seed, sorted.
@@ -448,6 +466,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 		committed  []string
 		commitErr  error
 		commitErrs int
+		sealed     int // len(committed) when last sealed
 	)
 	commit := func(in *dialog.Interaction) {
 		t0 := time.Now()
@@ -471,6 +490,16 @@ func (r *run) replay(ctx context.Context, j job) error {
 			continue
 		}
 		q := st.Question
+		if sealed != len(committed) {
+			// The dialogue before the question has ended: systems that
+			// finish work then (session summaries) do it as ingestion.
+			t0 := time.Now()
+			if err := memory.Seal(ingCtx, sys); err != nil && commitErr == nil {
+				commitErr = fmt.Errorf("%s: seal before %s: %w", j.system, q.ID, err)
+			}
+			ingest += time.Since(t0)
+			sealed = len(committed)
+		}
 		lat := record.Latency{Ingested: len(committed)}
 		if len(committed) > 0 {
 			lat.IngestPerInteraction = ingest.Seconds() / float64(len(committed))
@@ -552,7 +581,7 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	s.Latency = lat
 	qctx, usage := llm.WithUsage(ctx)
 	defer func() { s.Calls = toCalls(usage.Snapshot()) }()
-	query := memory.Query{ID: q.ID, Text: q.Text, Time: q.Time, Budget: budget}
+	query := memory.Query{ID: q.ID, Text: q.Text, Time: q.Time, Budget: budget, Benchmark: r.plan.Benchmark}
 	if variant != j.build {
 		query.Variant = variant
 	}
@@ -568,6 +597,9 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 	s.EvidenceTokens = bundle.Tokens()
 	rec := r.d.recaller(q, bundle)
 	s.EvidenceRecall = rec.Gold
+	if rec.Answer >= 0 {
+		s.AnswerInBundle = &rec.Answer
+	}
 	s.ConfounderInBundle = rec.Confounder
 	if bundle.Trace != nil {
 		if len(bundle.Trace.Channels) > 0 {

@@ -224,11 +224,14 @@ func TestEvalEndpointErrorIsRecorded(t *testing.T) {
 	if n := fake.PathStats("/v1/chat/completions").Requests - before; n != 1 {
 		t.Fatalf("--retry-errors made %d chat requests, want 1 (the failed question)", n)
 	}
-	latest := record.Latest(res.Samples, record.Sample.Key)
-	if len(latest) != len(qs) || len(res.Samples) != len(qs)+1 {
-		t.Fatalf("%d lines, %d keys; want %d lines (one superseded) and %d keys", len(res.Samples), len(latest), len(qs)+1, len(qs))
+	lines, err := record.ReadLog[record.Sample](filepath.Join(res.Dir, "samples.jsonl"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, s := range latest {
+	if len(res.Samples) != len(qs) || len(lines) != len(qs)+1 {
+		t.Fatalf("%d lines, %d samples; want %d lines (one superseded) and %d samples", len(lines), len(res.Samples), len(qs)+1, len(qs))
+	}
+	for _, s := range res.Samples {
 		if s.Error != "" {
 			t.Errorf("%s still an error after retry: %s", s.Key(), s.Error)
 		}
@@ -545,8 +548,12 @@ func TestRetryErrorsRedoesFailedIngestion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	latest := record.Latest(res.Episodes, record.EpisodeStat.Key)
-	if len(res.Episodes) != 2 || len(latest) != 1 || latest[0].Error != "" {
-		t.Fatalf("after --retry-errors: %d lines, latest %+v; want the error record superseded by a clean one", len(res.Episodes), latest)
+	lines, err := record.ReadLog[record.EpisodeStat](filepath.Join(res.Dir, "episodes.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The log keeps both lines; the run's outcome (and its tables) only the latest.
+	if len(lines) != 2 || len(res.Episodes) != 1 || res.Episodes[0].Error != "" {
+		t.Fatalf("after --retry-errors: %d lines, outcome %+v; want the error record superseded by a clean one", len(lines), res.Episodes)
 	}
 }

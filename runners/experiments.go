@@ -95,6 +95,10 @@ func (p prefiltered) Recall(ctx context.Context, q memory.Query) (memory.Bundle,
 	return b, nil
 }
 
+// Seal forwards to the wrapped system, so that its end-of-dialogue work
+// stays ingestion.
+func (p prefiltered) Seal(ctx context.Context) error { return memory.Seal(ctx, p.System) }
+
 // prefilteredRenderer keeps the wrapped system's own message layout; a
 // wrapper without one must not look like a Renderer to the answer step.
 type prefilteredRenderer struct {

@@ -16,7 +16,7 @@ func TestLimitBeforeShard(t *testing.T) {
 	hs := []header{{id: "a"}, {id: "b"}, {id: "c"}, {id: "d"}, {id: "e"}, {id: "f"}}
 	var union []string
 	for k := 1; k <= 2; k++ {
-		sel, err := selectHeaders(&Plan{Limit: 4, Shard: Shard{K: k, N: 2}}, hs)
+		sel, _, err := selectHeaders(&Plan{Limit: 4, Shard: Shard{K: k, N: 2}}, hs)
 		if err != nil {
 			t.Fatal(err)
 		}

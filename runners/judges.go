@@ -18,6 +18,6 @@ func AddJudges(ctx context.Context, dir string, cfg *config.Config, specs []stri
 		return err
 	}
 	job := scoring.ScoreJob{RunDir: dir, Judges: judges, Load: datasets.Load, Stdout: stdout, Stderr: stderr,
-		Options: scoring.Options{Judge: cfg.Judge}}
+		Options: scoring.Options{Judge: cfg.Judge, BEAMOfficial: cfg.Judge.OfficialBEAM()}}
 	return job.Run(ctx)
 }

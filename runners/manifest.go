@@ -71,14 +71,17 @@ func manifestReadable(dir string) bool {
 // instead of claiming the old samples for the new one. A folder holding
 // samples but no readable manifest is checked against the samples' own
 // fingerprints.
-func newManifest(dir string, p *Plan, d *deps) (*record.Manifest, error) {
+func newManifest(dir string, p *Plan, d *deps, subsetQuestions int) (*record.Manifest, error) {
 	cfgMap, err := p.Config.Map()
 	if err != nil {
 		return nil, fmt.Errorf("manifest: config: %w", err)
 	}
 	m := &record.Manifest{RunID: filepath.Base(dir), Kind: p.Kind, Command: p.Command, Version: buildinfo.Version, Commit: buildinfo.GitCommit(),
 		Benchmark: p.Benchmark, Systems: p.Systems, Budgets: p.Budgets, Variants: p.Variants, Seed: p.Seed,
-		Config: cfgMap, Prompts: d.prompts.Hashes(), Shard: p.Shard.String()}
+		Config: cfgMap, Prompts: d.prompts.Hashes(), Shard: p.Shard.String(), SubsetQuestions: subsetQuestions}
+	if p.Benchmark == "beam" {
+		m.BEAMScoring = p.Config.Judge.BEAMScoring
+	}
 	if err := describeDataset(&m.Dataset, p); err != nil {
 		return nil, err
 	}

@@ -32,10 +32,13 @@ type Plan struct {
 	// Shard, so that the shards of a limited plan cover the same episodes).
 	Limit int
 	// Subset samples N episodes with Seed (the read-budget and ablation subsets).
-	Subset   int
-	Seed     int
-	Episodes []string
-	Shard    Shard
+	Subset int
+	// SubsetIDs pins the subset instead (--subset-ids): the episodes whose id
+	// or one of whose question ids is listed. It overrides Subset.
+	SubsetIDs []string
+	Seed      int
+	Episodes  []string
+	Shard     Shard
 	// RunID names results/<RunID>; "" derives it from the plan.
 	RunID string
 	// Force allows resuming a run whose config fingerprint differs.
@@ -135,6 +138,9 @@ func (p *Plan) runID() string {
 	systems := append([]string(nil), p.Systems...)
 	sort.Strings(systems)
 	fmt.Fprintf(h, "%s|%s|%v|%v|%v|%v|%d|%d", p.Benchmark, p.Data, systems, p.Budgets, p.Variants, p.Categories, p.Subset, p.Seed)
+	if len(p.SubsetIDs) > 0 {
+		fmt.Fprintf(h, "|ids:%v", p.SubsetIDs)
+	}
 	kind := p.Kind
 	if kind == "" {
 		kind = "eval"

@@ -87,7 +87,11 @@ func report(dir, tdir string, out io.Writer, which string) (*Outcome, []namedTab
 		return nil, nil, err
 	}
 	if budgets(samples) > 1 {
-		for _, m := range []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall} {
+		metrics := []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall}
+		if bench != "branchmemeval" { // BranchMemEval lists no evidence turns: no source recall
+			metrics = append(metrics, scoring.MetricSourceRecall)
+		}
+		for _, m := range metrics {
 			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m)); err != nil {
 				return nil, nil, err
 			}
@@ -136,6 +140,9 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 		ts = append(ts,
 			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy), kind == "sweep"},
 			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), false})
+		if bench != "branchmemeval" {
+			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall), false})
+		}
 	}
 	if variants := variantsOf(samples); len(variants) > 1 {
 		t := scoring.AblationTable(samples, nil)
@@ -205,6 +212,9 @@ func benchmarkTables(bench, categoriesName string, samples []record.Sample, epis
 		t := scoring.BMETable(samples, episodes)
 		t.Split = 2 // accuracy and outcomes | evidence and localization: one page wide each
 		ts = append(ts, namedTable{"bme", t, print})
+	} else {
+		name := strings.Replace(categoriesName, "categories", "evidence-recall", 1)
+		ts = append(ts, namedTable{name, scoring.RecallTable(samples), print})
 	}
 	return ts
 }
@@ -220,7 +230,9 @@ func readRun(dir string) ([]record.Sample, []record.EpisodeStat, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, nil, err
 	}
-	return samples, episodes, nil
+	// A record redone by --retry-errors is appended after the failed one
+	// it supersedes: only the latest record of each key counts.
+	return record.Latest(samples, record.Sample.Key), record.Latest(episodes, record.EpisodeStat.Key), nil
 }
 
 // writeTables writes each table in every format under tdir and prints the

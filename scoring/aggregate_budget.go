@@ -18,10 +18,47 @@ const (
 	// MetricAccuracy is answer accuracy (%): mean primary score, failed
 	// samples counted as wrong.
 	MetricAccuracy Metric = "accuracy"
-	// MetricEvidenceRecall is evidence recall (%): the mean share of the
-	// gold evidence present in the bundle, over samples where it is defined.
+	// MetricEvidenceRecall is evidence recall (%) as the read-budget table
+	// and plot show it: answer-in-bundle recall (Sample.AnswerInBundle; the
+	// gold answer in the bundle's text) over the samples where it is
+	// defined; source recall for runs recorded before it existed.
 	MetricEvidenceRecall Metric = "evidence-recall"
+	// MetricSourceRecall is source recall (%): the mean share of the gold
+	// evidence interactions the bundle cites (Sample.EvidenceRecall).
+	// A summary cites every turn it covers, whatever it kept of them.
+	MetricSourceRecall Metric = "source-recall"
 )
+
+// answerInBundle reports whether samples carry answer-in-bundle recall:
+// some sample records it, or all are BranchMemEval's, whose evidence recall
+// is the gold answer in the bundle.
+func answerInBundle(samples []record.Sample) bool {
+	bme := len(samples) > 0
+	for _, s := range samples {
+		if s.AnswerInBundle != nil {
+			return true
+		}
+		bme = bme && benchKey(s.Benchmark) == "branchmemeval"
+	}
+	return bme
+}
+
+// recallOf is s's figure for a recall metric, ok false where undefined.
+// answer says the samples carry answer-in-bundle recall (answerInBundle).
+func recallOf(s record.Sample, metric Metric, answer bool) (float64, bool) {
+	bme := benchKey(s.Benchmark) == "branchmemeval"
+	switch {
+	case metric == MetricSourceRecall:
+		return s.EvidenceRecall, !bme && s.EvidenceRecall >= 0
+	case !answer:
+		return s.EvidenceRecall, s.EvidenceRecall >= 0
+	case s.AnswerInBundle != nil:
+		return *s.AnswerInBundle, true
+	case bme:
+		return s.EvidenceRecall, s.EvidenceRecall >= 0
+	}
+	return 0, false
+}
 
 // mainBudget is the paper's "32K" answer-time evidence budget, which
 // appendix C.1 sets at 30,968 tokens (32,768 less the answer's share).
@@ -34,6 +71,7 @@ func BudgetLabel(b int) string { return config.BudgetLabel(b) }
 
 // budgetCells aggregates metric per budget and system.
 func budgetCells(samples []record.Sample, metric Metric) (budgets []int, systems []string, cell map[int]map[string]*float64, n map[int]map[string]int, errs map[string]int) {
+	answer := answerInBundle(samples)
 	type agg struct {
 		a accAgg
 		m aggMean
@@ -52,8 +90,8 @@ func budgetCells(samples []record.Sample, metric Metric) (budgets []int, systems
 			by[s.Budget][s.System] = g
 		}
 		g.a.add(s)
-		if s.EvidenceRecall >= 0 {
-			g.m.add(s.EvidenceRecall)
+		if v, ok := recallOf(s, metric, answer); ok {
+			g.m.add(v)
 		}
 		n[s.Budget][s.System]++
 		if s.Error != "" {
@@ -66,7 +104,7 @@ func budgetCells(samples []record.Sample, metric Metric) (budgets []int, systems
 	for _, b := range budgets {
 		cell[b] = map[string]*float64{}
 		for sys, g := range by[b] {
-			if metric == MetricEvidenceRecall {
+			if metric == MetricEvidenceRecall || metric == MetricSourceRecall {
 				cell[b][sys] = g.m.value(100)
 			} else {
 				cell[b][sys] = g.a.pct()
@@ -76,14 +114,35 @@ func budgetCells(samples []record.Sample, metric Metric) (budgets []int, systems
 	return budgets, systems, cell, n, errs
 }
 
-func metricName(metric Metric) (title, unit string, ok bool) {
+// metricName titles metric; evidence recall is named for the figure the
+// samples carry (answerInBundle).
+func metricName(metric Metric, samples []record.Sample) (title, unit string, ok bool) {
 	switch metric {
 	case MetricAccuracy:
 		return "Answer accuracy", "Accuracy (%)", true
 	case MetricEvidenceRecall:
-		return "Evidence recall", "Evidence recall (%)", true
+		if answerInBundle(samples) {
+			return "Answer-in-bundle recall", "Answer-in-bundle recall (%)", true
+		}
+		return "Source recall", "Source recall (%)", true
+	case MetricSourceRecall:
+		return "Source recall", "Source recall (%)", true
 	}
 	return "Answer accuracy", "Accuracy (%)", false
+}
+
+// recallCaption says which recall figure a table or plot shows; "" for
+// accuracy. answer says the samples carry answer-in-bundle recall.
+func recallCaption(metric Metric, answer bool) string {
+	switch {
+	case metric == MetricEvidenceRecall && answer:
+		return " Answer-in-bundle recall is the share of questions whose gold answer, normalised as the benchmark's scorer does, appears in the evidence bundle's text (over questions with a short gold answer)."
+	case metric == MetricEvidenceRecall:
+		return " Source recall is the share of the gold evidence turns the evidence bundle cites (these samples predate answer-in-bundle recall); a summary cites every turn it covers."
+	case metric == MetricSourceRecall:
+		return " Source recall is the share of the gold evidence turns the evidence bundle cites; a summary cites every turn it covers, whatever it kept of them."
+	}
+	return ""
 }
 
 // benchList names the benchmarks behind samples ("LongMemEval").
@@ -102,7 +161,7 @@ func benchList(samples []record.Sample) string {
 // unknown metric falls back to accuracy, with a note.
 func BudgetTable(samples []record.Sample, metric Metric) table.Table {
 	samples = keepSamples(dedupeSamples(samples), func(s record.Sample) bool { return s.Variant == "" })
-	title, _, known := metricName(metric)
+	title, _, known := metricName(metric, samples)
 	budgets, systems, cell, n, errs := budgetCells(samples, metric)
 	t := table.Table{
 		Title:     title + " (%) under answer-time evidence budgets",
@@ -119,9 +178,7 @@ func BudgetTable(samples []record.Sample, metric Metric) table.Table {
 		t.Rows = append(t.Rows, row)
 	}
 	caption := fmt.Sprintf("%s (%%) on %s under different answer-time evidence budgets. Bold indicates the best result at each budget, and underlining the second best.", title, dashIfEmpty(benchList(samples)))
-	if metric == MetricEvidenceRecall {
-		caption += " Evidence recall is the share of the gold evidence present in the evidence bundle."
-	}
+	caption += recallCaption(metric, answerInBundle(samples))
 	t.Caption = withHeuristic(caption, heuristicNote(samples, nil, false))
 	if !known {
 		t.Notes = append(t.Notes, fmt.Sprintf("Unknown metric %q; answer accuracy is shown.", metric))
@@ -135,7 +192,7 @@ func BudgetTable(samples []record.Sample, metric Metric) table.Table {
 		}
 		t.Notes = append(t.Notes, countNote("Questions per budget", rows, func(s string) string { return s }, counts))
 	}
-	if metric != MetricEvidenceRecall {
+	if metric == MetricAccuracy || !known {
 		order := crossLabels(displayNames(budgets, BudgetLabel), displayNames(systems, SystemName))
 		if e := errorNote(errs, order, wrongAnswers); e != "" {
 			t.Notes = append(t.Notes, e)
@@ -155,7 +212,7 @@ func dashIfEmpty(s string) string {
 // system, on a log-scale x axis labelled 256 … 32K (paper §6.3).
 func BudgetPlot(samples []record.Sample, metric Metric) table.Plot {
 	samples = keepSamples(dedupeSamples(samples), func(s record.Sample) bool { return s.Variant == "" && s.Budget > 0 })
-	title, unit, _ := metricName(metric)
+	title, unit, _ := metricName(metric, samples)
 	budgets, systems, cell, _, _ := budgetCells(samples, metric)
 	p := table.Plot{
 		Title:  title + " vs. answer-time evidence budget (" + dashIfEmpty(benchList(samples)) + ")",
@@ -295,4 +352,59 @@ func relChange(v, ref float64) string {
 		s = "+" + s
 	}
 	return "(" + s + "%)"
+}
+
+// RecallTable reports both evidence-recall figures of a run, one row each,
+// systems as columns: answer-in-bundle recall (the gold answer in the
+// bundle's text, where defined) and source recall (the gold evidence turns
+// the bundle cites). A lossy memory separates them: a summary cites every
+// turn it covers but keeps few answers. Reference configuration, at each
+// system's largest budget; BranchMemEval samples are left out (its own table
+// reports answer-in-bundle recall and confounders).
+func RecallTable(samples []record.Sample) table.Table {
+	samples = keepSamples(dedupeSamples(samples), func(s record.Sample) bool {
+		return s.Variant == "" && benchKey(s.Benchmark) != "branchmemeval"
+	})
+	samples, budgetNote := largestBudget(samples, func(s record.Sample) string { return s.System }, SystemName)
+	systems := orderSystems(uniqBy(samples, func(s record.Sample) string { return s.System }))
+	t := table.Table{
+		Title:     "Evidence recall (%) on " + dashIfEmpty(benchList(samples)),
+		Stub:      "Figure",
+		Groups:    systemGroups(systems),
+		Columns:   systemColumns(systems, 1),
+		Highlight: table.Highlight{By: table.ByRow, Second: true},
+	}
+	counts := map[string]map[string]int{}
+	var rows []string
+	for _, r := range []struct {
+		label  string
+		metric Metric
+	}{{"Answer-in-bundle recall", MetricEvidenceRecall}, {"Source recall", MetricSourceRecall}} {
+		answer := r.metric == MetricEvidenceRecall
+		row := table.Row{Label: r.label}
+		counts[r.label] = map[string]int{}
+		for _, sys := range systems {
+			m := aggMean{}
+			for _, s := range samples {
+				if s.System != sys {
+					continue
+				}
+				if v, ok := recallOf(s, r.metric, answer); ok && (!answer || s.AnswerInBundle != nil) {
+					m.add(v)
+				}
+			}
+			counts[r.label][sys] = m.n
+			row.Cells = append(row.Cells, valueCell(m.value(100)))
+		}
+		t.Rows = append(t.Rows, row)
+		rows = append(rows, r.label)
+	}
+	t.Caption = withHeuristic("Evidence recall (%) of each system's evidence bundles."+
+		recallCaption(MetricEvidenceRecall, true)+recallCaption(MetricSourceRecall, false)+
+		" Bold indicates the best result per row, and underlining the second best.", heuristicNote(samples, nil, false))
+	t.Notes = append(t.Notes, countNote("Questions per row", rows, func(s string) string { return s }, counts))
+	if budgetNote != "" {
+		t.Notes = append(t.Notes, budgetNote)
+	}
+	return t
 }

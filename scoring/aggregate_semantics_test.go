@@ -118,8 +118,11 @@ func TestMainTableSemantics(t *testing.T) {
 	if got := tb.Rows[0].Label + "," + tb.Rows[1].Label + "," + tb.Rows[2].Label; got != "LongMemEval,LoCoMo,BEAM 100K" {
 		t.Errorf("rows = %s", got)
 	}
+	// The strongest baseline (zz-new, 100) is also the best: bold only, and
+	// nothing else in the row is underlined (paper Table 1 underlines the
+	// strongest baseline, not the second best).
 	st := tb.Styles()
-	if st[0][5] != table.Best || st[0][3] != table.Second || st[0][4] != table.Second || st[0][2] != table.Plain {
+	if st[0][5] != table.Best || st[0][3] != table.Plain || st[0][4] != table.Plain || st[0][2] != table.Plain {
 		t.Errorf("LongMemEval styles = %v", st[0])
 	}
 	notes := strings.Join(tb.Notes, "\n")
@@ -133,6 +136,43 @@ func TestMainTableSemantics(t *testing.T) {
 	}
 	if clean := MainTable(mk("locomo", "full", "1", 1, 1, 1)); strings.Contains(clean.Caption, "Heuristic") {
 		t.Errorf("caption claims heuristics without any: %s", clean.Caption)
+	}
+}
+
+// TestMainTableStrongestBaselineAndLabels: the strongest baseline is
+// underlined even when a memory system sits between it and the best; LoCoMo
+// says token F1 when that is its metric; the BEAM scoring mode is named.
+func TestMainTableStrongestBaselineAndLabels(t *testing.T) {
+	samples := cat(
+		mk("locomo", "arbormem", "1", 30968, 4, 4), // 100
+		mk("locomo", "mem0", "1", 30968, 4, 3),     // 75: a memory system, but a baseline too
+		mk("locomo", "full", "1", 30968, 4, 2),     // 50
+		mk("beam", "full", "summarization", 30968, 1, 1),
+	)
+	for i := range samples {
+		switch samples[i].Benchmark {
+		case "locomo":
+			samples[i].Primary = "locomo-f1"
+		case "beam":
+			samples[i].Primary = "beam-rubric-official:lexical"
+		}
+		samples[i].Scores = map[string]record.ScoreRecord{samples[i].Primary: samples[i].Scores["p"]}
+	}
+	tb := MainTable(samples)
+	if tb.Rows[0].Label != "LoCoMo (token F1)" {
+		t.Errorf("LoCoMo row label = %q", tb.Rows[0].Label)
+	}
+	st := tb.Styles()[0] // columns Full, Mem0, ArborMem
+	if st[0] != table.Plain || st[1] != table.Second || st[2] != table.Best {
+		t.Errorf("LoCoMo styles = %v, want Mem0 (the strongest baseline) underlined and ArborMem bold", st)
+	}
+	for _, w := range []string{"token F1", "the official BEAM evaluation code's protocol", "strongest baseline is underlined"} {
+		if !strings.Contains(tb.Caption, w) {
+			t.Errorf("caption lacks %q: %s", w, tb.Caption)
+		}
+	}
+	if c := CategoryTable("locomo", samples); !strings.HasPrefix(c.Title, "Token F1 (%)") || !strings.Contains(c.Caption, "Token F1") {
+		t.Errorf("LoCoMo category table: title %q caption %q", c.Title, c.Caption)
 	}
 }
 

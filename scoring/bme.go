@@ -77,6 +77,7 @@ func BMERecall(q *datasets.Question, b memory.Bundle) EvidenceRecall {
 	if ContainsAnswer(hay, NormalizeAnswer(q.Gold)) {
 		r.Gold = 1
 	}
+	r.Answer = r.Gold // BranchMemEval's recall is answer-in-bundle already
 	if q.Confounder != "" {
 		c := ContainsAnswer(hay, NormalizeAnswer(q.Confounder))
 		r.Confounder = &c

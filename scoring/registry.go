@@ -3,7 +3,9 @@ package scoring
 import (
 	"fmt"
 
+	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/llm"
+	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/prompt"
 )
 
@@ -67,10 +69,16 @@ func JudgeScorers(bench string, judge llm.Client, prompts *prompt.Set, opt Optio
 }
 
 // RecallerFor returns the evidence-recall function of a benchmark:
-// BranchMemEval's gold/confounder check, else SourceRecall.
-func RecallerFor(bench string) Recaller {
+// BranchMemEval's gold/confounder check, else SourceRecall with
+// answer-in-bundle recall (AnswerInBundle, golds of at most maxWords words;
+// judge.answer_in_bundle_max_words) beside it.
+func RecallerFor(bench string, maxWords int) Recaller {
 	if bench == "branchmemeval" {
 		return BMERecall
 	}
-	return SourceRecall
+	return func(q *datasets.Question, b memory.Bundle) EvidenceRecall {
+		r := SourceRecall(q, b)
+		r.Answer = AnswerInBundle(bench, q, b, maxWords)
+		return r
+	}
 }

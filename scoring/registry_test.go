@@ -61,15 +61,53 @@ func TestForBenchmark(t *testing.T) {
 
 func TestRecallerFor(t *testing.T) {
 	q := &datasets.Question{ID: "q", Evidence: nil}
-	if got := RecallerFor("locomo")(q, memory.Bundle{}); got.Gold != -1 {
+	if got := RecallerFor("locomo", 10)(q, memory.Bundle{}); got.Gold != -1 || got.Answer != -1 {
 		t.Fatalf("SourceRecall expected for locomo, got %+v", got)
 	}
 	// BMERecall answers for questions without evidence lists, with the
 	// confounder check SourceRecall never makes.
 	bq := &datasets.Question{ID: "b", Gold: "Lisbon", Confounder: "Porto"}
-	got := RecallerFor("branchmemeval")(bq, memory.Bundle{Items: []memory.Item{{Text: "We flew to Porto."}}})
+	got := RecallerFor("branchmemeval", 10)(bq, memory.Bundle{Items: []memory.Item{{Text: "We flew to Porto."}}})
 	if got.Gold != 0 || got.Confounder == nil || !*got.Confounder {
 		t.Fatalf("BMERecall expected for branchmemeval, got %+v", got)
+	}
+}
+
+// TestAnswerInBundle: the gold answer normalised as the benchmark's scorer
+// does, at a token boundary; undefined for abstention, long golds and BEAM
+// categories without a gold string.
+func TestAnswerInBundle(t *testing.T) {
+	b := memory.Bundle{Items: []memory.Item{
+		{Text: "[2023-05-08 13:56] Caroline: I went to the LGBTQ support groups on 7 May, 2023."},
+		{Text: "Summary: the user adopted a puppy."},
+	}}
+	cases := []struct {
+		bench, cat, gold string
+		abst             bool
+		want             float64
+	}{
+		{"locomo", "2", "7 May 2023", false, 1},     // commas dropped as LoCoMo's normalize_answer does
+		{"locomo", "4", "support group", false, 1},  // stemmed: groups ~ group
+		{"locomo", "4", "Biscuit", false, 0},        // not kept
+		{"locomo", "5", "support group", false, -1}, // adversarial: no answer string
+		{"longmemeval", "multi-session", "Puppy", false, 1},
+		{"longmemeval", "multi-session", "LGBTQ support", true, -1}, // abstention
+		{"longmemeval", "single-session-preference", "The user would prefer responses that suggest quiet cafés near the office with good coffee", false, -1},
+		{"beam", "information_extraction", "a puppy", false, 1},
+		{"beam", "summarization", "puppy", false, -1},
+		{"locomo", "4", "", false, -1},
+	}
+	for _, c := range cases {
+		q := &datasets.Question{ID: "q", Category: c.cat, Gold: c.gold, Abstention: c.abst}
+		if got := AnswerInBundle(c.bench, q, b, 10); got != c.want {
+			t.Errorf("%s %s %q: %v, want %v", c.bench, c.cat, c.gold, got, c.want)
+		}
+	}
+	// RecallerFor reports both figures: every turn cited, the answer absent.
+	q := &datasets.Question{ID: "q", Category: "4", Gold: "Biscuit", Evidence: []string{"D1:1"}}
+	r := RecallerFor("locomo", 10)(q, memory.Bundle{Items: []memory.Item{{Text: "Summary of session 1.", Sources: []string{"D1:1", "D1:2"}}}})
+	if r.Gold != 1 || r.Answer != 0 {
+		t.Errorf("summary bundle: source %v, answer %v; want 1 and 0", r.Gold, r.Answer)
 	}
 }
 

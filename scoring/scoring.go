@@ -39,8 +39,13 @@ type Scorer interface {
 // EvidenceRecall says whether a bundle holds what a question needs (DESIGN.md,
 // "Measuring memory without a chat model").
 type EvidenceRecall struct {
-	// Gold is the share of required evidence present, in [0,1].
+	// Gold is the share of required evidence present, in [0,1]: source
+	// recall (the evidence interactions cited) on LoCoMo, LongMemEval and
+	// BEAM; the gold answer in the bundle on BranchMemEval.
 	Gold float64 `json:"gold"`
+	// Answer is answer-in-bundle recall (AnswerInBundle): 1 or 0, -1 where
+	// it is undefined.
+	Answer float64 `json:"answer"`
 	// Confounder is set where the benchmark defines one (BranchMemEval):
 	// whether the confounder is present too.
 	Confounder *bool `json:"confounder,omitempty"`
@@ -49,13 +54,16 @@ type EvidenceRecall struct {
 // Recaller computes evidence recall for a benchmark.
 type Recaller func(q *datasets.Question, b memory.Bundle) EvidenceRecall
 
+// SourceRecall fills Answer with -1 (undefined); RecallerFor adds the
+// answer-in-bundle figure.
+
 // SourceRecall is the evidence recall of benchmarks whose questions list
 // evidence interactions (LoCoMo evidence dia_ids, LongMemEval has_answer
 // turns): the share of q.Evidence cited by any bundle item. Questions that
 // list no evidence return Gold -1, which aggregation skips.
 func SourceRecall(q *datasets.Question, b memory.Bundle) EvidenceRecall {
 	if len(q.Evidence) == 0 {
-		return EvidenceRecall{Gold: -1}
+		return EvidenceRecall{Gold: -1, Answer: -1}
 	}
 	src := b.Sources()
 	hit := 0
@@ -64,5 +72,5 @@ func SourceRecall(q *datasets.Question, b memory.Bundle) EvidenceRecall {
 			hit++
 		}
 	}
-	return EvidenceRecall{Gold: float64(hit) / float64(len(q.Evidence))}
+	return EvidenceRecall{Gold: float64(hit) / float64(len(q.Evidence)), Answer: -1}
 }

@@ -16,8 +16,11 @@
 // Each chat becomes one episode (paper appendix C.1: "Memory is constructed
 // once for each of the 20 conversations and reused for its associated
 // questions"): its messages as interactions of one user message and the
-// assistant reply (the official long_term_methods.py chunks a turn into
-// pairs turn[i:i+2] the same way), then every probing question at the end.
+// assistant reply (the official long_term_methods.py pairs a turn's
+// messages turn[i:i+2] the same way), then every probing question at the
+// end. Each interaction carries its BEAM turn as dialog.Interaction.Chunk:
+// the BM25 baseline indexes turn chunks, as the paper's BEAM adapter does
+// (appendix C.2: "uses the benchmark turn-chunk representation").
 package beam
 
 import (
@@ -305,6 +308,12 @@ func parseChat(data []byte, ep *datasets.Episode) (map[int64]string, time.Time, 
 			}
 		}
 		for t, msgs := range bt.Turns {
+			// One BEAM turn is one retrieval chunk, as BEAM's own BM25
+			// baseline builds them (mohammadtavakoli78/BEAM,
+			// long_term_methods.py, create_chunking, retrieval_method
+			// "turn_chunk": for each batch, for each turn in batch["turns"],
+			// one chunk of all the turn's messages).
+			chunk := fmt.Sprintf("%s/turn-%d", session, t+1)
 			roles := make([]string, len(msgs))
 			turns := make([]dialog.Turn, len(msgs))
 			ids := make([]int64, len(msgs))
@@ -333,7 +342,7 @@ func parseChat(data []byte, ep *datasets.Episode) (map[int64]string, time.Time, 
 				turns[m] = dialog.Turn{ID: strconv.FormatInt(mid, 10), Role: msg.Role, Content: msg.Content}
 			}
 			for _, g := range loadkit.Group(roles) {
-				in := &dialog.Interaction{ID: "m" + turns[g[0]].ID, Session: session, Time: times[g[0]], Turns: turns[g[0]:g[1]:g[1]]}
+				in := &dialog.Interaction{ID: "m" + turns[g[0]].ID, Session: session, Time: times[g[0]], Turns: turns[g[0]:g[1]:g[1]], Chunk: chunk}
 				for m := g[0]; m < g[1]; m++ {
 					byMsg[ids[m]] = in.ID
 				}

@@ -305,10 +305,10 @@ func locate(name, where string, data []byte, err error) error {
 		if where != "" {
 			// Nested values are decoded from copies, so offsets are not
 			// file offsets; the path already says where.
-			return fmt.Errorf("%sfield %q: expected %s, got JSON %s", prefix, field, te.Type, te.Value)
+			return fmt.Errorf("%sfield %q: expected %s, got JSON %s", prefix, field, loadkit.TypeName(te.Type.String()), te.Value)
 		}
 		line, col := lineCol(data, te.Offset)
-		return fmt.Errorf("%sline %d col %d: field %q: expected %s, got JSON %s", prefix, line, col, field, te.Type, te.Value)
+		return fmt.Errorf("%sline %d col %d: field %q: expected %s, got JSON %s", prefix, line, col, field, loadkit.TypeName(te.Type.String()), te.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		return fmt.Errorf("%sunknown field %s", prefix, strings.TrimPrefix(err.Error(), "json: unknown field "))
 	case errors.Is(err, io.ErrUnexpectedEOF):

@@ -230,7 +230,7 @@ func TestTemplatesRender(t *testing.T) {
 			}
 		}
 		for _, g := range [][]string{setGeneric, setTail, ackSet, ackPlain, updGeneric, updTail, ackUpd, askLatest, askTwin,
-			answerSlot, answerLatest, askArtifact, answerArtifact, listIntro, listAskTail, resumeOpen, resumeTail, resumeReply,
+			answerSlot, answerLatest, askArtifact, answerArtifact, listIntro, listAskTail, resumeOpen, returnOpen, resumeTail, resumeReply,
 			replyOpen, replyGeneric, replyGeneric2, replySpecific, replyClose, smalltalkReply, checklistIntro, bodyTransition} {
 			all = append(all, g...)
 		}

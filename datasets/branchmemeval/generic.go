@@ -47,8 +47,9 @@ var ackUpd = []string{
 	"Noted the change: {v} is the current {label}.",
 }
 
-// B1: underspecified follow-ups after resuming a branch. They name only the
-// generic noun of the slot, never the branch.
+// B1: underspecified follow-ups that return to a branch. The return cue
+// (returnOpen) names the branch's topic; the ask names only the generic noun
+// of the slot.
 var askResume = map[string][]string{
 	"budget":  {"[Sorry,|Remind me,|Quick one:] what was the budget again?", "How much was the budget, again?", "What budget did we settle on?"},
 	"date":    {"[Sorry,|Remind me,] what was the date again?", "Which date did we land on?", "What date did we say it was?"},
@@ -57,6 +58,17 @@ var askResume = map[string][]string{
 	"ref":     {"What was the reference number again?", "[Sorry,|Remind me,] what's the reference number?", "Can you give me the reference number again?"},
 	"venue":   {"What was the venue again?", "[Sorry,|Remind me,] what's the venue?", "Which venue did we pick again?"},
 	"":        {"What was the {label} again?", "[Sorry,|Remind me,] what's the {label}?"},
+}
+
+// returnOpen opens a B1 question: the user comes back to an earlier branch
+// in the question itself.
+var returnOpen = []string{
+	"Back to {ref} —",
+	"Going back to {ref} for a second:",
+	"[Oh,|Hmm,] on {ref} again —",
+	"Returning to {ref}:",
+	"One more thing about {ref}:",
+	"[Anyway|Okay], about {ref} —",
 }
 
 // B2: the current value of a slot that was updated.

@@ -435,9 +435,12 @@ func freeSlots(b *branchPlan, pred func(*slotPlan) bool) []*slotPlan {
 	return out
 }
 
-// planResume (B1): an underspecified follow-up after returning to a branch;
-// the confounder is the same kind of slot in another branch (the twin's in
-// twin sessions).
+// planResume (B1): an underspecified follow-up that is itself the return to
+// an earlier branch, asked right after another branch's turns (the
+// schedule opens a segment with it, no resume turn before it). It names the
+// branch's topic, never the value; the slot is asked for by its generic
+// noun. The confounder is the same kind of slot in another branch (the
+// twin's in twin sessions).
 func (sp *sessionPlan) planResume(r *rng, q *questionPlan) error {
 	type cand struct {
 		b, o *branchPlan
@@ -511,7 +514,17 @@ func (sp *sessionPlan) planResume(r *rng, q *questionPlan) error {
 		asks = askResume[""] // a twin-only slot: the label is the noun
 	}
 	q.phrase(r, asks, answerSlot)
+	q.text = r.expand(pick(r, returnOpen), q.br.vars(r)) + " " + lowerInitial(q.text)
 	return nil
+}
+
+// lowerInitial lower-cases s's first letter when it opens an ordinary word
+// ("What was" → "what was"), so that it can follow a return cue.
+func lowerInitial(s string) string {
+	if len(s) > 1 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z' {
+		return string(s[0]+'a'-'A') + s[1:]
+	}
+	return s
 }
 
 // phrase renders a slot question and its canonical answer from the plan.

@@ -103,11 +103,13 @@ func indexOf(xs []*act, a *act) int {
 }
 
 // schedule interleaves the branch queues into exactly sp.turns turns made
-// of segments of 2–5 consecutive turns of one branch. A segment of a branch
-// already started opens with a resume turn, and a question is only ever the
-// second turn of a segment: right after the user has resumed its branch
-// (so B1 follow-ups can be localized) and never in the segment where its
-// evidence appeared.
+// of segments of 2–5 consecutive turns of one branch. A B1 question is
+// itself the return to its branch (paper Fig. 1 and appendix B.1, "Resume an
+// earlier trajectory after intervening dialogue"): it opens a segment of its
+// branch right after another branch's turns, with no resume turn before it.
+// Any other segment of a branch already started opens with a resume turn,
+// and the other questions are the second turn of a segment, right after
+// that resume. No question shares a segment with its evidence.
 func (sp *sessionPlan) schedule(r *rng) error {
 	n := sp.turns
 	var last *branchPlan
@@ -125,10 +127,13 @@ func (sp *sessionPlan) schedule(r *rng) error {
 			return fmt.Errorf("no branch to schedule")
 		}
 		l := min(r.between(2, 5), n-len(sp.order))
-		if !b.started {
+		switch i := sp.returnQuestion(b, seg); {
+		case !b.started:
 			b.started = true
 			emit(b.pop(0))
-		} else {
+		case i >= 0:
+			emit(b.pop(i))
+		default:
 			emit(&act{kind: actResume, br: b})
 		}
 		for k := 2; k <= l && len(sp.order) < n; k++ {
@@ -157,13 +162,29 @@ func (b *branchPlan) pop(i int) *act {
 	return a
 }
 
+// returnQuestion is the index in b's queue of a B1 question ready to open
+// segment seg as the return to b, or -1.
+func (sp *sessionPlan) returnQuestion(b *branchPlan, seg int) int {
+	if !b.started {
+		return -1
+	}
+	for i, a := range b.queue {
+		if a.kind == actQuestion && a.q.dim == DimResume && sp.ready(a.q, seg) {
+			return i
+		}
+	}
+	return -1
+}
+
 // next picks the act for position k of the current segment of b, or nil to
-// end the segment.
+// end the segment. B1 questions are never picked here: they open segments.
 func (sp *sessionPlan) next(r *rng, b *branchPlan, k, seg int) *act {
 	tight := sp.tight()
 	for i := 0; i < len(b.queue); i++ {
 		a := b.queue[i]
 		switch {
+		case a.kind == actQuestion && a.q.dim == DimResume:
+			continue
 		case a.kind == actQuestion:
 			if k == 2 && sp.ready(a.q, seg) {
 				return b.pop(i)

@@ -29,6 +29,11 @@ type Stats struct {
 	MaxTokens    int     `json:"max_tokens"`
 	MeanTokens   float64 `json:"mean_tokens"`
 	TokenCounter string  `json:"token_counter"`
+	// B1Questions counts B1 questions and B1Returns those that are
+	// themselves the return to their branch: right after another branch's
+	// turn, with no resume turn of their own branch before them.
+	B1Questions int `json:"b1_questions"`
+	B1Returns   int `json:"b1_returns"`
 }
 
 // FamilyStats is one row of panel (b).
@@ -71,6 +76,12 @@ func ComputeStats(f *File, counter tokens.Counter, counterName string) Stats {
 				fs.Questions++
 				dims[q.Dimension]++
 				fs.Dims = addDim(fs.Dims, q.Dimension)
+				if q.Dimension == DimResume {
+					st.B1Questions++
+					if isReturn(n, q) {
+						st.B1Returns++
+					}
+				}
 			}
 		}
 		for _, t := range s.Turns {
@@ -116,6 +127,17 @@ func ComputeStats(f *File, counter tokens.Counter, counterName string) Stats {
 		}
 	}
 	return st
+}
+
+// isReturn reports whether question q directly follows a turn of another
+// branch, so that the question itself is the return to its branch.
+func isReturn(n *SessionNotes, q QuestionNote) bool {
+	for i, t := range n.Turns {
+		if t.Turn == q.Turn {
+			return i > 0 && n.Turns[i-1].Branch != q.Branch
+		}
+	}
+	return false
 }
 
 func addDim(ds []DimCount, d string) []DimCount {
@@ -164,7 +186,8 @@ func (st Stats) Render(w io.Writer, perSession bool) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\n", d.Dimension, dimTitle[d.Dimension], d.Count)
 		total += d.Count
 	}
-	fmt.Fprintf(tw, "\tTotal\t%d\n\n", total)
+	fmt.Fprintf(tw, "\tTotal\t%d\n", total)
+	fmt.Fprintf(tw, "B1 questions that are the return turn (right after another branch, no resume turn): %d of %d\n\n", st.B1Returns, st.B1Questions)
 	fmt.Fprintln(tw, "(b) Construction families")
 	fmt.Fprintln(tw, "Family\tSess.\tQs.\tDimensions")
 	for _, f := range st.Families {

@@ -251,9 +251,11 @@ func checkQuestion(s *Session, t *Turn, pos int, qn *QuestionNote, turns []*turn
 	}
 	switch qn.Dimension {
 	case DimResume:
+		// The question is itself the return: it follows another branch's
+		// turn, never a resume turn (or any turn) of its own branch.
 		prev := turns[max(pos-1, 0)]
-		if pos == 0 || prev.branch != qn.Branch || prev.note.Act != actResume {
-			add(RuleResume, "the turn before a B1 question must be a user turn resuming branch %s", qn.Branch)
+		if pos == 0 || prev.branch == qn.Branch {
+			add(RuleResume, "a B1 question must be the return to branch %s, right after another branch's turn (turn before: %s, branch %s, %s)", qn.Branch, prev.note.Turn, prev.branch, prev.note.Act)
 			break
 		}
 		// Intervening dialogue: another branch spoke after the evidence.

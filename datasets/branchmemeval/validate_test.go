@@ -50,6 +50,12 @@ func shippedCopy(t *testing.T) *File {
 // firstQuestion finds the first question of dimension dim.
 func firstQuestion(t *testing.T, f *File, dim string) (*Session, int, *QuestionNote) {
 	t.Helper()
+	return firstQuestionWhere(t, f, dim, func(*Session, int, *QuestionNote) bool { return true })
+}
+
+// firstQuestionWhere is the first question of dim for which keep holds.
+func firstQuestionWhere(t *testing.T, f *File, dim string, keep func(*Session, int, *QuestionNote) bool) (*Session, int, *QuestionNote) {
+	t.Helper()
 	for si := range f.Sessions {
 		s := &f.Sessions[si]
 		n := f.Notes(s.ID)
@@ -59,7 +65,7 @@ func firstQuestion(t *testing.T, f *File, dim string) (*Session, int, *QuestionN
 				continue
 			}
 			for ti := range s.Turns {
-				if s.Turns[ti].ID == qn.Turn {
+				if s.Turns[ti].ID == qn.Turn && keep(s, ti, qn) {
 					return s, ti, qn
 				}
 			}
@@ -132,10 +138,15 @@ func TestValidateCatchesBrokenFiles(t *testing.T) {
 			q := s.Turns[ti].Question
 			return []Issue{{s.ID, s.Turns[ti].ID, RuleUpdate, fmt.Sprintf("old value %q (%s) is not set before the new value %q (%s)", q.Confounder, b.ID, q.Gold, a.ID)}}
 		}},
-		{"B1 without a resume turn", func(t *testing.T, f *File) []Issue {
-			s, ti, qn := firstQuestion(t, f, DimResume)
-			f.Notes(s.ID).Turns[ti-1].Act = actFiller
-			return []Issue{{s.ID, s.Turns[ti].ID, RuleResume, "the turn before a B1 question must be a user turn resuming branch " + qn.Branch}}
+		{"B1 preceded by its own branch's resume turn", func(t *testing.T, f *File) []Issue {
+			// The question is no longer the return: a resume turn of its
+			// branch comes right before it.
+			s, ti, qn := firstQuestionWhere(t, f, DimResume, func(s *Session, ti int, qn *QuestionNote) bool {
+				return s.Turns[ti-1].ID != qn.ConfounderTurn // relabelling the confounder turn would break its own rule
+			})
+			prev := &f.Notes(s.ID).Turns[ti-1]
+			prev.Branch, prev.Act = qn.Branch, actResume
+			return []Issue{{s.ID, s.Turns[ti].ID, RuleResume, fmt.Sprintf("a B1 question must be the return to branch %s, right after another branch's turn (turn before: %s, branch %s, resume)", qn.Branch, prev.Turn, qn.Branch)}}
 		}},
 		{"B4 link in one branch", func(t *testing.T, f *File) []Issue {
 			s, ti, qn := firstQuestion(t, f, DimBridge)
@@ -197,7 +208,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown question field", head + `{"id": "s01", "turns": [` + fmt.Sprintf(turn, `, "question": {"id": "q", "gold": "x", "confounder": "y", "hint": "x"}`) + `]}]}`,
 			`bad.json: sessions[0] (s01).turns[0] (s01-t001): unknown field "hint"`},
 		{"wrong type", head + `{"id": "s01", "turns": [{"id": "s01-t001", "time": "2025-01-06T10:00:00Z", "user": 3, "assistant": "a"}]}]}`,
-			`bad.json: sessions[0] (s01).turns[0] (s01-t001): field "user": expected string, got JSON number`},
+			`bad.json: sessions[0] (s01).turns[0] (s01-t001): field "user": expected a string, got JSON number`},
 		{"bad time", head + `{"id": "s01", "turns": [{"id": "s01-t001", "time": "yesterday", "user": "u", "assistant": "a"}]}]}`,
 			`bad.json: sessions[0] (s01).turns[0] (s01-t001): parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`},
 		{"empty user", head + `{"id": "s01", "turns": [{"id": "s01-t001", "time": "2025-01-06T10:00:00Z", "user": " ", "assistant": "a"}]}]}`,

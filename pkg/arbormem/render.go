@@ -111,6 +111,13 @@ func (s *System) Render(q memory.Query, b memory.Bundle) ([]llm.Message, error) 
 		return nil, err
 	}
 	format = strings.TrimSpace(format)
+	// The benchmark's answer directives, word for word as in the shared
+	// template, follow the answer-format lines in every layout.
+	directives, err := p.Directives(q.Benchmark)
+	if err != nil {
+		return nil, err
+	}
+	format = joinNonEmpty(format, directives)
 
 	var u strings.Builder
 	section := func(s string) {

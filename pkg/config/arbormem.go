@@ -1,5 +1,7 @@
 package config
 
+import "strings"
+
 // ArborMem holds ArborMem's reference hyperparameters. Every default is the
 // paper's value; the comment names the table it comes from.
 type ArborMem struct {
@@ -118,9 +120,14 @@ func DefaultArborMem() ArborMem {
 
 // Baselines holds the native baselines' settings (paper appendix C.2).
 type Baselines struct {
-	// RecentTurnsBME: "For BranchMemEval, it considers up to the most recent
-	// 32 turns before packing".
-	RecentTurnsBME int `mapstructure:"recent_turns_bme" yaml:"recent_turns_bme"`
+	// RecentTurns caps the recent baseline at the latest interactions on
+	// every benchmark before packing (appendix C.2: "Recent retains only the
+	// latest portion of the conversation ... For BranchMemEval, it considers
+	// up to the most recent 32 turns"); 32 is the only figure the paper gives.
+	RecentTurns int `mapstructure:"recent_turns" yaml:"recent_turns"`
+	// RecentTurnsByBenchmark overrides RecentTurns for one benchmark
+	// ("locomo: 64"); a benchmark not named takes RecentTurns.
+	RecentTurnsByBenchmark map[string]int `mapstructure:"recent_turns_by_benchmark" yaml:"recent_turns_by_benchmark"`
 	// BM25Units: "Up to 50 retrieved units are considered before final packing".
 	BM25Units int `mapstructure:"bm25_units" yaml:"bm25_units"`
 	// BM25ChunksBEAM: "The BEAM adapter ... retrieves up to 32 chunks".
@@ -130,9 +137,23 @@ type Baselines struct {
 	SummaryEvery int `mapstructure:"summary_every" yaml:"summary_every"`
 	// Summaries picks "auto", "chat" or "heuristic" for the summary baseline.
 	Summaries string `mapstructure:"summaries" yaml:"summaries"`
+	// SummaryRawTail shows the interactions no summary covers yet raw after
+	// the summaries. Off by default: the paper's bundle holds summaries only
+	// (appendix C.2), and every session, the last included, is summarised
+	// before its questions are asked.
+	SummaryRawTail bool `mapstructure:"summary_raw_tail" yaml:"summary_raw_tail"`
+}
+
+// RecentTurnsFor is the recent baseline's cap on benchmark: its override
+// when one is set, RecentTurns otherwise.
+func (b Baselines) RecentTurnsFor(benchmark string) int {
+	if n, ok := b.RecentTurnsByBenchmark[strings.ToLower(strings.TrimSpace(benchmark))]; ok {
+		return n
+	}
+	return b.RecentTurns
 }
 
 // DefaultBaselines is the paper's baseline configuration.
 func DefaultBaselines() Baselines {
-	return Baselines{RecentTurnsBME: 32, BM25Units: 50, BM25ChunksBEAM: 32, SummaryEvery: 8, Summaries: "auto"}
+	return Baselines{RecentTurns: 32, RecentTurnsByBenchmark: map[string]int{}, BM25Units: 50, BM25ChunksBEAM: 32, SummaryEvery: 8, Summaries: "auto"}
 }

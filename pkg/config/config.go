@@ -136,7 +136,26 @@ type Judge struct {
 	// "official" (yes/no replies by LongMemEval's evaluate_qa.py rule,
 	// 'yes' anywhere in the reply). docs/FIDELITY.md.
 	Parse string `mapstructure:"parse" yaml:"parse"`
+	// BEAMScoring picks BEAM's scoring protocol: "corrected" (the default:
+	// the question is filled into the rubric prompt, partial credit kept) or
+	// "official" (the released evaluation code's behaviour, quirks
+	// included). The paper does not say which it used; tables name it.
+	BEAMScoring string `mapstructure:"beam_scoring" yaml:"beam_scoring"`
+	// AnswerInBundleMaxWords bounds the gold answers answer-in-bundle
+	// recall is defined for (normalised words); longer golds describe an
+	// answer rather than spell it. The paper reports no such figure.
+	AnswerInBundleMaxWords int `mapstructure:"answer_in_bundle_max_words" yaml:"answer_in_bundle_max_words"`
 }
+
+// The BEAM scoring protocols (judge.beam_scoring).
+const (
+	BEAMCorrected = "corrected"
+	BEAMOfficial  = "official"
+)
+
+// OfficialBEAM reports whether BEAM is scored as the released evaluation
+// code does (judge.beam_scoring: official).
+func (j Judge) OfficialBEAM() bool { return j.BEAMScoring == BEAMOfficial }
 
 // Cache configures the on-disk response cache.
 type Cache struct {
@@ -541,6 +560,12 @@ func (c *Config) resolve() error {
 	if j := c.Judge.Mode; j != "auto" && j != "chat" && j != "lexical" {
 		return fmt.Errorf("judge.mode: %q is not one of auto, chat, lexical", j)
 	}
+	if c.Judge.AnswerInBundleMaxWords <= 0 {
+		return fmt.Errorf("judge.answer_in_bundle_max_words: %d must be positive", c.Judge.AnswerInBundleMaxWords)
+	}
+	if b := c.Judge.BEAMScoring; b != BEAMCorrected && b != BEAMOfficial {
+		return fmt.Errorf("judge.beam_scoring: %q is not one of %s, %s", b, BEAMCorrected, BEAMOfficial)
+	}
 	if p := c.Judge.Parse; p != "strict" && p != "official" {
 		return fmt.Errorf("judge.parse: %q is not one of strict, official", p)
 	}
@@ -566,7 +591,7 @@ func (c *Config) checkRanges() error {
 		{"arbormem.keyword_candidates", c.ArborMem.KeywordCandidates}, {"arbormem.raw_tail", c.ArborMem.RawTail},
 		{"arbormem.branch_budget", c.ArborMem.BranchBudget}, {"arbormem.max_facts", c.ArborMem.MaxFacts},
 		{"arbormem.memory_op_max_tokens", c.ArborMem.MemoryOpMaxTokens},
-		{"baselines.recent_turns_bme", c.Baselines.RecentTurnsBME}, {"baselines.bm25_units", c.Baselines.BM25Units},
+		{"baselines.recent_turns", c.Baselines.RecentTurns}, {"baselines.bm25_units", c.Baselines.BM25Units},
 		{"baselines.bm25_chunks_beam", c.Baselines.BM25ChunksBEAM}, {"baselines.summary_every", c.Baselines.SummaryEvery},
 	}
 	for _, p := range positive {

@@ -93,6 +93,12 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatalf("%s = %q", key, got)
 			}
 		}
+	case key == "judge.beam_scoring":
+		return "official", func(c *Config) {
+			if c.Judge.BEAMScoring != "official" {
+				t.Fatal(c.Judge.BEAMScoring)
+			}
+		}
 	case key == "run.bundles":
 		return "trace", func(c *Config) {
 			if c.Run.Bundles != "trace" {
@@ -145,6 +151,12 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 		return fmt.Sprint(want), func(c *Config) {
 			if got := fieldByKey(reflect.ValueOf(c).Elem(), key).Bool(); got != want {
 				t.Fatalf("%s = %v, want %v", key, got, want)
+			}
+		}
+	case reflect.Map:
+		return "{locomo: 64}", func(c *Config) {
+			if got := fieldByKey(reflect.ValueOf(c).Elem(), key).MapIndex(reflect.ValueOf("locomo")); !got.IsValid() || got.Int() != 64 {
+				t.Fatalf("%s = %v, want {locomo: 64}", key, fieldByKey(reflect.ValueOf(c).Elem(), key))
 			}
 		}
 	case reflect.String:

@@ -39,6 +39,12 @@ type Interaction struct {
 	// Time is when the interaction happened; zero when the corpus gives no time.
 	Time  time.Time `json:"time"`
 	Turns []Turn    `json:"turns"`
+	// Chunk names the benchmark-defined retrieval unit the interaction
+	// belongs to (BEAM: the turn, several user–assistant exchanges, that
+	// BEAM's own turn_chunk retrieval indexes as one document); consecutive
+	// interactions with the same Chunk form one BM25 unit. Empty: the
+	// interaction is a unit of its own.
+	Chunk string `json:"chunk,omitempty"`
 }
 
 // User returns the concatenated user-side text of the interaction.

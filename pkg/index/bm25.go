@@ -69,12 +69,16 @@ func (x *BM25) Add(id int, text string) { x.AddTerms(id, Analyze(text)) }
 // document. Callers that analyse anyway (to build embeddings, to route by
 // keyword) use it to skip a second analysis.
 func (x *BM25) AddTerms(id int, terms []string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.addLocked(id, terms)
+}
+
+func (x *BM25) addLocked(id int, terms []string) {
 	tf := make(map[string]int32, len(terms))
 	for _, t := range terms {
 		tf[t]++
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
 	x.removeLocked(id)
 	n := int32(len(x.docs))
 	distinct := make([]string, 0, len(tf))
@@ -85,6 +89,40 @@ func (x *BM25) AddTerms(id int, terms []string) {
 	x.docs = append(x.docs, bm25Doc{id: id, length: len(terms), terms: distinct})
 	x.internal[id] = int(n)
 	x.live++
+	x.totalLen += len(terms)
+}
+
+// AppendTerms adds already analysed terms to id's document (creating it if
+// id has none), as if the document's text had grown by them. Work is
+// proportional to the new terms, not to the document, so a document that
+// grows one piece at a time (a chunk taking in interactions) is indexed in
+// linear total time. A document's postings are found from the end of each
+// list, where the most recently added documents sit.
+func (x *BM25) AppendTerms(id int, terms []string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	n, ok := x.internal[id]
+	if !ok {
+		x.addLocked(id, terms)
+		return
+	}
+	d := &x.docs[n]
+	for _, t := range terms {
+		ps := x.postings[t]
+		found := false
+		for i := len(ps) - 1; i >= 0; i-- {
+			if int(ps[i].doc) == n {
+				ps[i].tf++
+				found = true
+				break
+			}
+		}
+		if !found {
+			x.postings[t] = append(ps, posting{doc: int32(n), tf: 1})
+			d.terms = append(d.terms, t)
+		}
+	}
+	d.length += len(terms)
 	x.totalLen += len(terms)
 }
 

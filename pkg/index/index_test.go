@@ -351,3 +351,34 @@ func TestAnalyzeLong(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendTermsEqualsAdd: a document grown by AppendTerms scores exactly
+// as the same document added whole, among other documents.
+func TestAppendTermsEqualsAdd(t *testing.T) {
+	pieces := []string{"the garden plan needs tomatoes", "and basil near the tomatoes", "then a fence around the garden"}
+	whole, grown := NewBM25(), NewBM25()
+	for _, x := range []*BM25{whole, grown} {
+		x.Add(0, "a note about the kitchen tiles")
+		x.Add(2, "tomatoes are cheap this week")
+	}
+	whole.Add(1, strings.Join(pieces, " "))
+	for _, p := range pieces {
+		grown.AppendTerms(1, Analyze(p))
+	}
+	grown.AppendTerms(3, Analyze("a new document")) // creates
+	whole.Add(3, "a new document")
+	for _, q := range []string{"tomatoes garden", "basil fence", "kitchen", "new document tomatoes"} {
+		a, b := whole.Search(q, 10), grown.Search(q, 10)
+		if len(a) != len(b) {
+			t.Fatalf("%q: %v vs %v", q, a, b)
+		}
+		for i := range a {
+			if a[i].ID != b[i].ID || math.Abs(a[i].Score-b[i].Score) > 1e-12 {
+				t.Errorf("%q: hit %d %+v (added whole) vs %+v (appended)", q, i, a[i], b[i])
+			}
+		}
+	}
+	if whole.N() != grown.N() || whole.DocFreq("tomato") != grown.DocFreq("tomato") {
+		t.Errorf("statistics differ: N %d/%d, df %d/%d", whole.N(), grown.N(), whole.DocFreq("tomato"), grown.DocFreq("tomato"))
+	}
+}

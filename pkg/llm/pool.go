@@ -74,10 +74,34 @@ func (p *Pool[T]) Capacity() int {
 }
 
 // attempt is shared between the retry layer and the pool through the
-// context: the pool notes which endpoint failed, and the next attempt
-// prefers another one (a dead endpoint fails fast, so "least in flight"
-// alone would keep choosing it until it is ejected).
-type attempt struct{ avoid any }
+// context: the pool notes which endpoints failed this request, and the next
+// attempt goes to another one, waiting for a busy healthy endpoint rather
+// than returning at once to a failed one (a dead endpoint fails fast and has
+// nothing in flight, so "least in flight" alone would keep choosing it
+// until it is ejected). Only when every usable endpoint has failed the
+// request is a failed one tried again.
+type attempt struct {
+	mu     sync.Mutex
+	failed map[any]bool
+}
+
+func (a *attempt) avoids(m any) bool {
+	if a == nil {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.failed[m]
+}
+
+func (a *attempt) fail(m any) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.failed == nil {
+		a.failed = map[any]bool{}
+	}
+	a.failed[m] = true
+}
 
 type attemptKey struct{}
 
@@ -105,7 +129,7 @@ func (p *Pool[T]) Do(ctx context.Context, fn func(context.Context, T) error) err
 	p.release(m, err == nil, err != nil && ctx.Err() == nil && endpointFault(err))
 	if err != nil {
 		if a != nil {
-			a.avoid = m
+			a.fail(m)
 		}
 		return fmt.Errorf("%s endpoint %s: %w", p.opts.Role, m.URL, err)
 	}
@@ -148,10 +172,13 @@ func (p *Pool[T]) acquire(ctx context.Context, a *attempt) (*member[T], error) {
 }
 
 // pick chooses a member (nil if none has a free slot) and, when some are
-// ejected, how long until the first may be probed again. Called with p.mu held.
+// ejected, how long until the first may be probed again. A member that
+// already failed this request is chosen only when no other usable member
+// exists, busy or not. Called with p.mu held.
 func (p *Pool[T]) pick(now time.Time, a *attempt) (*member[T], time.Duration) {
 	var best, avoided *member[T]
 	var reprobe time.Duration
+	busyFresh := false // a member that has not failed this request is full
 	n := len(p.members)
 	start := p.cursor
 	p.cursor = (p.cursor + 1) % n
@@ -167,10 +194,12 @@ func (p *Pool[T]) pick(now time.Time, a *attempt) (*member[T], time.Duration) {
 		if p.ejected(m) {
 			limit = 1 // probing after ejection: one request at a time
 		}
+		failed := a.avoids(m)
 		if m.inflight >= limit {
+			busyFresh = busyFresh || !failed
 			continue
 		}
-		if a != nil && a.avoid == any(m) {
+		if failed {
 			avoided = m
 			continue
 		}
@@ -178,7 +207,7 @@ func (p *Pool[T]) pick(now time.Time, a *attempt) (*member[T], time.Duration) {
 			best = m
 		}
 	}
-	if best == nil {
+	if best == nil && !busyFresh {
 		best = avoided
 	}
 	return best, reprobe

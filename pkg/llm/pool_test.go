@@ -149,20 +149,32 @@ func TestPoolNon5xxDoesNotEject(t *testing.T) {
 	}
 }
 
-func TestPoolPickAvoidsLastFailure(t *testing.T) {
+func TestPoolPickAvoidsFailures(t *testing.T) {
 	ps := []*probe{{name: "a"}, {name: "b"}, {name: "c"}}
 	pool := probePool(PoolOptions{}, []int{1, 1, 1}, ps...)
+	failed := func(ms ...*member[*probe]) *attempt {
+		a := &attempt{}
+		for _, m := range ms {
+			a.fail(m)
+		}
+		return a
+	}
 	for i := range 9 {
 		avoid := pool.members[i%3]
-		m, _ := pool.pick(time.Now(), &attempt{avoid: avoid})
+		m, _ := pool.pick(time.Now(), failed(avoid))
 		if m == avoid {
-			t.Fatalf("pick %d chose the avoided member %s", i, m.URL)
+			t.Fatalf("pick %d chose the failed member %s", i, m.URL)
 		}
 	}
-	// The avoided member is still used when it is the only free one.
+	// A healthy member that is busy is waited for rather than going back
+	// to the one that failed (a dead endpoint is always free).
 	pool.members[1].inflight, pool.members[2].inflight = 1, 1
-	if m, _ := pool.pick(time.Now(), &attempt{avoid: pool.members[0]}); m != pool.members[0] {
-		t.Fatalf("got %v, want the only free member", m)
+	if m, _ := pool.pick(time.Now(), failed(pool.members[0])); m != nil {
+		t.Fatalf("got %s, want to wait for a busy member that has not failed", m.URL)
+	}
+	// When every member has failed the request, a free one is tried again.
+	if m, _ := pool.pick(time.Now(), failed(pool.members...)); m != pool.members[0] {
+		t.Fatalf("got %v, want the only free member once all have failed", m)
 	}
 }
 

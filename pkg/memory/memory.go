@@ -35,6 +35,9 @@ type Query struct {
 	// Variant names a recall-only variant (an ablation that changes nothing at
 	// commit time); systems that do not know it return an error.
 	Variant string `json:"variant,omitempty"`
+	// Benchmark names the benchmark the question comes from; answer prompts
+	// carry its answer directives (prompt.Set.Directives). Recall ignores it.
+	Benchmark string `json:"benchmark,omitempty"`
 }
 
 // Channel is which memory channel of E_t an item belongs to (paper eq. 3).
@@ -133,6 +136,23 @@ type Placer interface {
 	// ParentOf returns the parent interaction ID chosen when id was committed;
 	// "" with ok=true means a new root.
 	ParentOf(id string) (parent string, ok bool)
+}
+
+// Sealer is implemented by systems that do work once the dialogue before a
+// question has ended (the summary baseline summarises the session still
+// open). Runners call Seal after the interactions that precede a question,
+// as part of ingestion, so that the work is not timed as query preparation;
+// a system must give the same bundle whether or not Seal was called.
+type Sealer interface {
+	Seal(ctx context.Context) error
+}
+
+// Seal calls sys.Seal when sys is a Sealer.
+func Seal(ctx context.Context, sys System) error {
+	if s, ok := sys.(Sealer); ok {
+		return s.Seal(ctx)
+	}
+	return nil
 }
 
 // Snapshotter is implemented by systems whose state can be saved and loaded.

@@ -139,6 +139,25 @@ func (s *Set) Render(name string, data any) (string, error) {
 	return b.String(), nil
 }
 
+// DirectivesPrefix prefixes the templates of per-benchmark answer
+// directives: "directives_locomo", "directives_beam", ...
+const DirectivesPrefix = "directives_"
+
+// Directives renders benchmark's answer directives (the template
+// DirectivesPrefix+benchmark): how answers should be formed for that
+// benchmark's scoring, given word for word to every system's answer prompt,
+// the shared template and ArborMem's runtime layout alike (the paper omitted
+// "benchmark scoring directives" from its printed prompts, appendix D). It is
+// "" for a benchmark without directives, or none named.
+func (s *Set) Directives(benchmark string) (string, error) {
+	name := DirectivesPrefix + strings.ToLower(strings.TrimSpace(benchmark))
+	if _, ok := s.text[name]; !ok || benchmark == "" {
+		return "", nil
+	}
+	d, err := s.Render(name, nil)
+	return strings.TrimSpace(d), err
+}
+
 // Hashes returns the sha256 of every template's text, for run manifests.
 func (s *Set) Hashes() map[string]string {
 	h := map[string]string{}

@@ -38,6 +38,12 @@ type Manifest struct {
 	// dataset); resuming with a different fingerprint is refused.
 	Fingerprint string `json:"fingerprint"`
 	Shard       string `json:"shard,omitempty"`
+	// BEAMScoring is the BEAM scoring protocol ("corrected" or "official",
+	// judge.beam_scoring) of a BEAM run; empty for other benchmarks.
+	BEAMScoring string `json:"beam_scoring,omitempty"`
+	// SubsetQuestions is the number of questions of the sampled subset
+	// (--subset or --subset-ids; subset.json lists them), 0 without one.
+	SubsetQuestions int `json:"subset_questions,omitempty"`
 	// History lists every config that contributed samples to the run, in
 	// order, with the commands that ran under it and how many of the run's
 	// samples it made (Sample.Fingerprint); the top-level Config and
@@ -137,8 +143,9 @@ func WriteManifest(dir string, m *Manifest) error {
 	return WriteFileAtomic(filepath.Join(dir, "manifest.json"), append(b, '\n'))
 }
 
-// WriteFileAtomic writes data to a temporary file beside path and renames it
-// over path, so readers never see a partial file.
+// WriteFileAtomic writes data to a temporary file beside path, syncs it and
+// renames it over path, so readers never see a partial file, even after a
+// crash of the machine rather than of arbor.
 func WriteFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -155,6 +162,11 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return err

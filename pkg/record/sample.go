@@ -32,9 +32,14 @@ type Sample struct {
 	// EvidenceTokens is the bundle's token count; EvidenceRecall its recall
 	// of the gold evidence (-1 when undefined); ConfounderInBundle is set for
 	// BranchMemEval.
-	EvidenceTokens     int     `json:"evidence_tokens"`
-	EvidenceRecall     float64 `json:"evidence_recall"`
-	ConfounderInBundle *bool   `json:"confounder_in_bundle,omitempty"`
+	EvidenceTokens int     `json:"evidence_tokens"`
+	EvidenceRecall float64 `json:"evidence_recall"`
+	// AnswerInBundle is answer-in-bundle recall (1 or 0): the gold answer,
+	// normalised as the benchmark's scorer does, appears in the bundle's
+	// text. nil where undefined, and in samples recorded before it existed
+	// (tables then fall back to EvidenceRecall).
+	AnswerInBundle     *float64 `json:"answer_in_bundle,omitempty"`
+	ConfounderInBundle *bool    `json:"confounder_in_bundle,omitempty"`
 	// Channels is the token count each bundle channel filled.
 	Channels map[string]int `json:"channels,omitempty"`
 

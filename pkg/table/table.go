@@ -8,6 +8,7 @@ package table
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -66,6 +67,10 @@ type Highlight struct {
 	Better Better `json:"better,omitempty"`
 	// Second also marks the second-best value (the paper's underline).
 	Second bool `json:"second,omitempty"`
+	// SecondAmong, when set, moves the underline to the best value among
+	// these columns (paper Table "main-results": "the strongest baseline is
+	// underlined"); a value that is also the overall best stays bold only.
+	SecondAmong []int `json:"second_among,omitempty"`
 }
 
 // Group is a header spanning consecutive columns ("Context and Retrieval",
@@ -279,17 +284,26 @@ func (t Table) mark(out [][]Style, idx [][2]int, dir Better) {
 			best = x.v
 		}
 	}
+	// The underline goes to the next distinct value, or with SecondAmong to
+	// the best value among those columns, unless that value is the best.
+	among := func(int) bool { return true }
+	if len(t.Highlight.SecondAmong) > 0 {
+		among = func(c int) bool { return slices.Contains(t.Highlight.SecondAmong, c) }
+	}
 	second, has2 := 0.0, false
 	for _, x := range vals {
-		if x.v != best && (!has2 || better(x.v, second)) {
+		if among(x.c) && (len(t.Highlight.SecondAmong) > 0 || x.v != best) && (!has2 || better(x.v, second)) {
 			second, has2 = x.v, true
 		}
+	}
+	if second == best {
+		has2 = false
 	}
 	for _, x := range vals {
 		switch {
 		case x.v == best:
 			out[x.r][x.c] = Best
-		case t.Highlight.Second && has2 && x.v == second:
+		case t.Highlight.Second && has2 && x.v == second && among(x.c):
 			out[x.r][x.c] = Second
 		}
 	}

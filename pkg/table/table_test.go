@@ -111,6 +111,18 @@ func TestStyles(t *testing.T) {
 			want: [][]Style{{Best, Second, Best, Plain}},
 		},
 		{
+			name: "row, strongest baseline underlined: best among columns 0-2, below a better column 3",
+			tb: Table{
+				Columns: cols(4, 1),
+				Rows: []Row{
+					{Cells: []Cell{V(42.1), V(16.6), V(42.8), V(53.2)}},
+					{Cells: []Cell{V(70), V(60), V(50), V(65)}},
+				},
+				Highlight: Highlight{By: ByRow, Second: true, SecondAmong: []int{0, 1, 2}},
+			},
+			want: [][]Style{{Plain, Plain, Second, Best}, {Best, Plain, Plain, Plain}},
+		},
+		{
 			name: "row, lower is better, no second requested",
 			tb: Table{
 				Columns:   cols(3, 2),

@@ -131,9 +131,9 @@ func FieldError(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		if te.Field == "" {
-			return fmt.Errorf("expected %s, got JSON %s", goTypeName(te.Type.String()), te.Value)
+			return fmt.Errorf("expected %s, got JSON %s", TypeName(te.Type.String()), te.Value)
 		}
-		return fmt.Errorf("%s: expected %s, got JSON %s", te.Field, goTypeName(te.Type.String()), te.Value)
+		return fmt.Errorf("%s: expected %s, got JSON %s", te.Field, TypeName(te.Type.String()), te.Value)
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
@@ -142,7 +142,10 @@ func FieldError(err error) error {
 	return describe(err)
 }
 
-func goTypeName(t string) string {
+// TypeName says in words what JSON a Go type t (reflect.Type.String())
+// expects: "a string", "an array", "an object", for error messages that a
+// user who never saw the Go code can act on.
+func TypeName(t string) string {
 	switch {
 	case t == "string":
 		return "a string"
@@ -152,7 +155,7 @@ func goTypeName(t string) string {
 		return "a number"
 	case strings.HasPrefix(t, "[]"):
 		return "an array"
-	case strings.HasPrefix(t, "map[") || strings.Contains(t, "."):
+	case strings.HasPrefix(t, "map[") || strings.HasPrefix(t, "struct") || strings.Contains(t, "."):
 		return "an object"
 	}
 	return t
