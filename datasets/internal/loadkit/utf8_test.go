@@ -2,6 +2,8 @@ package loadkit
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -49,4 +51,40 @@ func FuzzValidUTF8(f *testing.F) {
 			t.Fatal("valid input changed")
 		}
 	})
+}
+
+// xs reads n bytes of 'x' without holding them.
+type xs struct{ n int64 }
+
+func (r *xs) Read(p []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	k := int64(len(p))
+	if k > r.n {
+		k = r.n
+	}
+	for i := range p[:k] {
+		p[i] = 'x'
+	}
+	r.n -= k
+	return int(k), nil
+}
+
+// TestElementBound: one element beyond MaxElement is an error, not a
+// gigabyte allocation; elements below it decode.
+func TestElementBound(t *testing.T) {
+	decode := func(size int64) error {
+		r := io.MultiReader(strings.NewReader(`[{"a": 1}, "`), &xs{n: size}, strings.NewReader(`", {"b": 2}]`))
+		return DecodeArray(context.Background(), r, 0, nil, func(i int, dec *json.Decoder) error {
+			var v any
+			return dec.Decode(&v)
+		})
+	}
+	if err := decode(1 << 20); err != nil {
+		t.Fatalf("a 1 MB element: %v", err)
+	}
+	if err := decode(MaxElement + 1<<20); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("an element beyond the bound: %v", err)
+	}
 }
