@@ -14,7 +14,7 @@ import (
 func addRunFlags(c *cobra.Command) {
 	f := c.Flags()
 	f.String("data", "", "dataset file or folder (BranchMemEval: default is the embedded set)")
-	f.String("systems", "", "comma-separated systems (default: "+strings.Join(runners.DefaultSystems, ",")+")")
+	f.String("systems", "", "comma-separated systems (default: "+strings.Join(runners.DefaultSystems, ",")+"; also "+strings.Join(runners.ExternalSystems, ",")+", run through their own libraries: README \"Bridged systems\")")
 	f.String("budget", "", "answer-time evidence budget in tokens, e.g. 4096, 4k, 32k (32k = the paper's exact 30,968); default answer.budget")
 	f.String("categories", "", "comma-separated question categories to keep (LoCoMo default 1,2,3,4)")
 	f.Int("limit", 0, "keep only the first N episodes")

@@ -2,10 +2,13 @@ package runners
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/arbor-eval/arbor/answer"
 	"github.com/arbor-eval/arbor/baselines"
+	"github.com/arbor-eval/arbor/baselines/sidecar"
 	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/llm/provider"
@@ -28,6 +31,11 @@ type deps struct {
 	scorers   []scoring.Scorer
 	recaller  scoring.Recaller
 	benchmark string
+
+	// pools holds the sidecar processes of the bridged systems, one pool
+	// per system, made on first use and stopped by close.
+	poolsMu sync.Mutex
+	pools   map[string]*sidecar.Pool
 }
 
 func newDeps(ctx context.Context, cfg *config.Config, benchmark string) (*deps, error) {
@@ -80,6 +88,13 @@ func (d *deps) factory(system, variant string) (memory.Factory, error) {
 		if variant != "" {
 			return nil, fmt.Errorf("system %s has no variant %q (variants are ArborMem ablations)", system, variant)
 		}
+		if sidecar.Is(system) {
+			p, err := d.pool(system)
+			if err != nil {
+				return nil, err
+			}
+			return Prefiltered(p.Factory(), d.models.Tokens), nil
+		}
 		bd := baselines.Deps{Cfg: d.cfg.Baselines, Tokens: d.models.Tokens, Prompts: d.prompts, Benchmark: d.benchmark}
 		if d.cfg.UseChat(d.cfg.Baselines.Summaries) {
 			bd.Chat = d.models.Chat
@@ -89,6 +104,41 @@ func (d *deps) factory(system, variant string) (memory.Factory, error) {
 		}
 		return func(ctx context.Context, _ string) (memory.System, error) { return baselines.New(system, bd) }, nil
 	}
+}
+
+// pool returns the sidecar pool of a bridged system, starting none of its
+// processes yet: the first episode does.
+func (d *deps) pool(system string) (*sidecar.Pool, error) {
+	d.poolsMu.Lock()
+	defer d.poolsMu.Unlock()
+	if p := d.pools[system]; p != nil {
+		return p, nil
+	}
+	spec, err := sidecar.SpecFor(d.cfg, system, d.benchmark)
+	if err != nil {
+		return nil, err
+	}
+	if d.pools == nil {
+		d.pools = map[string]*sidecar.Pool{}
+	}
+	p := sidecar.NewPool(spec, d.models.Tokens)
+	d.pools[system] = p
+	return p, nil
+}
+
+// close stops the sidecars and flushes the model clients (the response
+// cache's background writes).
+func (d *deps) close() error {
+	d.poolsMu.Lock()
+	pools := d.pools
+	d.pools = nil
+	d.poolsMu.Unlock()
+	var errs []error
+	for _, p := range pools {
+		errs = append(errs, p.Close())
+	}
+	errs = append(errs, d.models.Close())
+	return errors.Join(errs...)
 }
 
 // heuristics lists the offline stand-ins a system's samples depend on.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -81,10 +82,11 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Close flushes the response cache's background writes; a failure costs
-	// only cache hits on a re-run, so it is reported, not fatal.
+	// Close stops the sidecars and flushes the response cache's background
+	// writes; a failure costs only cache hits on a re-run, so it is
+	// reported, not fatal.
 	defer func() {
-		if err := d.models.Close(); err != nil {
+		if err := d.close(); err != nil {
 			fmt.Fprintln(p.Log, "warning:", err)
 		}
 	}()
@@ -460,6 +462,11 @@ func (r *run) replay(ctx context.Context, j job) error {
 			return ctx.Err()
 		}
 		return r.failEpisode(j, stat, fmt.Errorf("create %s: %w", j.system, err))
+	}
+	// Bridged systems hand their sidecar process back (cleaned) for the
+	// next episode.
+	if c, ok := sys.(io.Closer); ok {
+		defer c.Close()
 	}
 	var (
 		ingest     time.Duration

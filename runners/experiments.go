@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arbor-eval/arbor/baselines/sidecar"
 	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/buildinfo"
 	"github.com/arbor-eval/arbor/pkg/config"
@@ -49,7 +50,7 @@ var AblationVariants = []string{"", "no-localization", "no-keyword-routing", "no
 // bridge (paper §6.1 baselines Graphiti, A-MEM, Mem0, LiCoMemory). They
 // choose their own evidence, so the runner lets them prefilter and packs
 // their bundles itself (Prefiltered).
-var ExternalSystems = []string{"graphiti", "amem", "mem0", "licomemory"}
+var ExternalSystems = sidecar.Systems
 
 // PrefilterBudget is how much evidence an external memory system may return
 // before arbor packs it to budget: "External memory methods may use an
@@ -82,6 +83,23 @@ func Prefiltered(f memory.Factory, c tokens.Counter) memory.Factory {
 type prefiltered struct {
 	memory.System
 	counter tokens.Counter
+}
+
+// Close hands the wrapped system's resources back (a bridge's sidecar
+// process); the runner closes every system when its episode ends.
+func (p prefiltered) Close() error {
+	if c, ok := p.System.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// Health passes on the wrapped system's degraded counts, if it keeps any.
+func (p prefiltered) Health() memory.Health {
+	if h, ok := p.System.(memory.HealthReporter); ok {
+		return h.Health()
+	}
+	return memory.Health{}
 }
 
 func (p prefiltered) Recall(ctx context.Context, q memory.Query) (memory.Bundle, error) {

@@ -44,7 +44,7 @@ func Explain(ctx context.Context, runDir string, cfg *config.Config, data, episo
 	if err != nil {
 		return err
 	}
-	defer d.models.Close()
+	defer d.close()
 	if fp := fingerprint(&Plan{Config: cfg}, m); fp != m.Fingerprint && log != nil {
 		fmt.Fprintf(log, "warning: this config differs from the run's (fingerprint %s, run %s): the rebuilt memory may differ\n", fp, m.Fingerprint)
 	}

@@ -31,8 +31,16 @@
 #   Interactions: LongMemEval-S ~248 per question (the paper's subset: 12,394
 #   for 50), LoCoMo ~300 per conversation, BEAM 100K ~250 per chat (assumed;
 #   `arbor datasets inspect` gives the exact counts), BranchMemEval ~47 per session.
-# Estimates (native systems: full, recent, bm25, summary, arbormem; the bridged
-# Graphiti, A-MEM, Mem0 and LiCoMemory columns are not produced here):
+# Table 1 and the read-budget sweep run all nine systems: the five native ones
+# (full, recent, bm25, summary, arbormem) and the four bridged ones (graphiti,
+# amem, mem0, licomemory), which run through their own libraries in sidecar
+# processes and must be installed first (README "Bridged systems"; `arbor
+# endpoints check` starts each and reports its library version). The estimates
+# below are for the native systems; the bridged ones add their own ingestion
+# (Mem0: one extraction call per interaction; A-MEM about two; Graphiti and
+# LiCoMemory several per update); the plan step counts them when the sidecars
+# are installed (it runs them against its in-process fake model).
+# Estimates:
 #   main-longmemeval  ~1h 45m  500 × 248 interactions × 1.363 s / 28 + 2,500 answers and judgements
 #   main-locomo       ~30m     10 conversations (< 56): longest ~350 interactions × 2.7 s + ~200 questions × 4 s
 #   main-beam         ~15m     20 chats: ~250 × 2.7 s + 20 questions with rubric judgements
@@ -58,6 +66,10 @@ EFFICIENCY=configs/efficiency.yaml
 # (appendix C.4). arbor samples it with its own generator: the same 50 every
 # time, but not necessarily the paper's 50.
 SUBSET=(--subset 50 --seed 42)
+# The paper's nine systems in Table 1's column order, and the efficiency
+# table's three (§6.4: ArborMem, Mem0, A-MEM).
+ALL9=full,recent,bm25,summary,graphiti,amem,mem0,licomemory,arbormem
+EFFICIENCY_SYSTEMS=arbormem,mem0,amem
 M30=Qwen3-30B-A3B-Instruct-2507
 M4=Qwen3-4B-Instruct-2507
 PLAN=()   # set to (plan) by the plan step: every command below becomes a dry run
@@ -86,10 +98,10 @@ check_4b() { config_4b; [ ${#PLAN[@]} -gt 0 ] || "$ARBOR" endpoints check --conf
 
 # Table "main-results" (§6.2): one run per benchmark; each prints its row of
 # the table (and the per-category table).
-main_longmemeval() { run eval longmemeval --data "$LME" --config "$A800" --run paper-main-longmemeval; }
-main_locomo() { run eval locomo --data "$LOCOMO" --config "$A800" --run paper-main-locomo; }
-main_beam() { run eval beam --data "$BEAM" --config "$A800" --run paper-main-beam; }
-main_bme() { run eval branchmemeval --config "$A800" --run paper-main-branchmemeval; }
+main_longmemeval() { run eval longmemeval --data "$LME" --systems "$ALL9" --config "$A800" --run paper-main-longmemeval; }
+main_locomo() { run eval locomo --data "$LOCOMO" --systems "$ALL9" --config "$A800" --run paper-main-locomo; }
+main_beam() { run eval beam --data "$BEAM" --systems "$ALL9" --config "$A800" --run paper-main-beam; }
+main_bme() { run eval branchmemeval --systems "$ALL9" --config "$A800" --run paper-main-branchmemeval; }
 # Table "main-results" itself: the four runs above combined, one row each.
 table1() {
   [ ${#PLAN[@]} -eq 0 ] || return 0 # nothing to combine in a dry run
@@ -99,7 +111,7 @@ table1() {
 
 # Table "read-budget" (§6.3) and its evidence-recall twin, plus SVG plots.
 sweep() {
-  run sweep budgets --benchmark longmemeval --data "$LME" "${SUBSET[@]}" \
+  run sweep budgets --benchmark longmemeval --data "$LME" "${SUBSET[@]}" --systems "$ALL9" \
     --budgets 256,512,1k,2k,4k,8k,16k,32k --config "$A800" --run paper-read-budget
 }
 
@@ -118,10 +130,12 @@ ablation_4b() {
 
 # Table "efficiency" (§6.4): one Qwen3-4B service on port 8001 (a single
 # tensor-parallel vLLM service), embeddings and reranker on 8008/8009,
-# sequential execution, 4K memory-operation and 2K answer budgets.
+# sequential execution, 4K memory-operation and 2K answer budgets; ArborMem,
+# Mem0 and A-MEM, each phase (ingest per turn, query preparation, TTFT, full
+# query) measured by the same runner for all three.
 efficiency() {
   run latency --benchmark longmemeval --data "$LME" "${SUBSET[@]}" \
-    --config "$EFFICIENCY" --systems arbormem --run paper-efficiency
+    --config "$EFFICIENCY" --systems "$EFFICIENCY_SYSTEMS" --run paper-efficiency
 }
 
 steps_30b=(main-longmemeval main-locomo main-beam main-bme table1 sweep ablation-30b)

@@ -33,6 +33,7 @@ type Config struct {
 	Run       Run       `mapstructure:"run" yaml:"run"`
 	ArborMem  ArborMem  `mapstructure:"arbormem" yaml:"arbormem"`
 	Baselines Baselines `mapstructure:"baselines" yaml:"baselines"`
+	Bridges   Bridges   `mapstructure:"bridges" yaml:"bridges"`
 	// PromptsDir overrides prompt templates file by file (<name>.tmpl).
 	PromptsDir string `mapstructure:"prompts_dir" yaml:"prompts_dir"`
 	// Source names where the config came from (file path or "embedded").
@@ -387,20 +388,21 @@ var keys = sync.OnceValue(func() []string {
 	return out
 })
 
-// envReservedPrefix names variables reserved for arbor's own tests (helper
-// processes), which no key can have.
-const envReservedPrefix = "ARBOR_TEST_"
-
-// checkEnv refuses ARBOR_* variables that match no key (a misspelt
-// ARBOR_ANSWER_BUGDET would otherwise be ignored silently). ARBOR_CONFIG,
-// variables named by an endpoint's api_key_env and ARBOR_TEST_* are not keys
-// but are allowed.
+// checkEnv refuses ARBOR_* variables that look like config keys but match
+// none (a misspelt ARBOR_ANSWER_BUGDET would otherwise be ignored
+// silently): those that begin with a config section's name
+// (ARBOR_ANSWER_…, ARBOR_MODELS_…). Other ARBOR_* variables are not config
+// (ARBOR_CONFIG, test switches such as ARBOR_LARGE, keys handed to
+// bridge sidecars) and are left alone, as are variables named by an
+// endpoint's api_key_env.
 func checkEnv(c *Config) error {
-	// ARBOR_CONFIG names the config file; ARBOR_LARGE switches on the
-	// long tests (pkg/htmlreport).
-	known := map[string]bool{"ARBOR_CONFIG": true, "ARBOR_LARGE": true}
+	known := map[string]bool{}
+	sections := map[string]bool{}
 	for _, k := range keys() {
 		known[EnvName(k)] = true
+		if top, _, nested := strings.Cut(k, "."); nested {
+			sections[EnvName(top)+"_"] = true
+		}
 	}
 	for _, nr := range c.Models.Roles() {
 		for _, e := range nr.Role.Endpoints {
@@ -410,8 +412,14 @@ func checkEnv(c *Config) error {
 	var unknown []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "ARBOR_") && !known[name] && !strings.HasPrefix(name, envReservedPrefix) {
-			unknown = append(unknown, name)
+		if known[name] || !strings.HasPrefix(name, "ARBOR_") {
+			continue
+		}
+		for sec := range sections {
+			if strings.HasPrefix(name, sec) || name+"_" == sec {
+				unknown = append(unknown, name)
+				break
+			}
 		}
 	}
 	if len(unknown) == 0 {
@@ -565,6 +573,9 @@ func (c *Config) resolve() error {
 	}
 	if b := c.Judge.BEAMScoring; b != BEAMCorrected && b != BEAMOfficial {
 		return fmt.Errorf("judge.beam_scoring: %q is not one of %s, %s", b, BEAMCorrected, BEAMOfficial)
+	}
+	if err := c.Bridges.resolve(); err != nil {
+		return err
 	}
 	if p := c.Judge.Parse; p != "strict" && p != "official" {
 		return fmt.Errorf("judge.parse: %q is not one of strict, official", p)

@@ -81,6 +81,18 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatalf("%s = %+v", key, eps)
 			}
 		}
+	case strings.HasPrefix(key, "bridges.") && strings.HasSuffix(key, ".command"):
+		return `[python3, /tmp/sidecar.py]`, func(c *Config) {
+			if got := fieldByKey(reflect.ValueOf(c).Elem(), key).Interface().([]string); len(got) != 2 || got[1] != "/tmp/sidecar.py" {
+				t.Fatalf("%s = %q", key, got)
+			}
+		}
+	case strings.HasPrefix(key, "bridges.") && strings.HasSuffix(key, ".options"):
+		return `{driver: neo4j, every: 3}`, func(c *Config) {
+			if got := fieldByKey(reflect.ValueOf(c).Elem(), key).Interface().(map[string]any); got["driver"] != "neo4j" || got["every"] != 3 {
+				t.Fatalf("%s = %v", key, got)
+			}
+		}
 	case key == "models.rerank.api":
 		return "tei", func(c *Config) {
 			if c.Models.Rerank.API != "tei" {

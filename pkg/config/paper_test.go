@@ -38,6 +38,12 @@ var paperValues = []struct {
 	{"baselines.bm25_units", "P:1334", func(c *Config) float64 { return float64(c.Baselines.BM25Units) }, 50},
 	{"baselines.bm25_chunks_beam", "P:1336", func(c *Config) float64 { return float64(c.Baselines.BM25ChunksBEAM) }, 32},
 	{"baselines.summary_every", "P:1343", func(c *Config) float64 { return float64(c.Baselines.SummaryEvery) }, 8},
+	{"bridges.top_k", "P:1261", func(c *Config) float64 { return float64(c.Bridges.TopK) }, 50},
+	{"bridges.graphiti_update_every", "P:1349", func(c *Config) float64 { return float64(c.Bridges.GraphitiUpdateEvery) }, 8},
+	{"bridges.licomemory.options.chunk_tokens", "P:1364", func(c *Config) float64 {
+		n, _ := c.Bridges.LiCoMemory.Options["chunk_tokens"].(int)
+		return float64(n)
+	}, 8000},
 }
 
 // TestPaperDefaults checks every setting the paper states, in the embedded

@@ -566,6 +566,9 @@ func (s *Server) reply(req Request) string {
 		return r
 	}
 	s.mu.Unlock()
+	if r, ok := Mem0Reply(req); ok {
+		return r
+	}
 	return EchoReply(req)
 }
 

@@ -1,0 +1,7 @@
+import enum
+
+
+class EpisodeType(enum.Enum):
+    message = "message"
+    json = "json"
+    text = "text"
