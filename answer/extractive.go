@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/arbor-eval/arbor/answer/spans"
@@ -107,8 +108,54 @@ func boolInt(b bool) int {
 type cand struct {
 	span  spans.Span
 	item  int
-	pos   float64 // 0 = oldest evidence, 1 = newest
-	terms map[string]bool
+	pos   float64         // 0 = oldest evidence, 1 = newest
+	terms map[string]bool // shared with the analysis cache: read only
+	typed spans.Values
+	// change: the span reports a new value (changeRe).
+	change bool
+}
+
+// itemAnalysis is what Extract reads from one evidence text: its spans and,
+// per span, its terms, typed values and change marker. Questions of one
+// episode see the same evidence again and again (a full-context bundle
+// grows by a turn per question), so each text is analysed once and kept.
+type itemAnalysis struct {
+	spans  []spans.Span
+	terms  []map[string]bool
+	typed  []spans.Values
+	change []bool
+}
+
+// analysisCacheMax bounds the cache; a full cache is dropped whole (a cold
+// cache costs time, never correctness).
+const analysisCacheMax = 1 << 14
+
+var analysisCache = struct {
+	sync.Mutex
+	m map[string]*itemAnalysis
+}{m: map[string]*itemAnalysis{}}
+
+// analyse returns text's analysis, from the cache when it has been seen.
+func analyse(text string) *itemAnalysis {
+	analysisCache.Lock()
+	a, ok := analysisCache.m[text]
+	analysisCache.Unlock()
+	if ok {
+		return a
+	}
+	a = &itemAnalysis{spans: spans.Split(text)}
+	for _, sp := range a.spans {
+		a.terms = append(a.terms, termSet(sp.Text))
+		a.typed = append(a.typed, spans.Typed(sp.Text))
+		a.change = append(a.change, changeRe.MatchString(sp.Text))
+	}
+	analysisCache.Lock()
+	if len(analysisCache.m) >= analysisCacheMax {
+		clear(analysisCache.m)
+	}
+	analysisCache.m[text] = a
+	analysisCache.Unlock()
+	return a
 }
 
 // Extract returns the best-matching evidence span for question, or
@@ -163,8 +210,9 @@ func candidates(items []memory.Item) []cand {
 	}
 	var out []cand
 	for _, i := range order {
-		for _, sp := range spans.Split(items[i].Text) {
-			out = append(out, cand{span: sp, item: i, terms: termSet(sp.Text)})
+		a := analyse(items[i].Text)
+		for j, sp := range a.spans {
+			out = append(out, cand{span: sp, item: i, terms: a.terms[j], typed: a.typed[j], change: a.change[j]})
 		}
 	}
 	for i := range out {
@@ -218,7 +266,7 @@ func score(in intent, c cand, idf map[string]float64) float64 {
 	if s == 0 {
 		return 0
 	}
-	v := spans.Typed(c.span.Text)
+	v := c.typed
 	switch {
 	case (in.number && v.Number) || (in.date && v.Date) || (in.name && v.Name):
 		s *= 1.6
@@ -228,7 +276,7 @@ func score(in intent, c cand, idf map[string]float64) float64 {
 	if strings.HasSuffix(strings.TrimSpace(c.span.Text), "?") {
 		s *= 0.3
 	}
-	change := changeRe.MatchString(c.span.Text)
+	change := c.change
 	switch {
 	case in.current:
 		s *= 1 + c.pos

@@ -3,10 +3,14 @@ package answer
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/arbor-eval/arbor/datasets"
+	_ "github.com/arbor-eval/arbor/datasets/branchmemeval"
+	_ "github.com/arbor-eval/arbor/datasets/locomo"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/memory/memorytest"
@@ -174,5 +178,91 @@ func TestExtractOnSuiteConversation(t *testing.T) {
 		if got := Extract(c.q, items); !strings.Contains(got, c.want) {
 			t.Errorf("Extract(%q) = %q, want it to contain %q", c.q, got, c.want)
 		}
+	}
+}
+
+// fullContextBundles builds, for every question of the LoCoMo fixture and
+// the first bmeSessions BranchMemEval sessions, the full-context bundle a full baseline
+// would hand the answerer: every earlier interaction, one item each.
+func fullContextBundles(t testing.TB, bmeSessions int) (questions []string, bundles [][]memory.Item) {
+	t.Helper()
+	ctx := context.Background()
+	for _, src := range []struct {
+		name, path string
+		limit      int
+	}{{"locomo", "../datasets/locomo/testdata/locomo10.json", 0}, {"branchmemeval", "", bmeSessions}} {
+		eps, err := datasets.Load(ctx, src.name, src.path, datasets.Options{Categories: []string{"all"}})
+		if err != nil {
+			t.Fatalf("%s: %v", src.name, err)
+		}
+		if src.limit > 0 && len(eps) > src.limit {
+			eps = eps[:src.limit]
+		}
+		for _, ep := range eps {
+			var items []memory.Item
+			for _, st := range ep.Steps {
+				in := st.Interaction
+				if q := st.Question; q != nil {
+					questions = append(questions, q.Text)
+					bundles = append(bundles, slices.Clone(items))
+					in = q.Canonical
+				}
+				if in != nil {
+					var b strings.Builder
+					for _, tu := range in.Turns {
+						fmt.Fprintf(&b, "[%s] %s: %s\n", in.Time.Format("2006-01-02 15:04"), tu.Role, tu.Content)
+					}
+					items = append(items, memory.Item{Text: b.String(), Time: in.Time, Sources: []string{in.ID}})
+				}
+			}
+		}
+	}
+	return questions, bundles
+}
+
+// TestExtractAnalysisCacheKeepsAnswers: answers from a cold analysis cache
+// (every span analysed afresh, as before the cache) equal answers from the
+// warm cache shared by every question of an episode.
+func TestExtractAnalysisCacheKeepsAnswers(t *testing.T) {
+	qs, bs := fullContextBundles(t, 1)
+	if len(qs) < 10 {
+		t.Fatalf("only %d questions", len(qs))
+	}
+	// Every fourth question answered cold (the slow part); all warm, in
+	// order, so that each question meets the analyses of the ones before.
+	cold := map[int]string{}
+	for i := 0; i < len(qs); i += 4 {
+		analysisCache.Lock()
+		clear(analysisCache.m)
+		analysisCache.Unlock()
+		cold[i] = Extract(qs[i], bs[i])
+	}
+	for i := range qs {
+		warm := Extract(qs[i], bs[i])
+		if c, ok := cold[i]; ok && warm != c {
+			t.Fatalf("question %d %q: warm cache answers %q, cold %q", i, qs[i], warm, c)
+		}
+	}
+}
+
+// BenchmarkExtractFullContext answers every question of the fixtures from
+// its full-context bundle (ns per question).
+// "cold" empties the analysis cache before each question: every span is
+// analysed per question, as before the cache.
+func BenchmarkExtractFullContext(b *testing.B) {
+	qs, bs := fullContextBundles(b, 12)
+	for _, cold := range []bool{true, false} {
+		b.Run(map[bool]string{true: "cold", false: "cached"}[cold], func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				if cold {
+					analysisCache.Lock()
+					clear(analysisCache.m)
+					analysisCache.Unlock()
+				}
+				Extract(qs[i%len(qs)], bs[i%len(qs)])
+				i++
+			}
+		})
 	}
 }

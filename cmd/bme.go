@@ -11,6 +11,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/llm/provider"
 	"github.com/arbor-eval/arbor/pkg/prompt"
 	"github.com/arbor-eval/arbor/pkg/tokens"
+	"github.com/arbor-eval/arbor/runners"
 )
 
 func init() {
@@ -33,6 +34,21 @@ planned values, and validates the result again.`,
 			seed, _ := cmd.Flags().GetInt64("seed")
 			out, _ := cmd.Flags().GetString("output")
 			with, _ := cmd.Flags().GetString("verbalize-with")
+			if s, _ := cmd.Flags().GetString("seeds"); s != "" {
+				seeds, err := runners.ParseSeeds(s)
+				if err != nil {
+					return err
+				}
+				if with != "template" {
+					return fmt.Errorf("--seeds: only the template verbalizer (got --verbalize-with %s)", with)
+				}
+				t, err := runners.GenerateSeeds(cmd.Context(), seeds, out, tokens.Default(), "Qwen3 tokens")
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprint(cmd.OutOrStdout(), t.Markdown())
+				return err
+			}
 			f, err := branchmemeval.Generate(cmd.Context(), branchmemeval.Options{Seed: seed})
 			if err != nil {
 				return err
@@ -88,6 +104,7 @@ planned values, and validates the result again.`,
 	gen.Flags().Int64("seed", branchmemeval.DefaultSeed, "planner seed")
 	gen.Flags().StringP("output", "o", "", "output file (default: standard output)")
 	gen.Flags().String("verbalize-with", "template", "verbalizer for non-question turns: template or chat")
+	gen.Flags().String("seeds", "", "generate one set per seed (e.g. 42,43,44,45,46), into the folder --output when given, and print the spread of the sets' figures beside seed 42's")
 
 	val := &cobra.Command{
 		Use:   "validate [FILE]",

@@ -25,7 +25,12 @@ sha256 of what was read, warning when it differs from a known official release.
 
   arbor datasets inspect longmemeval --data longmemeval_s_cleaned.json
   arbor datasets inspect locomo --data locomo10.json
-  arbor datasets inspect beam --data BEAM/chats/100K`,
+  arbor datasets inspect beam --data BEAM/chats/100K
+  arbor datasets inspect longmemeval --data longmemeval_m_cleaned.json --limit 1
+
+Episodes are decoded and counted one at a time, so memory stays flat in the
+file's size; with --limit or --episodes decoding stops after the last selected
+episode (the sha256 still covers the whole file).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, _ := cmd.Flags().GetString("data")
@@ -36,7 +41,10 @@ sha256 of what was read, warning when it differs from a known official release.
 				defer bar.Finish()
 				opt.Progress = bar.Update
 			}
-			s, err := datasets.Inspect(cmd.Context(), args[0], path, opt)
+			var sel datasets.Selection
+			sel.Limit, _ = cmd.Flags().GetInt("limit")
+			sel.Episodes, _ = cmd.Flags().GetStringSlice("episodes")
+			s, err := datasets.InspectSelected(cmd.Context(), args[0], path, opt, sel)
 			if err != nil {
 				return err
 			}
@@ -51,6 +59,8 @@ sha256 of what was read, warning when it differs from a known official release.
 	inspect.Flags().String("data", "", "official benchmark file or directory")
 	inspect.Flags().StringSlice("categories", []string{"all"}, `categories to count ("all", or e.g. 1,2,3,4 for LoCoMo's default set)`)
 	inspect.Flags().Bool("json", false, "print the summary as JSON")
+	inspect.Flags().Int("limit", 0, "count only the first N (selected) episodes; decoding stops after them")
+	inspect.Flags().StringSlice("episodes", nil, "count only these episode ids; decoding stops after the last")
 	c.AddCommand(inspect)
 	c.AddCommand(&cobra.Command{
 		Use:   "list",

@@ -30,6 +30,7 @@ func addRunFlags(c *cobra.Command) {
 	f.Bool("strict", false, "exit non-zero when any degraded count is above zero (memory fallbacks, repaired or unparsed replies, ingest errors, unparsed judge replies)")
 	f.String("max-degraded", "", "with --strict semantics, tolerate degraded counts up to N% of what they count out of, e.g. 2%")
 	addDryRunFlags(c)
+	addCIFlags(c)
 }
 
 // planFromFlags builds the shared part of a Plan.
@@ -108,11 +109,20 @@ With no flags, "arbor eval branchmemeval" runs every native system on the shippe
 BranchMemEval set with the offline default and prints the table.`,
 		Example: `  arbor eval branchmemeval
   arbor eval locomo --data locomo10.json --systems bm25,arbormem --budget 32k
-  arbor eval longmemeval --data longmemeval_s_cleaned.json --config configs/a800.yaml --shard 1/4`,
+  arbor eval longmemeval --data longmemeval_s_cleaned.json --config configs/a800.yaml --shard 1/4
+  arbor eval branchmemeval --seeds 42,43,44,45,46`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := planFromFlags(cmd, "eval", args[0])
 			if err != nil {
+				return err
+			}
+			if s, _ := cmd.Flags().GetString("seeds"); s != "" {
+				seeds, err := runners.ParseSeeds(s)
+				if err != nil {
+					return err
+				}
+				_, err = runners.EvalSeeds(cmd.Context(), p, seeds)
 				return err
 			}
 			if done, err := dryRunIfAsked(cmd, p, nil); done {
@@ -123,5 +133,6 @@ BranchMemEval set with the offline default and prints the table.`,
 		},
 	}
 	addRunFlags(c)
+	c.Flags().String("seeds", "", "branchmemeval: run on the sets generated with each seed (e.g. 42,43,44,45,46) and print the spread of accuracy over seeds beside seed 42's")
 	rootCmd.AddCommand(c)
 }

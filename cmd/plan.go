@@ -18,6 +18,7 @@ func addDryRunFlags(c *cobra.Command) {
 	f.Bool("dry-run", false, "count episodes, interactions, questions, model calls and tokens by role against in-process fakes; call no endpoint")
 	f.String("throughput", "", "with --dry-run: calls per second each role's endpoints sustain together, e.g. chat=20,judge=40 (a bare number sets chat and judge)")
 	f.Bool("probe", false, "with --dry-run: estimate time from the latency of `arbor endpoints check` probes (a lower bound)")
+	f.Float64("assume-accuracy", 0.5, "with --dry-run: accuracy (0..1) from which the smallest detectable difference is computed when the run has endpoints (report.assumed_accuracy)")
 }
 
 // dryRunIfAsked runs p as a dry run when --dry-run is set and reports

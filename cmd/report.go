@@ -19,11 +19,12 @@ first, with the run's own config from its manifest unless --config is given). Wi
 renders the paper's Table 1 (one row per benchmark, one column per system) and each
 benchmark's own table into --out. With --html DIR, also writes one static site of
 all the given runs (open DIR/index.html from disk; no server or network).`,
-		Example: `  arbor report eval-branchmemeval-5ece2c7a-2844b3 --tables all
-  arbor report eval-branchmemeval-5ece2c7a-2844b3 --out /tmp/tables
+		Example: `  arbor report eval-branchmemeval-5ece2c7a-05bb03 --tables all
+  arbor report eval-branchmemeval-5ece2c7a-05bb03 --out /tmp/tables
   arbor report paper-main-longmemeval --judges lexical,configs/a800-4b.yaml
+  arbor report paper-main-locomo --ci pm --compare arbormem,mem0
   arbor report results/paper-main-* --out results/table1
-  arbor report eval-branchmemeval-5ece2c7a-2844b3 --html results/site`,
+  arbor report eval-branchmemeval-5ece2c7a-05bb03 --html results/site`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			results, _ := cmd.Flags().GetString("results")
@@ -34,44 +35,56 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 				}
 				args[i] = dir
 			}
+			// The first run's own config (from its manifest) unless
+			// --config names another; report.* flags apply on top.
+			_, cfg, err := loadRunConfig(cmd, args[0])
+			if err != nil {
+				return err
+			}
+			ro, err := runners.ReportOptionsFrom(cfg)
+			if err != nil {
+				return err
+			}
+			cmp, _ := cmd.Flags().GetString("compare")
+			if ro.Compare, err = runners.ParseCompare(cmp); err != nil {
+				return err
+			}
+			if ro.Tables, err = runners.ParseTables(mustString(cmd, "tables")); err != nil {
+				return err
+			}
 			if specs := splitList(cmd.Flags(), "judges"); len(specs) > 0 {
 				for _, dir := range args {
-					_, cfg, err := loadRunConfig(cmd, dir)
+					_, rcfg, err := loadRunConfig(cmd, dir)
 					if err != nil {
 						return err
 					}
-					if err := runners.AddJudges(cmd.Context(), dir, cfg, specs, cmd.ErrOrStderr(), cmd.ErrOrStderr()); err != nil {
+					if err := runners.AddJudges(cmd.Context(), dir, rcfg, specs, cmd.ErrOrStderr(), cmd.ErrOrStderr()); err != nil {
 						return err
 					}
 				}
 			}
+			outDir, _ := cmd.Flags().GetString("out")
 			if htmlDir, _ := cmd.Flags().GetString("html"); htmlDir != "" {
 				if _, err := runners.ReportHTML(args, htmlDir, cmd.OutOrStdout()); err != nil {
 					return err
 				}
-				if outDir, _ := cmd.Flags().GetString("out"); outDir == "" {
+				if outDir == "" {
 					return nil
 				}
 			}
 			if len(args) > 1 {
-				outDir, _ := cmd.Flags().GetString("out")
 				if outDir == "" {
 					return fmt.Errorf("several runs: give --out DIR for the combined tables")
 				}
-				return runners.Combine(args, outDir, cmd.OutOrStdout())
+				return runners.Combine(args, outDir, cmd.OutOrStdout(), ro)
 			}
-			outDir, _ := cmd.Flags().GetString("out")
-			if outDir == "" {
-				outDir = filepath.Join(args[0], "tables")
-			}
-			which, err := runners.ParseTables(mustString(cmd, "tables"))
-			if err != nil {
-				return err
-			}
-			_, err = runners.ReportTables(args[0], outDir, cmd.OutOrStdout(), which)
+			ro.OutDir = outDir
+			_, err = runners.Report(args[0], cmd.OutOrStdout(), ro)
 			return err
 		},
 	}
+	addCIFlags(r)
+	r.Flags().String("compare", "", "two systems to compare in detail on the same questions, per benchmark and category, e.g. arbormem,mem0")
 	r.Flags().String("judges", "", `judge configurations to add before reporting: "default", "lexical" or config files (see arbor score --help)`)
 	r.Flags().String("tables", "main", "tables to print: main or all (every table is written either way)")
 	r.Flags().String("out", "", "folder for the tables (one run: default <run>/tables; several runs: required, the combined tables)")
@@ -103,4 +116,11 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 	}
 	m.Flags().Bool("force", false, "merge runs whose config fingerprints differ")
 	rootCmd.AddCommand(m)
+}
+
+// addCIFlags registers the table-statistics flags of commands that print
+// tables (config keys report.ci and report.resamples).
+func addCIFlags(c *cobra.Command) {
+	c.Flags().String("ci", "off", "confidence intervals in Markdown/LaTeX tables: off, pm (68.4 ± 4.1) or interval (68.4 [64.2, 72.6]); JSON/CSV always carry them")
+	c.Flags().Int("resamples", 10000, "bootstrap resamples and Monte-Carlo permutations per cell or comparison")
 }

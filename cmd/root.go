@@ -40,6 +40,10 @@ var flagKeys = map[string]string{
 	"verbose": "run.verbose",
 	// Run flags (eval, sweep, ablate, latency).
 	"beam-scoring": "judge.beam_scoring",
+	// Commands that print tables define these locally.
+	"ci":              "report.ci",
+	"resamples":       "report.resamples",
+	"assume-accuracy": "report.assumed_accuracy",
 }
 
 func init() {

@@ -5,6 +5,7 @@ package datasets
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -113,16 +114,24 @@ func RegisterStreamer(name string, s Streamer) {
 	streamers[name] = s
 }
 
+// ErrStop, returned by Each's fn, ends the walk early without error: a
+// streaming decoder stops reading the file there.
+var ErrStop = errors.New("stop")
+
 // Each calls fn for every episode of benchmark name in file order. With a
 // registered Streamer only one decoded episode is held at a time (plus what
-// fn keeps); otherwise the file is loaded whole first.
+// fn keeps); otherwise the file is loaded whole first. fn returning ErrStop
+// ends the walk (Each then returns nil).
 func Each(ctx context.Context, name, path string, opt Options, fn func(Episode) error) error {
 	name = strings.ToLower(name)
 	mu.RLock()
 	s, ok := streamers[name]
 	mu.RUnlock()
 	if ok {
-		return s(ctx, path, opt, fn)
+		if err := s(ctx, path, opt, fn); err != nil && !errors.Is(err, ErrStop) {
+			return err
+		}
+		return nil
 	}
 	eps, err := Load(ctx, name, path, opt)
 	if err != nil {
@@ -130,6 +139,9 @@ func Each(ctx context.Context, name, path string, opt Options, fn func(Episode) 
 	}
 	for _, e := range eps {
 		if err := fn(e); err != nil {
+			if errors.Is(err, ErrStop) {
+				return nil
+			}
 			return err
 		}
 	}

@@ -83,6 +83,9 @@ type Summary struct {
 	Abstentions  int             `json:"abstentions"`
 	WithEvidence int             `json:"with_evidence"`
 	Categories   []CategoryCount `json:"categories"`
+	// Selection describes the episodes counted when not all were
+	// (--episodes, --limit).
+	Selection string `json:"selection,omitempty"`
 	// Release is the known official file the hash matches, if any.
 	Release *Release `json:"release,omitempty"`
 	// Warning is set when the hash differs from the known release of the
@@ -90,13 +93,66 @@ type Summary struct {
 	Warning string `json:"warning,omitempty"`
 }
 
-// Inspect loads benchmark name from path and summarises it, hash included.
+// Inspect reads benchmark name from path and summarises it, hash included.
 func Inspect(ctx context.Context, name, path string, opt Options) (Summary, error) {
-	eps, err := Load(ctx, name, path, opt)
+	return InspectSelected(ctx, name, path, opt, Selection{})
+}
+
+// Selection narrows what InspectSelected counts: the named episodes (all
+// when empty), then the first Limit of them (all when 0).
+type Selection struct {
+	Episodes []string
+	Limit    int
+}
+
+// String describes a non-empty selection ("" otherwise).
+func (sel Selection) String() string {
+	var parts []string
+	if len(sel.Episodes) > 0 {
+		parts = append(parts, "episodes "+strings.Join(sel.Episodes, ","))
+	}
+	if sel.Limit > 0 {
+		parts = append(parts, fmt.Sprintf("first %d", sel.Limit))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// InspectSelected is Inspect over the episodes sel picks. Episodes are
+// decoded one at a time (Each) and counted as they come, so memory stays
+// flat in the file's size; decoding stops after the last selected episode.
+// The hash still covers the whole file.
+func InspectSelected(ctx context.Context, name, path string, opt Options, sel Selection) (Summary, error) {
+	want := map[string]bool{}
+	for _, id := range sel.Episodes {
+		want[id] = true
+	}
+	sm := newSummarizer(name)
+	err := Each(ctx, name, path, opt, func(e Episode) error {
+		if len(sel.Episodes) > 0 {
+			if !want[e.ID] {
+				return nil
+			}
+			delete(want, e.ID)
+		}
+		sm.add(&e)
+		if (sel.Limit > 0 && sm.s.Episodes >= sel.Limit) || (len(sel.Episodes) > 0 && len(want) == 0) {
+			return ErrStop
+		}
+		return nil
+	})
 	if err != nil {
 		return Summary{}, err
 	}
-	s := Summarize(name, eps)
+	if len(want) > 0 && (sel.Limit == 0 || sm.s.Episodes < sel.Limit) {
+		missing := make([]string, 0, len(want))
+		for id := range want {
+			missing = append(missing, id)
+		}
+		sort.Strings(missing)
+		return Summary{}, fmt.Errorf("inspect %s: episodes not in %s: %s", name, path, strings.Join(missing, ", "))
+	}
+	s := sm.summary()
+	s.Selection = sel.String()
 	s.Path = path
 	if path == "" {
 		// The benchmark's embedded default (BranchMemEval): nothing to hash
@@ -145,39 +201,60 @@ func matchRelease(name, base, sum string) (*Release, string) {
 // Summarize counts episodes, sessions, interactions, turns and questions
 // per category.
 func Summarize(name string, eps []Episode) Summary {
-	s := Summary{Benchmark: name, Episodes: len(eps)}
-	cats := map[string]*CategoryCount{}
-	for _, ep := range eps {
-		sessions := map[string]bool{}
-		for _, st := range ep.Steps {
-			if in := st.Interaction; in != nil {
-				s.Interactions++
-				s.Turns += len(in.Turns)
-				if in.Session != "" {
-					sessions[in.Session] = true
-				}
-			}
-			q := st.Question
-			if q == nil {
-				continue
-			}
-			s.Questions++
-			if q.Abstention {
-				s.Abstentions++
-			}
-			if len(q.Evidence) > 0 {
-				s.WithEvidence++
-			}
-			c := cats[q.Category]
-			if c == nil {
-				c = &CategoryCount{Category: q.Category, Name: q.Labels["category_name"]}
-				cats[q.Category] = c
-			}
-			c.Questions++
-		}
-		s.Sessions += len(sessions)
+	sm := newSummarizer(name)
+	for i := range eps {
+		sm.add(&eps[i])
 	}
-	for _, c := range cats {
+	return sm.summary()
+}
+
+// summarizer accumulates a Summary one episode at a time.
+type summarizer struct {
+	s    Summary
+	cats map[string]*CategoryCount
+}
+
+func newSummarizer(name string) *summarizer {
+	return &summarizer{s: Summary{Benchmark: name}, cats: map[string]*CategoryCount{}}
+}
+
+func (sm *summarizer) add(ep *Episode) {
+	s, cats := &sm.s, sm.cats
+	s.Episodes++
+	sessions := map[string]bool{}
+	for _, st := range ep.Steps {
+		if in := st.Interaction; in != nil {
+			s.Interactions++
+			s.Turns += len(in.Turns)
+			if in.Session != "" {
+				sessions[in.Session] = true
+			}
+		}
+		q := st.Question
+		if q == nil {
+			continue
+		}
+		s.Questions++
+		if q.Abstention {
+			s.Abstentions++
+		}
+		if len(q.Evidence) > 0 {
+			s.WithEvidence++
+		}
+		c := cats[q.Category]
+		if c == nil {
+			c = &CategoryCount{Category: q.Category, Name: q.Labels["category_name"]}
+			cats[q.Category] = c
+		}
+		c.Questions++
+	}
+	s.Sessions += len(sessions)
+}
+
+func (sm *summarizer) summary() Summary {
+	s := sm.s
+	s.Categories = nil
+	for _, c := range sm.cats {
 		s.Categories = append(s.Categories, *c)
 	}
 	sort.Slice(s.Categories, func(i, j int) bool { return s.Categories[i].Category < s.Categories[j].Category })
@@ -198,6 +275,9 @@ func (s Summary) Render(w io.Writer) error {
 	}
 	if s.Release != nil {
 		fmt.Fprintf(tw, "release\tmatches %s from %s\n", s.Release.File, s.Release.Source)
+	}
+	if s.Selection != "" {
+		fmt.Fprintf(tw, "selected\t%s (the hash covers the whole file)\n", s.Selection)
 	}
 	fmt.Fprintf(tw, "episodes\t%d\n", s.Episodes)
 	fmt.Fprintf(tw, "sessions\t%d\n", s.Sessions)

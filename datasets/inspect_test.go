@@ -112,3 +112,64 @@ func TestInspectErrors(t *testing.T) {
 	_, err = datasets.Inspect(context.Background(), "locomo", "missing.json", datasets.Options{})
 	loadtest.WantError(t, err, "missing.json")
 }
+
+// TestInspectSelectedStopsDecoding: --limit and --episodes count only the
+// selected episodes, and decoding stops after the last one: a file whose
+// tail is broken inspects fine when the selection ends before the break.
+func TestInspectSelectedStopsDecoding(t *testing.T) {
+	ctx := context.Background()
+	src, err := os.ReadFile("longmemeval/testdata/longmemeval_oracle.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := datasets.Inspect(ctx, "longmemeval", "longmemeval/testdata/longmemeval_oracle.json", datasets.Options{})
+	if err != nil || full.Episodes < 2 {
+		t.Fatalf("fixture: %d episodes, %v", full.Episodes, err)
+	}
+	var eps []datasets.Episode
+	if err := datasets.Each(ctx, "longmemeval", "longmemeval/testdata/longmemeval_oracle.json", datasets.Options{}, func(e datasets.Episode) error {
+		eps = append(eps, e)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// The fixture with its closing bracket replaced by a broken instance.
+	body := bytes.TrimRight(src, " \n\t")
+	broken := append(append([]byte{}, body[:len(body)-1]...), []byte(`, {"question_id": 7}]`)...)
+	path := filepath.Join(t.TempDir(), "broken.json")
+	if err := os.WriteFile(path, broken, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := datasets.Inspect(ctx, "longmemeval", path, datasets.Options{}); err == nil {
+		t.Fatal("the broken tail must fail a full inspection")
+	}
+	tests := []struct {
+		name     string
+		sel      datasets.Selection
+		episodes int
+		wantErr  string
+	}{
+		{"limit", datasets.Selection{Limit: 1}, 1, ""},
+		{"episodes", datasets.Selection{Episodes: []string{eps[1].ID}}, 1, ""},
+		{"episodes and limit", datasets.Selection{Episodes: []string{eps[0].ID, eps[1].ID}, Limit: 1}, 1, ""},
+		{"unknown episode", datasets.Selection{Episodes: []string{"nope"}}, 0, "question_id"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := datasets.InspectSelected(ctx, "longmemeval", path, datasets.Options{}, tc.sel)
+			if tc.wantErr != "" {
+				loadtest.WantError(t, err, tc.wantErr)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Episodes != tc.episodes || s.Selection == "" || s.SHA256 == "" {
+				t.Fatalf("%+v", s)
+			}
+		})
+	}
+	// On an intact file an unknown id is named.
+	_, err = datasets.InspectSelected(ctx, "longmemeval", "longmemeval/testdata/longmemeval_oracle.json", datasets.Options{}, datasets.Selection{Episodes: []string{"nope"}})
+	loadtest.WantError(t, err, "episodes not in")
+}

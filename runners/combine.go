@@ -18,8 +18,12 @@ import (
 // has one row per benchmark, and each `arbor eval` run holds one benchmark —
 // into outDir/tables: the main accuracy table over every run's samples, and
 // each benchmark's own category (or BranchMemEval) table. outDir/sources.json
-// lists the runs combined.
-func Combine(dirs []string, outDir string, out io.Writer) error {
+// lists the runs combined. opts as for Report (DefaultReportOptions without).
+func Combine(dirs []string, outDir string, out io.Writer, opts ...ReportOptions) error {
+	o := DefaultReportOptions()
+	if len(opts) > 0 {
+		o = opts[0]
+	}
 	var (
 		samples  []record.Sample
 		episodes []record.EpisodeStat
@@ -62,12 +66,19 @@ func Combine(dirs []string, outDir string, out io.Writer) error {
 	// argument wins, as in a resumed run.
 	samples = record.Latest(samples, record.Sample.Key)
 	episodes = record.Latest(episodes, record.EpisodeStat.Key)
-	ts := combinedTables(samples, episodes)
+	ts := combinedTables(samples, episodes, o.Stats)
 	for _, w := range warnings {
 		ts[0].t.Notes = append(ts[0].t.Notes, "Warning: "+w+".")
 	}
+	if len(o.Compare) > 0 {
+		ct, err := compareTable(samples, o)
+		if err != nil {
+			return fmt.Errorf("combine: %w", err)
+		}
+		ts = append(ts, ct)
+	}
 	tdir := filepath.Join(outDir, "tables")
-	if err := writeTables(tdir, filepath.Base(outDir), ts, out, false); err != nil {
+	if err := writeTables(tdir, filepath.Base(outDir), o.withForm(ts), out, false); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(sources, "", "  ")
@@ -85,8 +96,8 @@ func Combine(dirs []string, outDir string, out io.Writer) error {
 
 // combinedTables is the tables over several runs' samples (latest of each
 // key): the main accuracy table and each benchmark's own tables.
-func combinedTables(samples []record.Sample, episodes []record.EpisodeStat) []namedTable {
-	ts := []namedTable{{"main", scoring.MainTable(samples), true}}
+func combinedTables(samples []record.Sample, episodes []record.EpisodeStat, st ...scoring.StatsOptions) []namedTable {
+	ts := []namedTable{{"main", scoring.MainTable(samples, st...), true}}
 	byBench := map[string][]record.Sample{}
 	for _, s := range samples {
 		byBench[s.Benchmark] = append(byBench[s.Benchmark], s)
@@ -97,7 +108,7 @@ func combinedTables(samples []record.Sample, episodes []record.EpisodeStat) []na
 	}
 	sort.Strings(benches)
 	for _, b := range benches {
-		ts = append(ts, benchmarkTables(b, "categories-"+b, byBench[b], episodes, false)...)
+		ts = append(ts, benchmarkTables(b, "categories-"+b, byBench[b], episodes, false, st...)...)
 	}
 	return ts
 }

@@ -170,7 +170,12 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err := r.episodes.Close(); err != nil {
 		return nil, err
 	}
-	o, err := ReportTables(dir, filepath.Join(dir, "tables"), p.Out, p.Tables)
+	ro, err := ReportOptionsFrom(p.Config)
+	if err != nil {
+		return nil, err
+	}
+	ro.Tables = p.Tables
+	o, err := Report(dir, p.Out, ro)
 	if err != nil {
 		return nil, err
 	}
@@ -270,15 +275,25 @@ func (s *source) index(ctx context.Context) ([]header, error) {
 
 // replay hands every selected episode to fn, in file order.
 func (s *source) replay(ctx context.Context, fn func(*datasets.Episode) error) error {
+	left := len(s.selected)
 	visit := func(e datasets.Episode) error {
 		if !s.selected[e.ID] {
 			return nil
 		}
-		return fn(&e)
+		if err := fn(&e); err != nil {
+			return err
+		}
+		if left--; left == 0 {
+			return datasets.ErrStop // nothing selected further on: stop decoding
+		}
+		return nil
 	}
 	if s.all != nil {
 		for _, e := range s.all {
 			if err := visit(e); err != nil {
+				if errors.Is(err, datasets.ErrStop) {
+					return nil
+				}
 				return err
 			}
 		}
@@ -488,11 +503,12 @@ func (r *run) replay(ctx context.Context, j job) error {
 		r.ingested.Add(1)
 		r.bar.Add(1, r.status())
 	}
-	for _, st := range j.ep.Steps {
+	for i, st := range j.ep.Steps {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if st.Interaction != nil {
+			prefetchNext(ingCtx, sys, j.ep.Steps, i)
 			commit(st.Interaction)
 			continue
 		}
@@ -547,6 +563,17 @@ func (r *run) replay(ctx context.Context, j job) error {
 	stat.Degraded = degradedOf(sys, commitErrs)
 	localization(&stat, j.ep, sys, committed)
 	return r.episodes.write(stat)
+}
+
+// prefetchNext lets sys start on the interaction of steps[i+1] (when that
+// step is one) while steps[i] commits; see memory.Prefetcher. A question's
+// own interaction is not prefetched: it is committed after the answer.
+func prefetchNext(ctx context.Context, sys memory.System, steps []datasets.Step, i int) {
+	p, ok := sys.(memory.Prefetcher)
+	if !ok || i+1 >= len(steps) || steps[i+1].Interaction == nil {
+		return
+	}
+	p.Prefetch(ctx, *steps[i+1].Interaction)
 }
 
 func (r *run) failEpisode(j job, stat record.EpisodeStat, cause error) error {

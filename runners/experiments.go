@@ -299,7 +299,12 @@ func AblateModels(ctx context.Context, p Plan, models []Model) (*Outcome, error)
 	if err := writeCombined(dir, &p, models, all); err != nil {
 		return nil, err
 	}
-	t := scoring.AblationTable(all, names)
+	ro, err := ReportOptionsFrom(models[0].Config)
+	if err != nil {
+		return nil, err
+	}
+	t := scoring.AblationTable(all, names, ro.Stats)
+	t.CIForm = ro.CIForm
 	t.Notes = append(t.Notes, ingestionNote(variantsOf(all)))
 	tdir := filepath.Join(dir, "tables")
 	if err := table.WriteAll(tdir, "ablation", t); err != nil {

@@ -46,6 +46,9 @@ func testConfig(t testing.TB, yaml ...string) *config.Config {
 	cfg.Run.Results = results
 	cfg.Cache.Dir = filepath.Join(results, ".cache", "llm")
 	cfg.Run.Progress = false
+	// Every run reports its tables with intervals; a few hundred resamples
+	// keep the tests fast (pkg/stats tests the procedure at full size).
+	cfg.Report.Resamples = 400
 	return cfg
 }
 

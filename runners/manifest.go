@@ -44,6 +44,7 @@ func configJSON(cfg *config.Config) []byte {
 	c.Run.Results, c.Run.Workers, c.Run.Verbose, c.Run.Progress, c.Run.Bundles = "", 0, false, false, ""
 	c.Cache.Dir, c.Cache.Enabled = "", false
 	c.Source = ""
+	c.Report = config.Report{} // how tables are reported never changes the samples
 	b, _ := json.Marshal(c)
 	return b
 }

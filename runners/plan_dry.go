@@ -61,6 +61,8 @@ type DryReport struct {
 	// a throughput): the slowest role alone, and every role in turn.
 	Lower, Upper time.Duration
 	Notes        []string
+	// Resolution is the smallest accuracy gap the run can detect.
+	Resolution Resolution
 }
 
 // RoleCount is one model role's share of a dry run.
@@ -152,6 +154,13 @@ func DryRun(ctx context.Context, p Plan, models []Model, opt DryOptions) (*DryRe
 	}
 	rep.Elapsed = time.Since(start)
 	rep.describe(samples)
+	allLocal := true
+	for _, m := range entries {
+		for _, nr := range m.Config.Models.Roles() {
+			allLocal = allLocal && nr.Role.Local()
+		}
+	}
+	rep.Resolution = resolution(entries[0].Config, rep.Questions, samples, allLocal)
 	if err := rep.estimate(ctx, entries, p.Kind, opt); err != nil {
 		return nil, err
 	}
@@ -444,6 +453,9 @@ func (r *DryReport) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "- selection: %d episodes, %d questions; systems %s; budgets %s; variants %s\n",
 		r.Episodes, r.Questions, strings.Join(r.Systems, ", "), budgetLabels(r.Budgets), variantList(r.Variants))
 	fmt.Fprintf(&b, "- work: %d memory instances ingest %d interactions in total; %d answers (samples)\n", r.Ingestions, r.Interactions, r.Samples)
+	if r.Resolution.Questions > 0 {
+		b.WriteString(r.Resolution.line())
+	}
 	if r.Failed > 0 {
 		fmt.Fprintf(&b, "- %d samples failed in the dry run, e.g.: %s\n", r.Failed, r.FirstError)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
 	"github.com/arbor-eval/arbor/pkg/prompt"
+	"github.com/arbor-eval/arbor/pkg/stats"
 	"github.com/arbor-eval/arbor/pkg/tokens"
 )
 
@@ -108,7 +109,12 @@ func TestDryRunCountsWhatARunDoes(t *testing.T) {
 	if err := rep.Write(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Dry run of eval on locomo", "3 episodes, 6 questions", "Model calls by role", "Time estimate", "Estimated wall time", "ArborMem's fact-collision audit", "tokenizer role counted offline"} {
+	// With endpoints the fakes' answers say nothing: the MDE assumes 50%.
+	if r := rep.Resolution; r.Observed || r.Questions != 6 || r.Accuracy != 0.5 || math.Abs(r.MDE-100*stats.MDE(6, 0.5, 0.05, 0.8)) > 1e-9 {
+		t.Errorf("resolution %+v", r)
+	}
+	for _, want := range []string{"Dry run of eval on locomo", "3 episodes, 6 questions", "Model calls by role", "Time estimate", "Estimated wall time", "ArborMem's fact-collision audit", "tokenizer role counted offline",
+		"smallest detectable difference", "unpaired two-proportion z-test over 6 questions per system, from an assumed accuracy of 50%"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
@@ -320,5 +326,28 @@ func TestChatPromptTokens(t *testing.T) {
 	msgs := []llmtest.Message{{Role: "user", Content: "hello world"}}
 	if got, want := ChatPromptTokens(c, msgs), 3+5+c.Count("hello world"); got != want {
 		t.Errorf("one message: %d, want %d", got, want)
+	}
+}
+
+// TestDryRunResolutionOffline: an offline dry run's answers are the run's
+// own, so the smallest detectable difference starts from their accuracy;
+// 50 questions resolve only gaps of more than 20 points.
+func TestDryRunResolutionOffline(t *testing.T) {
+	cfg := xpConfig(t, "")
+	rep, err := DryRun(context.Background(), Plan{Benchmark: "locomo", Data: xpLoCoMo(t, 25, 2), Systems: []string{"bm25"}, Out: io.Discard, Log: io.Discard, Config: cfg}, nil, DryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Resolution
+	if !r.Observed || r.Questions != 50 {
+		t.Fatalf("resolution %+v: want the observed accuracy over 50 questions", r)
+	}
+	if want := 100 * stats.MDE(50, r.Accuracy, 0.05, 0.8); math.Abs(r.MDE-want) > 1e-9 || r.MDE < 20 {
+		t.Errorf("MDE %.2f points, want %.2f (> 20)", r.MDE, want)
+	}
+	var out strings.Builder
+	rep.Write(&out)
+	if !strings.Contains(out.String(), "accuracy this offline dry run observed") {
+		t.Errorf("report:\n%s", out.String())
 	}
 }

@@ -21,16 +21,20 @@ type namedTable struct {
 
 // Report rebuilds every table of a run from samples.jsonl and episodes.jsonl
 // alone, writes them under dir/tables/, and prints the ones the run's kind
-// is about to out.
-func Report(dir string, out io.Writer) (*Outcome, error) {
-	return ReportTo(dir, filepath.Join(dir, "tables"), out)
+// is about to out. Tables carry confidence intervals and paired comparisons
+// by opts (DefaultReportOptions without); with opts.Compare it also writes
+// and prints the detailed comparison of that pair. opts.OutDir writes the
+// tables elsewhere and opts.Tables picks the printed ones.
+func Report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, error) {
+	o, _, err := report(dir, out, opts...)
+	return o, err
 }
 
 // Tables says which tables a command prints: TablesMain (the default) the
 // tables the run's kind is about (eval: accuracy; sweep: accuracy by
-// budget; ablate: the ablation; latency: efficiency), TablesAll every table
-// it wrote (categories, BranchMemEval diagnostics, cost, judges, degraded).
-// Every table is written to tables/ either way.
+// budget; ablate: the ablation; latency: efficiency and cost), TablesAll
+// every table it wrote (categories, BranchMemEval diagnostics, cost,
+// judges, degraded). Every table is written either way.
 const (
 	TablesMain = "main"
 	TablesAll  = "all"
@@ -51,17 +55,17 @@ func ParseTables(s string) (string, error) {
 // own tables/ folder (arbor report RUN --out DIR); it reads the run and
 // writes nothing into it, so a finished run on a read-only disk reports.
 func ReportTo(dir, tdir string, out io.Writer) (*Outcome, error) {
-	return ReportTables(dir, tdir, out, TablesMain)
+	o := DefaultReportOptions()
+	o.OutDir = tdir
+	return Report(dir, out, o)
 }
 
-// ReportTables is ReportTo printing the tables `which` selects (Tables).
-func ReportTables(dir, tdir string, out io.Writer, which string) (*Outcome, error) {
-	o, _, err := report(dir, tdir, out, which)
-	return o, err
-}
-
-// report is ReportTables that also returns the tables it wrote.
-func report(dir, tdir string, out io.Writer, which string) (*Outcome, []namedTable, error) {
+// report is Report that also returns the tables it wrote.
+func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []namedTable, error) {
+	o := DefaultReportOptions()
+	if len(opts) > 0 {
+		o = opts[0]
+	}
 	samples, episodes, err := readRun(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("report %s: %w", dir, err)
@@ -75,7 +79,11 @@ func report(dir, tdir string, out io.Writer, which string) (*Outcome, []namedTab
 	if bench == "" && len(samples) > 0 {
 		bench = samples[0].Benchmark
 	}
-	ts := tablesFor(kind, bench, samples, episodes)
+	tdir := o.OutDir
+	if tdir == "" {
+		tdir = filepath.Join(dir, "tables")
+	}
+	ts := tablesFor(kind, bench, samples, episodes, o.Stats)
 	if reserve > 0 {
 		for i := range ts {
 			if strings.HasPrefix(ts[i].name, "budget-") {
@@ -83,7 +91,14 @@ func report(dir, tdir string, out io.Writer, which string) (*Outcome, []namedTab
 			}
 		}
 	}
-	if err := writeTables(tdir, filepath.Base(dir), ts, out, which == TablesAll); err != nil {
+	if len(o.Compare) > 0 {
+		ct, err := compareTable(samples, o)
+		if err != nil {
+			return nil, nil, fmt.Errorf("report %s: %w", dir, err)
+		}
+		ts = append(ts, ct)
+	}
+	if err := writeTables(tdir, filepath.Base(dir), o.withForm(ts), out, o.Tables == TablesAll); err != nil {
 		return nil, nil, err
 	}
 	if budgets(samples) > 1 {
@@ -92,7 +107,7 @@ func report(dir, tdir string, out io.Writer, which string) (*Outcome, []namedTab
 			metrics = append(metrics, scoring.MetricSourceRecall)
 		}
 		for _, m := range metrics {
-			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m)); err != nil {
+			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m, o.Stats)); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -132,20 +147,21 @@ func configNumber(cfg any, path ...string) (float64, bool) {
 	return x, ok
 }
 
-// tablesFor picks the tables that the samples support.
-func tablesFor(kind, bench string, samples []record.Sample, episodes []record.EpisodeStat) []namedTable {
+// tablesFor picks the tables that the samples support; st, when given, adds
+// intervals and paired comparisons to the accuracy and recall tables.
+func tablesFor(kind, bench string, samples []record.Sample, episodes []record.EpisodeStat, st ...scoring.StatsOptions) []namedTable {
 	isEval := kind == "eval" || kind == ""
-	ts := append([]namedTable{{"main", scoring.MainTable(samples), isEval}}, benchmarkTables(bench, "categories", samples, episodes, false)...)
+	ts := append([]namedTable{{"main", scoring.MainTable(samples, st...), isEval}}, benchmarkTables(bench, "categories", samples, episodes, false, st...)...)
 	if budgets(samples) > 1 {
 		ts = append(ts,
-			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy), kind == "sweep"},
-			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall), false})
+			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy, st...), kind == "sweep"},
+			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall, st...), false})
 		if bench != "branchmemeval" {
-			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall), false})
+			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall, st...), false})
 		}
 	}
 	if variants := variantsOf(samples); len(variants) > 1 {
-		t := scoring.AblationTable(samples, nil)
+		t := scoring.AblationTable(samples, nil, st...)
 		t.Notes = append(t.Notes, ingestionNote(variants))
 		ts = append(ts, namedTable{"ablation", t, true})
 	}
@@ -205,11 +221,11 @@ func withDegraded(ts []namedTable, ds []record.SystemDegraded) []namedTable {
 // benchmarkTables is a benchmark's own tables: its categories (types,
 // dimensions), and for BranchMemEval the diagnostic table, which is the one
 // printed.
-func benchmarkTables(bench, categoriesName string, samples []record.Sample, episodes []record.EpisodeStat, print bool) []namedTable {
+func benchmarkTables(bench, categoriesName string, samples []record.Sample, episodes []record.EpisodeStat, print bool, st ...scoring.StatsOptions) []namedTable {
 	bme := bench == "branchmemeval"
-	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples), print && !bme}}
+	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples, st...), print && !bme}}
 	if bme {
-		t := scoring.BMETable(samples, episodes)
+		t := scoring.BMETable(samples, episodes, st...)
 		t.Split = 2 // accuracy and outcomes | evidence and localization: one page wide each
 		ts = append(ts, namedTable{"bme", t, print})
 	} else {

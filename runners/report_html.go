@@ -24,7 +24,7 @@ func ReportHTML(dirs []string, outDir string, out io.Writer) (*htmlreport.Stats,
 		episodes []record.EpisodeStat
 	)
 	for _, dir := range dirs {
-		o, ts, err := report(dir, filepath.Join(dir, "tables"), nil, TablesMain)
+		o, ts, err := report(dir, nil)
 		if err != nil {
 			return nil, err
 		}

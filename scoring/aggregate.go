@@ -253,10 +253,13 @@ func sortedKeysOf[K int | string, V any](m map[K]V) []K {
 type accAgg struct {
 	n, errs int
 	sum     float64
+	// obs are the per-question scores, for intervals (aggregate_stats.go).
+	obs []obs
 }
 
 func (a *accAgg) add(s record.Sample) {
 	a.n++
+	a.obs = append(a.obs, scoreObs(s))
 	if s.Error != "" {
 		a.errs++
 		return
@@ -480,7 +483,9 @@ func isLoCoMoCore(s record.Sample) bool {
 // two decimals, the best result bold and the second best underlined per
 // benchmark. Only reference-configuration samples count (Variant ""), at each
 // system's largest budget; LoCoMo rows cover Categories 1–4 (paper §6.1).
-func MainTable(samples []record.Sample) table.Table {
+// With StatsOptions every cell carries its confidence interval and its
+// paired comparison with the row's best.
+func MainTable(samples []record.Sample, st ...StatsOptions) table.Table {
 	samples = keepSamples(dedupeSamples(samples), func(s record.Sample) bool { return s.Variant == "" })
 	var locomo5 int
 	samples = keepSamples(samples, func(s record.Sample) bool {
@@ -534,19 +539,24 @@ func MainTable(samples []record.Sample) table.Table {
 		// strongest baseline is underlined."
 		Highlight: table.Highlight{By: table.ByRow, Second: true, SecondAmong: baselineCols},
 	}
-	for _, b := range benches {
+	grid := newGrid(len(benches), len(systems))
+	for r, b := range benches {
 		row := table.Row{Label: BenchmarkName(b)}
 		if benchKey(b) == "locomo" && scoredByTokenF1(samples) {
 			row.Label += " (token F1)"
 		}
-		for _, sys := range systems {
+		for c, sys := range systems {
 			var v *float64
 			if a := cells[b][sys]; a != nil {
 				v = a.pct()
+				grid[r][c] = a.obs
 			}
 			row.Cells = append(row.Cells, valueCell(v))
 		}
 		t.Rows = append(t.Rows, row)
+	}
+	if o, ok := firstStats(st); ok {
+		addStats(&t, grid, 100, o)
 	}
 	caption := "Answer accuracy (%) per benchmark. LoCoMo results cover Categories 1–4"
 	if scoredByTokenF1(samples) {
@@ -630,8 +640,10 @@ func isAbstention(s record.Sample) bool {
 // the type means) and abstention accuracy, as LongMemEval's metrics script
 // reports them; BEAM by its ten abilities; any other benchmark by its
 // categories in name order. Reference configuration only, at each system's
-// largest budget.
-func CategoryTable(benchmark string, samples []record.Sample) table.Table {
+// largest budget. With StatsOptions every category and overall cell carries
+// its interval and its comparison with the row's best (the task-averaged
+// row, a mean of means, carries none).
+func CategoryTable(benchmark string, samples []record.Sample, st ...StatsOptions) table.Table {
 	bk := benchKey(benchmark)
 	samples = keepSamples(dedupeSamples(samples), func(s record.Sample) bool {
 		if bk != "" {
@@ -710,9 +722,11 @@ func CategoryTable(benchmark string, samples []record.Sample) table.Table {
 	}
 	counts := map[string]map[string]int{}
 	var rowNames []string
+	var grid statGrid
 	addRow := func(c catRow, indent int) {
 		row := table.Row{Label: c.label, Indent: indent}
 		counts[c.label] = map[string]int{}
+		var cells [][]obs
 		for _, sys := range systems {
 			a := accAgg{}
 			for _, s := range samples {
@@ -722,8 +736,10 @@ func CategoryTable(benchmark string, samples []record.Sample) table.Table {
 			}
 			counts[c.label][sys] = a.n
 			row.Cells = append(row.Cells, valueCell(a.pct()))
+			cells = append(cells, a.obs)
 		}
 		t.Rows = append(t.Rows, row)
+		grid = append(grid, cells)
 		rowNames = append(rowNames, c.label)
 	}
 	for _, c := range cats {
@@ -734,8 +750,12 @@ func CategoryTable(benchmark string, samples []record.Sample) table.Table {
 			addRow(c, 0)
 			if taskAveraged && i == 0 {
 				t.Rows = append(t.Rows, taskAveragedRow(samples, systems, cats))
+				grid = append(grid, nil)
 			}
 		}
+	}
+	if o, ok := firstStats(st); ok {
+		addStats(&t, grid, 100, o)
 	}
 	errs := map[string]int{}
 	for _, s := range samples {

@@ -84,7 +84,10 @@ func countCell(n int) table.Cell { return table.V(float64(n)) }
 // the latent branch and root decisions (EpisodeStat.PlacedInBranch,
 // OpenedCorrectly, both over Committed). Each column's best value is bold.
 // Samples at several budgets are reduced to each configuration's largest.
-func BMETable(samples []record.Sample, episodes []record.EpisodeStat) table.Table {
+// With StatsOptions the accuracy, evidence and question-parent cells carry
+// intervals and their paired comparison with the column's best (commit
+// placements and root decisions, counted per episode, do not).
+func BMETable(samples []record.Sample, episodes []record.EpisodeStat, opts ...StatsOptions) table.Table {
 	samples = keepSamples(dedupeSamples(samples), func(s record.Sample) bool { return benchKey(s.Benchmark) == "branchmemeval" })
 	samples, budgetNote := largestBudget(samples,
 		func(s record.Sample) string { return s.System + "\x1f" + s.Variant },
@@ -97,6 +100,9 @@ func BMETable(samples []record.Sample, episodes []record.EpisodeStat) table.Tabl
 		errors    int
 		recall    aggMean
 		confIn    aggMean
+		recallObs []obs
+		confObs   []obs
+		parentObs []obs
 		parent    aggMean
 		committed int
 		placed    int
@@ -131,12 +137,15 @@ func BMETable(samples []record.Sample, episodes []record.EpisodeStat) table.Tabl
 		}
 		if s.EvidenceRecall >= 0 {
 			st.recall.add(s.EvidenceRecall)
+			st.recallObs = append(st.recallObs, sampleObs(s, s.EvidenceRecall))
 		}
 		if s.ConfounderInBundle != nil {
 			st.confIn.add(boolToFloat(*s.ConfounderInBundle))
+			st.confObs = append(st.confObs, sampleObs(s, boolToFloat(*s.ConfounderInBundle)))
 		}
 		if s.QuestionParentInBranch != nil {
 			st.parent.add(boolToFloat(*s.QuestionParentInBranch))
+			st.parentObs = append(st.parentObs, sampleObs(s, boolToFloat(*s.QuestionParentInBranch)))
 			st.localizes = true
 		}
 	}
@@ -194,16 +203,23 @@ func BMETable(samples []record.Sample, episodes []record.EpisodeStat) table.Tabl
 		{Name: "Localization (%)", Span: 3},
 	}
 
+	var grid statGrid
 	for _, k := range orderRuns(keys) {
 		st := by[k]
 		row := table.Row{Label: k.label(), Cells: []table.Cell{valueCell(st.overall.pct())}}
-		for _, d := range dims {
+		g := make([][]obs, len(t.Columns))
+		g[0] = st.overall.obs
+		for i, d := range dims {
 			var v *float64
 			if a := st.dims[d]; a != nil {
 				v = a.pct()
+				g[1+i] = a.obs
 			}
 			row.Cells = append(row.Cells, valueCell(v))
 		}
+		evidence := 1 + len(dims) + nOutcomes
+		g[evidence], g[evidence+1], g[evidence+2] = st.recallObs, st.confObs, st.parentObs
+		grid = append(grid, g)
 		for _, o := range bmeOutcomes {
 			row.Cells = append(row.Cells, countCell(st.outcomes[o.key]))
 		}
@@ -219,6 +235,9 @@ func BMETable(samples []record.Sample, episodes []record.EpisodeStat) table.Tabl
 		t.Rows = append(t.Rows, row)
 	}
 
+	if o, ok := firstStats(opts); ok {
+		addStats(&t, grid, 100, o)
+	}
 	var eps []record.EpisodeStat
 	for _, e := range episodes {
 		if benchKey(e.Benchmark) == "branchmemeval" && by[runKey{canonSystem(e.System), e.Variant}] != nil {

@@ -70,11 +70,14 @@ const mainBudget = config.PaperBudget32K
 func BudgetLabel(b int) string { return config.BudgetLabel(b) }
 
 // budgetCells aggregates metric per budget and system.
-func budgetCells(samples []record.Sample, metric Metric) (budgets []int, systems []string, cell map[int]map[string]*float64, n map[int]map[string]int, errs map[string]int) {
+func budgetCells(samples []record.Sample, metric Metric) (budgets []int, systems []string, cell map[int]map[string]*float64, n map[int]map[string]int, errs map[string]int, ob map[int]map[string][]obs) {
 	answer := answerInBundle(samples)
 	type agg struct {
 		a accAgg
 		m aggMean
+		// recall are the evidence-recall observations (accAgg keeps the
+		// accuracy ones).
+		recall []obs
 	}
 	by := map[int]map[string]*agg{}
 	n = map[int]map[string]int{}
@@ -92,6 +95,7 @@ func budgetCells(samples []record.Sample, metric Metric) (budgets []int, systems
 		g.a.add(s)
 		if v, ok := recallOf(s, metric, answer); ok {
 			g.m.add(v)
+			g.recall = append(g.recall, sampleObs(s, v))
 		}
 		n[s.Budget][s.System]++
 		if s.Error != "" {
@@ -101,17 +105,21 @@ func budgetCells(samples []record.Sample, metric Metric) (budgets []int, systems
 	budgets = sortedKeysOf(by)
 	systems = orderSystems(uniqBy(samples, func(s record.Sample) string { return s.System }))
 	cell = map[int]map[string]*float64{}
+	ob = map[int]map[string][]obs{}
 	for _, b := range budgets {
 		cell[b] = map[string]*float64{}
+		ob[b] = map[string][]obs{}
 		for sys, g := range by[b] {
 			if metric == MetricEvidenceRecall || metric == MetricSourceRecall {
 				cell[b][sys] = g.m.value(100)
+				ob[b][sys] = g.recall
 			} else {
 				cell[b][sys] = g.a.pct()
+				ob[b][sys] = g.a.obs
 			}
 		}
 	}
-	return budgets, systems, cell, n, errs
+	return budgets, systems, cell, n, errs, ob
 }
 
 // metricName titles metric; evidence recall is named for the figure the
@@ -158,11 +166,12 @@ func benchList(samples []record.Sample) string {
 // budgets as rows (256 … 32K), systems as columns in the paper's order and
 // groups, metric in percent with one decimal; per budget the best value is
 // bold and the second best underlined. Reference configuration only. An
-// unknown metric falls back to accuracy, with a note.
-func BudgetTable(samples []record.Sample, metric Metric) table.Table {
+// unknown metric falls back to accuracy, with a note. With StatsOptions
+// every cell carries its interval and its comparison with the row's best.
+func BudgetTable(samples []record.Sample, metric Metric, st ...StatsOptions) table.Table {
 	samples = keepSamples(dedupeSamples(samples), func(s record.Sample) bool { return s.Variant == "" })
 	title, _, known := metricName(metric, samples)
-	budgets, systems, cell, n, errs := budgetCells(samples, metric)
+	budgets, systems, cell, n, errs, ob := budgetCells(samples, metric)
 	t := table.Table{
 		Title:     title + " (%) under answer-time evidence budgets",
 		Stub:      "Budget",
@@ -170,12 +179,17 @@ func BudgetTable(samples []record.Sample, metric Metric) table.Table {
 		Columns:   systemColumns(systems, 1),
 		Highlight: table.Highlight{By: table.ByRow, Second: true},
 	}
-	for _, b := range budgets {
+	grid := newGrid(len(budgets), len(systems))
+	for r, b := range budgets {
 		row := table.Row{Label: BudgetLabel(b)}
-		for _, sys := range systems {
+		for c, sys := range systems {
 			row.Cells = append(row.Cells, valueCell(cell[b][sys]))
+			grid[r][c] = ob[b][sys]
 		}
 		t.Rows = append(t.Rows, row)
+	}
+	if o, ok := firstStats(st); ok {
+		addStats(&t, grid, 100, o)
 	}
 	caption := fmt.Sprintf("%s (%%) on %s under different answer-time evidence budgets. Bold indicates the best result at each budget, and underlining the second best.", title, dashIfEmpty(benchList(samples)))
 	caption += recallCaption(metric, answerInBundle(samples))
@@ -209,11 +223,13 @@ func dashIfEmpty(s string) string {
 }
 
 // BudgetPlot draws metric against the answer-time budget, one line per
-// system, on a log-scale x axis labelled 256 … 32K (paper §6.3).
-func BudgetPlot(samples []record.Sample, metric Metric) table.Plot {
+// system, on a log-scale x axis labelled 256 … 32K (paper §6.3). With
+// StatsOptions each point carries its confidence interval as an error bar.
+func BudgetPlot(samples []record.Sample, metric Metric, st ...StatsOptions) table.Plot {
 	samples = keepSamples(dedupeSamples(samples), func(s record.Sample) bool { return s.Variant == "" && s.Budget > 0 })
 	title, unit, _ := metricName(metric, samples)
-	budgets, systems, cell, _, _ := budgetCells(samples, metric)
+	budgets, systems, cell, _, _, ob := budgetCells(samples, metric)
+	o, withCI := firstStats(st)
 	p := table.Plot{
 		Title:  title + " vs. answer-time evidence budget (" + dashIfEmpty(benchList(samples)) + ")",
 		XLabel: "Answer-time evidence budget (tokens)",
@@ -229,6 +245,10 @@ func BudgetPlot(samples []record.Sample, metric Metric) table.Plot {
 			if v := cell[b][sys]; v != nil {
 				s.X = append(s.X, float64(b))
 				s.Y = append(s.Y, *v)
+				if withCI {
+					iv := o.interval(ob[b][sys])
+					s.Lo, s.Hi = append(s.Lo, iv.Lo*100), append(s.Hi, iv.Hi*100)
+				}
 			}
 		}
 		p.Series = append(p.Series, s)
@@ -242,8 +262,10 @@ func BudgetPlot(samples []record.Sample, metric Metric) table.Plot {
 // variant shows its relative change from the reference in parentheses
 // ("(−14.6%)") and the reference is bold. models fixes the columns and their
 // order; empty means every model in the samples, by name. Only ArborMem's
-// samples count when there are any (the variants are ArborMem's).
-func AblationTable(samples []record.Sample, models []string) table.Table {
+// samples count when there are any (the variants are ArborMem's). With
+// StatsOptions every cell carries its interval, and each variant its paired
+// comparison with the reference configuration of its column.
+func AblationTable(samples []record.Sample, models []string, st ...StatsOptions) table.Table {
 	samples = dedupeSamples(samples)
 	if arbor := keepSamples(samples, func(s record.Sample) bool { return systemKey(s.System) == "arbormem" }); len(arbor) > 0 {
 		samples = arbor
@@ -308,6 +330,29 @@ func AblationTable(samples []record.Sample, models []string) table.Table {
 	t.Caption = withHeuristic(fmt.Sprintf("Accuracy (%%) of ArborMem's reference configuration and its ablations on %s. "+
 		"Parenthetical values indicate relative changes from the reference configuration; compare within each model column.", dashIfEmpty(benchList(samples))),
 		heuristicNote(samples, nil, false))
+	if o, ok := firstStats(st); ok {
+		grid := newGrid(len(variants), len(models))
+		for r, v := range variants {
+			for c, m := range models {
+				if a := accs[v][m]; a != nil {
+					grid[r][c] = a.obs
+				}
+			}
+		}
+		addStats(&t, grid, 100, o)
+		if len(variants) > 0 && variants[0] == "" {
+			for c := range models {
+				var line [][2]int
+				for r := range variants {
+					line = append(line, [2]int{r, c})
+				}
+				if len(grid.at(0, c)) > 0 {
+					compareLine(&t, grid, 100, o, line, [2]int{0, c}, variantLabel(""))
+				}
+			}
+			t.Stats.Against = "the reference configuration of its column"
+		}
+	}
 	order := crossLabels(displayNames(variants, variantLabel), displayNames(models, modelLabel))
 	for _, n := range []string{errorNote(errs, order, wrongAnswers), budgetNote} {
 		if n != "" {

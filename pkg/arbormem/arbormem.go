@@ -34,6 +34,7 @@
 package arbormem
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -134,6 +135,10 @@ type System struct {
 	rules ruleOps
 
 	metrics Metrics
+
+	// prefetched holds the rounds 1 that Prefetch started for coming commits.
+	prefetchMu sync.Mutex
+	prefetched []*round1
 
 	// commitMu serialises commits; mu guards the committed state: commits
 	// take it for writing only while applying their results, recalls for
@@ -397,14 +402,18 @@ func (s *System) ParentOf(id string) (string, bool) {
 }
 
 // count counts tokens of text, caching texts rendered at recall time.
-func (s *System) count(text string) int {
+func (s *System) count(text string) int { return s.countCtx(context.Background(), text) }
+
+// countCtx is count with the caller's context, which a remote counter's
+// calls carry (usage accounting).
+func (s *System) countCtx(ctx context.Context, text string) int {
 	s.cacheMu.Lock()
 	n, ok := s.tokCache[text]
 	s.cacheMu.Unlock()
 	if ok {
 		return n
 	}
-	n = s.deps.Tokens.Count(text)
+	n = tokens.CountContext(ctx, s.deps.Tokens, text)
 	s.cacheMu.Lock()
 	if len(s.tokCache) > 1<<16 {
 		s.tokCache = map[string]int{}

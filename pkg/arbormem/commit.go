@@ -13,6 +13,7 @@ import (
 
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/tokens"
 )
 
 // Commit adds a completed interaction to the memory (§4.4, eq. 4): it is
@@ -50,6 +51,12 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	parent := -1
 	var locErr error
 	locDone := make(chan struct{})
+	// Round 1 and the input's embedding may have been started by Prefetch.
+	r1 := s.takePrefetched(in)
+	var locVec func() ([]float32, error)
+	if r1 != nil && r1.locVec != nil {
+		locVec = r1.locVec
+	}
 	go func() {
 		defer close(locDone)
 		if !s.cfg.Localization {
@@ -60,8 +67,12 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		if ok {
 			s.metrics.ReusedLocalizations.Add(1)
 		} else {
+			qvec := func() ([]float32, error) { return s.embedOne(ctx, text) }
+			if locVec != nil {
+				qvec = locVec
+			}
 			var err error
-			d, err = s.localize(ctx, text, in.Time, in.Session, false, func() ([]float32, error) { return s.embedOne(ctx, text) }, s.cfg.KeywordRouting)
+			d, err = s.localize(ctx, text, in.Time, in.Session, false, qvec, s.cfg.KeywordRouting)
 			if err != nil {
 				// An embedding or rerank endpoint that failed through every
 				// retry must not cost the interaction: it starts a new root
@@ -82,55 +93,17 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		}
 	}
 
-	// Round 1: everything that needs only the interaction.
-	var (
-		meta   NodeMeta
-		drafts []FactDraft
-		arts   []Artifact
-		evs    []Event
-		sts    []State
-		nvec   []float32
-	)
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) {
-		meta, err = fallback(s, gctx, func() (NodeMeta, error) { return s.ext.NodeMetadata(gctx, in) },
-			func() (NodeMeta, error) { return s.rules.NodeMetadata(gctx, in) })
-		return err
-	})
-	var nvecErr, rvecErr error
-	g.Go(func() (err error) {
-		// Without a vector the node is still stored and found lexically.
-		nvec, nvecErr = s.embedOne(gctx, s.embedClip(in.Text()))
-		return nil
-	})
-	if s.cfg.AtomicFacts {
-		g.Go(func() (err error) {
-			drafts, err = fallback(s, gctx, func() ([]FactDraft, error) { return s.ext.Facts(gctx, in) },
-				func() ([]FactDraft, error) { return s.rules.Facts(gctx, in) })
-			return err
-		})
+	// Round 1: everything that needs only the interaction, unless Prefetch
+	// started it already.
+	if r1 == nil {
+		r1 = s.startRound1(ctx, in, false)
 	}
-	if s.cfg.StructuredExtraction {
-		g.Go(func() (err error) {
-			arts, err = fallback(s, gctx, func() ([]Artifact, error) { return s.ext.Artifacts(gctx, in) },
-				func() ([]Artifact, error) { return s.rules.Artifacts(gctx, in) })
-			return err
-		})
-		g.Go(func() (err error) {
-			evs, err = fallback(s, gctx, func() ([]Event, error) { return s.ext.Events(gctx, in) },
-				func() ([]Event, error) { return s.rules.Events(gctx, in) })
-			return err
-		})
-		g.Go(func() (err error) {
-			sts, err = fallback(s, gctx, func() ([]State, error) { return s.ext.States(gctx, in) },
-				func() ([]State, error) { return s.rules.States(gctx, in) })
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if err := r1.wait(ctx); err != nil {
 		_ = waitLoc()
 		return fmt.Errorf("arbormem: commit %s: %w", in.ID, err)
 	}
+	meta, drafts, arts, evs, sts, nvec, nvecErr := r1.meta, r1.drafts, r1.arts, r1.evs, r1.sts, r1.nvec, r1.nvecErr
+	var rvecErr error
 
 	// Round 2: what needs round 1's output.
 	sts = s.dropRestated(sts)
@@ -165,7 +138,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	for i := range sts {
 		embedTexts = append(embedTexts, s.embedClip(stateText(&sts[i])))
 	}
-	g, gctx = errgroup.WithContext(ctx)
+	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		if err := waitLoc(); err != nil {
 			return err
@@ -226,7 +199,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	if node.TopicKey == "" {
 		node.TopicKey = deriveTopic(in, meta)
 	}
-	s.prepareNode(node)
+	s.prepareNode(ctx, node)
 	base := len(s.store.Facts)
 	facts := make([]*Fact, len(drafts))
 	for i, d := range drafts {
@@ -235,7 +208,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		if i < len(factTop) {
 			f.Topic = factTop[i]
 		}
-		s.prepareFact(f, dterms[i])
+		s.prepareFact(ctx, f, dterms[i])
 		facts[i] = f
 	}
 
@@ -390,11 +363,11 @@ func (s *System) embedOne(ctx context.Context, text string) ([]float32, error) {
 // keyword/entity adjustment): the routing keywords are the content words of
 // the node summary, so a long raw interaction earns no more s_key than a
 // short one that says as much.
-func (s *System) prepareNode(n *Node) {
+func (s *System) prepareNode(ctx context.Context, n *Node) {
 	n.rawText = rawItemText(n.Interaction)
-	n.rawTokens = s.deps.Tokens.Count(n.rawText)
+	n.rawTokens = tokens.CountContext(ctx, s.deps.Tokens, n.rawText)
 	n.sumText = summaryItemText(n)
-	n.sumTokens = s.deps.Tokens.Count(n.sumText)
+	n.sumTokens = tokens.CountContext(ctx, s.deps.Tokens, n.sumText)
 	ents := strings.Join(n.Entities, " ; ")
 	n.lexTerms = index.Analyze(n.Interaction.Text() + "\n" + n.Summary + "\n" + ents + "\n" + n.TopicKey)
 	n.topic = newTermSet(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
@@ -411,6 +384,7 @@ func routingKeywords(summary string) []string { return termsOf(summary) }
 func (s *System) indexNode(n *Node) {
 	if len(n.Vector) == s.deps.Embed.Dim() {
 		s.nodeVec.Add(n.Seq, n.Vector)
+		n.Vector = nil // the index holds it (Snapshot reads it back): one copy per episode, not two
 	}
 	s.nodeLex.AddTerms(n.Seq, n.lexTerms)
 	n.lexTerms = nil // only the index needs them
@@ -439,10 +413,10 @@ func factTerms(text string, entities []string) []string {
 
 // prepareFact computes a fact's derived caches; terms is
 // factTerms(f.Text, f.Entities).
-func (s *System) prepareFact(f *Fact, terms []string) {
+func (s *System) prepareFact(ctx context.Context, f *Fact, terms []string) {
 	f.terms = newTermSet(terms)
 	f.entityTerms = newTermSet(termsOf(strings.Join(f.Entities, " ; ")))
-	f.tokens = s.deps.Tokens.Count(factLine(f, "", true))
+	f.tokens = tokens.CountContext(ctx, s.deps.Tokens, factLine(f, "", true))
 }
 
 // maxSlotPosting skips terms too common to identify a slot, and slotTerms
@@ -459,6 +433,7 @@ func slotKey(tag, term string) string { return tag + "\x00" + term }
 func (s *System) indexFact(f *Fact) {
 	if len(f.Vector) == s.deps.Embed.Dim() {
 		s.factVec.Add(f.ID, f.Vector)
+		f.Vector = nil // the index holds it
 	}
 	root := s.forest.Nodes[f.Node].Root
 	s.rootFacts[root] = append(s.rootFacts[root], f.ID)

@@ -10,6 +10,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
+	"github.com/arbor-eval/arbor/pkg/memory"
 )
 
 // callChain records model calls and how deep each sits in the callChain of calls
@@ -62,6 +63,19 @@ func (c *callChain) call(ctx context.Context, kind string) error {
 	c.done = append(c.done, cc)
 	c.mu.Unlock()
 	return nil
+}
+
+// count returns how many calls of kind were recorded since the last reset.
+func (c *callChain) count(kind string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, d := range c.done {
+		if d.kind == kind {
+			n++
+		}
+	}
+	return n
 }
 
 // reset forgets recorded calls and returns the deepest chains so far.
@@ -118,11 +132,17 @@ func (r chainRerank) Rerank(ctx context.Context, q string, docs []string) ([]flo
 }
 
 func chainSystem(t testing.TB, latency, indexLatency time.Duration) (*System, *callChain) {
+	return chainSystemFor(t, latency, indexLatency, false)
+}
+
+// chainSystemFor is chainSystem, on BranchMemEval's path (attribute-tag
+// filtering of facts) when bme.
+func chainSystemFor(t testing.TB, latency, indexLatency time.Duration, bme bool) (*System, *callChain) {
 	c := &callChain{latency: latency, indexLatency: indexLatency}
 	cfg := config.DefaultArborMem()
 	cfg.Extractors = "chat"
 	s, err := New(cfg, Deps{Chat: chainChat{c}, Embed: chainEmbed{c, hashEmbedder{dim: 64}}, Rerank: chainRerank{c},
-		Tokens: testDeps().Tokens, ModelReranker: true, Routing: RoutingPaper})
+		Tokens: testDeps().Tokens, ModelReranker: true, Routing: RoutingPaper, BranchMemEval: bme})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,15 +193,101 @@ func BenchmarkCommitLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ResetTimer()
-	var total time.Duration
-	for i := range b.N {
-		t0 := time.Now()
-		if err := s.Commit(context.Background(), chainTurn(10+i)); err != nil {
-			b.Fatal(err)
-		}
-		total += time.Since(t0)
-		c.reset()
+	next := 10 // turns committed so far (benchmarks run several times)
+	for _, prefetch := range []bool{false, true} {
+		b.Run(fmt.Sprintf("prefetch=%v", prefetch), func(b *testing.B) {
+			var total time.Duration
+			for range b.N {
+				if prefetch {
+					// As the runner does: the next turn's first round
+					// starts while this one commits.
+					s.Prefetch(context.Background(), chainTurn(next+1))
+				}
+				t0 := time.Now()
+				err := s.Commit(context.Background(), chainTurn(next))
+				next++
+				if err != nil {
+					b.Fatal(err)
+				}
+				total += time.Since(t0)
+				c.reset()
+			}
+			b.ReportMetric(float64(total)/float64(b.N)/float64(latency), "L/commit")
+		})
 	}
-	b.ReportMetric(float64(total)/float64(b.N)/float64(latency), "L/commit")
+}
+
+// TestRecallCriticalPath: on BranchMemEval's path, query preparation's
+// attribute-tag prediction (one chat call, which needs only the question)
+// runs beside localization's embed → rerank, so the longest chain of model
+// calls of a recall is two deep, not three.
+func TestRecallCriticalPath(t *testing.T) {
+	s, c := chainSystemFor(t, 60*time.Millisecond, 35*time.Millisecond, true)
+	for i := range 4 {
+		if err := s.Commit(context.Background(), chainTurn(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.reset()
+	b, err := s.Recall(context.Background(), memory.Query{ID: "q1", Text: "Which plants did we choose for the garden beds?", Budget: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Items) == 0 {
+		t.Fatal("empty bundle")
+	}
+	if n := c.count("chat"); n != 1 {
+		t.Fatalf("recall made %d chat calls, want 1 (the attribute-tag predictor)", n)
+	}
+	if n := c.count("rerank"); n != 1 {
+		t.Fatalf("recall made %d rerank calls, want 1 (scored localization)", n)
+	}
+	if depth, _ := c.reset(); depth > 2 {
+		t.Errorf("recall: a chain of %d sequential model calls, want at most 2 (tag prediction overlaps embed → rerank)", depth)
+	}
+}
+
+// TestPrefetchKeepsResults: prefetching each next turn (as the runner
+// does) commits the same forest and facts with the same model calls as
+// committing without it, and a prefetch whose interaction differs from
+// the one committed under its ID is ignored.
+func TestPrefetchKeepsResults(t *testing.T) {
+	type snapshot struct {
+		nodes []string
+		facts []string
+		calls int64
+	}
+	run := func(prefetch bool) snapshot {
+		s, _ := chainSystem(t, time.Millisecond, 0)
+		for i := range 6 {
+			if prefetch && i < 5 {
+				next := chainTurn(i + 1)
+				if i == 2 {
+					next.Turns[0].Content = "a different interaction under the same ID"
+				}
+				s.Prefetch(context.Background(), next)
+			}
+			if err := s.Commit(context.Background(), chainTurn(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var sn snapshot
+		for _, n := range s.forest.Nodes {
+			sn.nodes = append(sn.nodes, fmt.Sprintf("%s parent=%d %q %q %d", n.ID(), n.Parent, n.Summary, n.PathSummary, n.rawTokens))
+		}
+		for _, f := range s.store.Facts {
+			sn.facts = append(sn.facts, fmt.Sprintf("%s %s %d", f.Text, f.Tag, f.SupersededBy))
+		}
+		sn.calls = s.metrics.ModelCalls.Load()
+		return sn
+	}
+	want, got := run(false), run(true)
+	if fmt.Sprint(got.nodes) != fmt.Sprint(want.nodes) || fmt.Sprint(got.facts) != fmt.Sprint(want.facts) {
+		t.Fatalf("prefetching changed the memory:\n got %v\n%v\nwant %v\n%v", got.nodes, got.facts, want.nodes, want.facts)
+	}
+	// The mismatching prefetch of turn 3 costs its own five calls; every
+	// other prefetched round is used, not repeated.
+	if extra := got.calls - want.calls; extra != 5 {
+		t.Fatalf("prefetching made %d extra chat calls, want 5 (the ignored prefetch)", extra)
+	}
 }

@@ -28,7 +28,8 @@ type Node struct {
 	Root     int   `json:"root"`
 	Depth    int   `json:"depth"`
 	Children []int `json:"children,omitempty"`
-	// Vector is the node's embedding (saved separately in binary).
+	// Vector is the node's embedding until it is indexed (nodeVec then
+	// holds the only copy; snapshots read it from there).
 	Vector []float32 `json:"-"`
 
 	// Caches derived from the fields above; rebuilt by index().

@@ -59,7 +59,17 @@ func (s *System) Save(ctx context.Context, path string) error {
 		return fmt.Errorf("arbormem: save: %w", err)
 	}
 	err = writeFileAtomic(filepath.Join(path, snapshotVectors), func(w io.Writer) error {
-		return writeVectors(w, snap.Dim, s.forest.Nodes, s.store.Facts, s.recVecs)
+		// Node and fact vectors live only in their indexes (unit length;
+		// Load puts them back unchanged with AddUnit).
+		nv := make([][]float32, len(s.forest.Nodes))
+		for i, n := range s.forest.Nodes {
+			nv[i] = s.nodeVec.Vector(n.Seq)
+		}
+		fv := make([][]float32, len(s.store.Facts))
+		for i, f := range s.store.Facts {
+			fv[i] = s.factVec.Vector(f.ID)
+		}
+		return writeVectors(w, snap.Dim, nv, fv, s.recVecs)
 	})
 	if err != nil {
 		return fmt.Errorf("arbormem: save: %w", err)
@@ -94,7 +104,7 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 // writeVectors writes the binary vector file: header, then one record per
 // node, per fact and per structured record (presence byte + dim
 // little-endian float32).
-func writeVectors(w io.Writer, dim int, nodes []*Node, facts []*Fact, records [][]float32) error {
+func writeVectors(w io.Writer, dim int, nodes, facts, records [][]float32) error {
 	hdr := make([]byte, 0, 24)
 	hdr = append(hdr, vectorsMagic...)
 	hdr = binary.LittleEndian.AppendUint32(hdr, snapshotVersion)
@@ -119,13 +129,13 @@ func writeVectors(w io.Writer, dim int, nodes []*Node, facts []*Fact, records []
 		_, err := w.Write(buf[:1])
 		return err
 	}
-	for _, n := range nodes {
-		if err := put(n.Vector); err != nil {
+	for _, v := range nodes {
+		if err := put(v); err != nil {
 			return err
 		}
 	}
-	for _, f := range facts {
-		if err := put(f.Vector); err != nil {
+	for _, v := range facts {
+		if err := put(v); err != nil {
 			return err
 		}
 	}
@@ -248,9 +258,11 @@ func (s *System) Load(ctx context.Context, path string) error {
 	f.rebuild()
 	s.forest = f
 	for i, n := range f.Nodes {
-		n.Vector = nv[i]
-		s.prepareNode(n)
+		s.prepareNode(ctx, n)
 		s.indexNode(n)
+		if len(nv[i]) == s.deps.Embed.Dim() {
+			s.nodeVec.AddUnit(n.Seq, nv[i])
+		}
 	}
 	st := snap.Store
 	st.stateByKey = map[string][]int{}
@@ -258,9 +270,11 @@ func (s *System) Load(ctx context.Context, path string) error {
 	st.factByTerm = map[string][]int{}
 	s.store = st
 	for i, fa := range st.Facts {
-		fa.Vector = fv[i]
-		s.prepareFact(fa, factTerms(fa.Text, fa.Entities))
+		s.prepareFact(ctx, fa, factTerms(fa.Text, fa.Entities))
 		s.indexFact(fa)
+		if len(fv[i]) == s.deps.Embed.Dim() {
+			s.factVec.AddUnit(fa.ID, fv[i])
+		}
 	}
 	for i, x := range st.States {
 		if x.Next < 0 {

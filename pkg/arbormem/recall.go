@@ -69,7 +69,12 @@ func (s *System) Recall(ctx context.Context, q memory.Query) (memory.Bundle, err
 		qvOnce.Do(func() { qv, qerr = s.embedOne(ctx, q.Text) })
 		return qv, qerr
 	}
-	rc := &recallCtx{s: s, q: q, qt: classifyQuery(q.Text), fl: fl, qvec: qvec, qterms: termsOf(q.Text)}
+	rc := &recallCtx{ctx: ctx, s: s, q: q, qt: classifyQuery(q.Text), fl: fl, qvec: qvec, qterms: termsOf(q.Text)}
+	if fl.facts && s.deps.BranchMemEval && s.factVec.Len() > 0 && s.cfg.MaxFacts != 0 {
+		// The attribute-tag prediction needs only the question: it runs
+		// beside localization's embed → rerank instead of after it.
+		rc.tags = s.startPredictTags(ctx, q.Text)
+	}
 	if fl.local {
 		d, ok := s.cachedDecision(q.Text, q.Time)
 		if !ok {
@@ -107,6 +112,7 @@ func (s *System) Recall(ctx context.Context, q memory.Query) (memory.Bundle, err
 
 // recallCtx carries one recall's inputs.
 type recallCtx struct {
+	ctx    context.Context // the caller's: token counts' server calls carry it
 	s      *System
 	q      memory.Query
 	qt     QueryType
@@ -114,11 +120,14 @@ type recallCtx struct {
 	dec    *Decision
 	qvec   func() ([]float32, error)
 	qterms []string
+	// tags delivers the attribute-tag prediction started with the recall
+	// (BranchMemEval path only).
+	tags <-chan tagResult
 }
 
 // item builds an evidence item with its exact token count.
 func (rc *recallCtx) item(ch memory.Channel, block, text string, n *Node, sources ...string) memory.Item {
-	it := memory.Item{Channel: ch, Block: block, Text: text, Sources: sources, Tokens: rc.s.count(text)}
+	it := memory.Item{Channel: ch, Block: block, Text: text, Sources: sources, Tokens: rc.s.countCtx(rc.ctx, text)}
 	if n != nil {
 		it.Time = n.Time()
 	}
@@ -348,8 +357,9 @@ func (rc *recallCtx) factItems(ctx context.Context) (facts, updates []memory.Ite
 		}
 		picks = append(picks, pick{f, sc})
 	}
-	if s.deps.BranchMemEval && len(picks) > 0 {
-		tags, err := s.predictTags(ctx, rc.q.Text)
+	if rc.tags != nil && len(picks) > 0 {
+		r := <-rc.tags
+		tags, err := r.tags, r.err
 		if err != nil {
 			return nil, nil, err
 		}
@@ -402,7 +412,7 @@ func (rc *recallCtx) factItems(ctx context.Context) (facts, updates []memory.Ite
 		if f.Current() && (rc.fl.local || f.Topic == "") {
 			it.Tokens = f.tokens
 		} else {
-			it.Tokens = s.count(text)
+			it.Tokens = s.countCtx(ctx, text)
 		}
 		facts = append(facts, it)
 		if f.Current() {
@@ -468,6 +478,23 @@ func (s *System) currentOf(f *Fact) *Fact {
 		f = s.store.Facts[f.SupersededBy]
 	}
 	return f
+}
+
+// tagResult is the outcome of an attribute-tag prediction.
+type tagResult struct {
+	tags []string
+	err  error
+}
+
+// startPredictTags runs predictTags in the background; the channel delivers
+// its result once (buffered, so an unread result never blocks).
+func (s *System) startPredictTags(ctx context.Context, query string) <-chan tagResult {
+	ch := make(chan tagResult, 1)
+	go func() {
+		t, err := s.predictTags(ctx, query)
+		ch <- tagResult{t, err}
+	}()
+	return ch
 }
 
 // predictTags runs the attribute-tag predictor once per distinct question.

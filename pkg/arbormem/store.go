@@ -36,7 +36,8 @@ type Fact struct {
 	SupersededBy int   `json:"superseded_by"`
 	Supersedes   []int `json:"supersedes,omitempty"`
 	// Vector embeds the fact jointly with its source interaction (fact key
-	// expansion, Table "Reference implementation settings").
+	// expansion, Table "Reference implementation settings"), until it is
+	// indexed (factVec then holds the only copy).
 	Vector []float32 `json:"-"`
 
 	terms       termSet

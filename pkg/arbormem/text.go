@@ -90,13 +90,49 @@ func words(text string) []string {
 	return out
 }
 
+// sentenceEnd is where sentences end; sentenceEndMatches finds its matches
+// without the regexp engine.
 var sentenceEnd = regexp.MustCompile(`([.!?])\s+|\n+`)
+
+// sentenceEndMatches returns what sentenceEnd.FindAllStringSubmatchIndex
+// returns for text ([start, end, group start, group end], the group -1 for
+// a run of newlines) in one byte scan: sentence splitting runs on every
+// text a rule-based memory operation reads, and the regexp engine costs
+// far more than the pattern needs. \s is RE2's ASCII [\t\n\f\r ].
+func sentenceEndMatches(text string) [][4]int {
+	var out [][4]int
+	for i := 0; i < len(text); {
+		c := text[i]
+		if (c == '.' || c == '!' || c == '?') && i+1 < len(text) && isRESpace(text[i+1]) {
+			j := i + 1
+			for j < len(text) && isRESpace(text[j]) {
+				j++
+			}
+			out = append(out, [4]int{i, j, i, i + 1})
+			i = j
+			continue
+		}
+		if c == '\n' {
+			j := i
+			for j < len(text) && text[j] == '\n' {
+				j++
+			}
+			out = append(out, [4]int{i, j, -1, -1})
+			i = j
+			continue
+		}
+		i++
+	}
+	return out
+}
+
+func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
 // sentences splits text into sentences and list lines.
 func sentences(text string) []string {
 	var out []string
 	last := 0
-	for _, m := range sentenceEnd.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range sentenceEndMatches(text) {
 		end := m[1]
 		if m[2] >= 0 {
 			end = m[3]
@@ -201,15 +237,31 @@ func extractEntities(text string, max int) []string {
 			hits = append(hits, hit{pos, s})
 		}
 	}
-	for _, re := range []*regexp.Regexp{reMoney, reQuantity, reDateISO, reDateText, reClock, reURL} {
+	// Each pattern runs only on a text that holds what every match of it
+	// needs (RE2's \d is ASCII): most texts skip most passes.
+	digits := strings.ContainsAny(text, "0123456789")
+	for _, re := range []*regexp.Regexp{reMoney, reQuantity, reDateISO, reDateText, reClock} {
+		if !digits {
+			break
+		}
+		if re == reDateText && !mayNameMonth(text) {
+			continue
+		}
 		for _, m := range re.FindAllStringIndex(text, -1) {
 			add(m[0], text[m[0]:m[1]])
 		}
 	}
-	for _, m := range reQuoted.FindAllStringSubmatchIndex(text, -1) {
-		for g := 1; g <= 3; g++ {
-			if m[2*g] >= 0 {
-				add(m[2*g], text[m[2*g]:m[2*g+1]])
+	if strings.Contains(text, "http") || strings.Contains(text, "www.") {
+		for _, m := range reURL.FindAllStringIndex(text, -1) {
+			add(m[0], text[m[0]:m[1]])
+		}
+	}
+	if mayQuote(text) {
+		for _, m := range reQuoted.FindAllStringSubmatchIndex(text, -1) {
+			for g := 1; g <= 3; g++ {
+				if m[2*g] >= 0 {
+					add(m[2*g], text[m[2*g]:m[2*g+1]])
+				}
 			}
 		}
 	}
@@ -254,7 +306,7 @@ type offText struct {
 func sentencesWithOffsets(text string) []offText {
 	var out []offText
 	last := 0
-	for _, m := range sentenceEnd.FindAllStringIndex(text, -1) {
+	for _, m := range sentenceEndMatches(text) {
 		if s := text[last:m[1]]; strings.TrimSpace(s) != "" {
 			out = append(out, offText{last, s})
 		}
@@ -271,12 +323,41 @@ type posText struct {
 	s   string
 }
 
+// reWordPos is a word for properNouns; wordLocs finds its matches without
+// the regexp engine.
 var reWordPos = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’&.-]*`)
+
+// wordLocs returns what reWordPos.FindAllStringIndex returns for s, in one
+// rune scan (invalid UTF-8 decodes to U+FFFD, neither letter nor number, as
+// in the regexp engine).
+func wordLocs(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsLetter(r) && !unicode.IsNumber(r) {
+			i += w
+			continue
+		}
+		j := i + w
+		for j < len(s) {
+			r, w := utf8.DecodeRuneInString(s[j:])
+			if !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '\'' && r != '’' && r != '&' && r != '.' && r != '-' {
+				break
+			}
+			j += w
+		}
+		out = append(out, [2]int{i, j})
+		i = j
+	}
+	return out
+}
 
 // properNouns finds runs of capitalised words in one sentence ("Casa Azul",
 // "Kazuo Ishiguro", "Sam's" → "Sam"), skipping sentence starters.
-func properNouns(sent string) []posText {
-	locs := reWordPos.FindAllStringIndex(sent, -1)
+func properNouns(sent string) []posText { return properNounsAt(sent, wordLocs(sent)) }
+
+// properNounsAt is properNouns over the given word positions.
+func properNounsAt(sent string, locs [][2]int) []posText {
 	var out []posText
 	runStart, runEnd := -1, -1
 	first := true
@@ -345,8 +426,32 @@ func hasDetail(s string) bool {
 			return true
 		}
 	}
-	return len(properNouns(s)) > 0 || reQuoted.MatchString(s)
+	return len(properNouns(s)) > 0 || mayQuote(s) && reQuoted.MatchString(s)
 }
+
+// monthStems are the three letters every month name in reDateText starts
+// with.
+var monthStems = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
+
+// mayNameMonth reports whether text may hold a month name for reDateText's
+// case-insensitive match: it holds a month stem in any case, or a rune that
+// RE2 folds onto an ASCII letter without lower-casing to it ("ſ", long s).
+func mayNameMonth(text string) bool {
+	if strings.ContainsRune(text, 'ſ') {
+		return true
+	}
+	lower := strings.ToLower(text)
+	for _, m := range monthStems {
+		if strings.Contains(lower, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayQuote reports whether s holds a quote character, which every match of
+// reQuoted needs.
+func mayQuote(s string) bool { return strings.ContainsAny(s, "\"“'") }
 
 // normEntity is an entity's matching key.
 func normEntity(e string) string { return strings.ToLower(strings.TrimSpace(e)) }

@@ -101,6 +101,12 @@ type ArborMem struct {
 	// "auto" (chat model when the chat role has endpoints, else heuristic),
 	// "chat" or "heuristic".
 	Extractors string `mapstructure:"extractors" yaml:"extractors"`
+	// Prefetch lets a runner start the next interaction's first commit
+	// round (extractors and embeddings, which need only the interaction)
+	// while the current one commits, with model-backed operations only.
+	// Results are unchanged; ingest per turn drops to the calls that need
+	// the committed state (ours; the paper does not describe its pipeline).
+	Prefetch bool `mapstructure:"prefetch" yaml:"prefetch"`
 }
 
 // DefaultArborMem is the paper's reference configuration.
@@ -114,7 +120,7 @@ func DefaultArborMem() ArborMem {
 		SupplementalBudget: 0, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3,
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
-		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto",
+		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
 	}
 }
 

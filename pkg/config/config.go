@@ -34,6 +34,7 @@ type Config struct {
 	ArborMem  ArborMem  `mapstructure:"arbormem" yaml:"arbormem"`
 	Baselines Baselines `mapstructure:"baselines" yaml:"baselines"`
 	Bridges   Bridges   `mapstructure:"bridges" yaml:"bridges"`
+	Report    Report    `mapstructure:"report" yaml:"report"`
 	// PromptsDir overrides prompt templates file by file (<name>.tmpl).
 	PromptsDir string `mapstructure:"prompts_dir" yaml:"prompts_dir"`
 	// Source names where the config came from (file path or "embedded").
@@ -68,6 +69,12 @@ type Role struct {
 	API string `mapstructure:"api" yaml:"api,omitempty"`
 	// BatchSize bounds texts per embedding or rerank request.
 	BatchSize int `mapstructure:"batch_size" yaml:"batch_size,omitempty"`
+	// VerifyEvery (tokenizer with endpoints only): counts come from the
+	// exact offline Qwen3 counter and one text in VerifyEvery is checked
+	// against the server's /tokenize in the background; the first
+	// disagreement switches to asking the server for every count. 0 asks
+	// the server for every count (one round trip each).
+	VerifyEvery int `mapstructure:"verify_every" yaml:"verify_every,omitempty"`
 }
 
 // NamedRole is a model role with its config key name ("chat", ...).
@@ -635,7 +642,7 @@ func (c *Config) checkRanges() error {
 			return fmt.Errorf("%s: %v is not a finite number", key, f)
 		}
 	}
-	return nil
+	return c.Report.check()
 }
 
 // roleWarnings says what a model-backed config leaves offline: an

@@ -105,6 +105,25 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatalf("%s = %q", key, got)
 			}
 		}
+	case key == "report.interval" || key == "report.ci" || strings.HasPrefix(key, "report.cluster."):
+		want := map[string]string{"report.interval": "basic", "report.ci": "interval"}[key]
+		if want == "" {
+			want = "question"
+			if key == "report.cluster.longmemeval" {
+				want = "episode"
+			}
+		}
+		return want, func(c *Config) {
+			if got := fieldByKey(reflect.ValueOf(c).Elem(), key).String(); got != want {
+				t.Fatalf("%s = %q, want %q", key, got, want)
+			}
+		}
+	case key == "report.level" || key == "report.mde_power":
+		return "0.9", func(c *Config) {
+			if got := fieldByKey(reflect.ValueOf(c).Elem(), key).Float(); got != 0.9 {
+				t.Fatalf("%s = %v", key, got)
+			}
+		}
 	case key == "judge.beam_scoring":
 		return "official", func(c *Config) {
 			if c.Judge.BEAMScoring != "official" {

@@ -55,6 +55,44 @@ func (x *Exact) Add(id int, vec []float32) {
 	x.data = append(x.data, v...)
 }
 
+// AddUnit stores vec under id as given when it is already of unit length
+// (within 1e-6, e.g. a vector read back from Vector), so that a saved and
+// reloaded index scores bit for bit as before; otherwise it is Add.
+func (x *Exact) AddUnit(id int, vec []float32) {
+	x.checkDim("AddUnit", vec)
+	var ss float64
+	for _, f := range vec {
+		ss += float64(f) * float64(f)
+	}
+	if math.Abs(ss-1) > 1e-6 {
+		x.Add(id, vec)
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if r, ok := x.row[id]; ok {
+		copy(x.data[r*x.dim:], vec)
+		return
+	}
+	x.row[id] = len(x.ids)
+	x.ids = append(x.ids, id)
+	x.data = append(x.data, vec...)
+}
+
+// Vector returns a copy of the unit vector stored under id, or nil. Callers
+// that index a vector need not keep their own copy.
+func (x *Exact) Vector(id int) []float32 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	r, ok := x.row[id]
+	if !ok {
+		return nil
+	}
+	out := make([]float32, x.dim)
+	copy(out, x.data[r*x.dim:(r+1)*x.dim])
+	return out
+}
+
 // Remove deletes id's vector; it reports whether there was one. The last
 // row moves into the hole, which search order does not depend on.
 func (x *Exact) Remove(id int) bool {

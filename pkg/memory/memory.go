@@ -195,6 +195,14 @@ type Health struct {
 	Repaired int
 }
 
+// Prefetcher is implemented by systems that can start the part of a commit
+// that needs only the interaction before the previous commit has ended. A
+// runner that knows which interaction it commits next passes it to
+// Prefetch before committing the current one; results must not change.
+type Prefetcher interface {
+	Prefetch(ctx context.Context, in dialog.Interaction)
+}
+
 // HealthReporter is implemented by systems that count their degraded
 // operations.
 type HealthReporter interface {

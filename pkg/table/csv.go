@@ -16,8 +16,11 @@ import (
 // row), so that every line stands on its own after sorting or filtering.
 // Caption and notes are left out; a column whose cells carry notes gets a
 // "<name> note" column right after it, so the ablation's relative drops
-// survive.
+// survive, and one whose cells carry intervals or comparisons gets
+// "<name> CI low"/"CI high" and "<name> diff to best"/"p vs best" columns
+// (always, whatever CIForm says).
 func (t Table) CSV() ([]byte, error) {
+	ciCols, vsCols := t.statColumns()
 	noted := make([]bool, len(t.Columns))
 	nested := false
 	for r, row := range t.Rows {
@@ -44,6 +47,12 @@ func (t Table) CSV() ([]byte, error) {
 		if noted[c] {
 			head = append(head, name+" note")
 		}
+		if ciCols[c] {
+			head = append(head, name+" CI low", name+" CI high")
+		}
+		if vsCols[c] {
+			head = append(head, name+" diff to best", name+" p vs best")
+		}
 	}
 	if err := w.Write(uniqueNames(head)); err != nil {
 		return nil, fmt.Errorf("table %q: csv header: %w", t.Title, err)
@@ -64,8 +73,23 @@ func (t Table) CSV() ([]byte, error) {
 				v = ""
 			}
 			line = append(line, v)
+			cl := t.cell(r, c)
 			if noted[c] {
-				line = append(line, t.cell(r, c).Note)
+				line = append(line, cl.Note)
+			}
+			if ciCols[c] {
+				lo, hi := "", ""
+				if iv := finiteCI(cl.CI); iv != nil {
+					lo, hi = Format(iv.Lo, t.Columns[c].Decimals), Format(iv.Hi, t.Columns[c].Decimals)
+				}
+				line = append(line, lo, hi)
+			}
+			if vsCols[c] {
+				d, p := "", ""
+				if v := finiteVs(cl.VsBest); v != nil {
+					d, p = Format(v.Diff, t.Columns[c].Decimals), strconv.FormatFloat(v.P, 'g', 4, 64)
+				}
+				line = append(line, d, p)
 			}
 		}
 		if err := w.Write(line); err != nil {

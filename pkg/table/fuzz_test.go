@@ -37,11 +37,16 @@ func FuzzRender(f *testing.F) {
 	f.Fuzz(func(t *testing.T, label, text, note string, v float64, group string, span int) {
 		tb := Table{
 			Title: label, Caption: text, Stub: group,
-			Groups:    []Group{{Name: group, Span: span}},
-			Columns:   []Column{{Name: label, Decimals: span % 8, Better: Lower}, {Name: text, Align: Center, Decimals: 2}},
-			Rows:      []Row{{Label: label, Indent: span % 3, Cells: []Cell{{Value: &v, Note: note}, {Text: text}}}, {Label: text, Cells: []Cell{V(v)}}},
+			Groups:  []Group{{Name: group, Span: span}},
+			Columns: []Column{{Name: label, Decimals: span % 8, Better: Lower}, {Name: text, Align: Center, Decimals: 2}},
+			Rows: []Row{{Label: label, Indent: span % 3, Cells: []Cell{
+				{Value: &v, Note: note, CI: &Interval{v - 1, v * 2}, VsBest: &Comparison{Best: label, Diff: v, Lo: -v, Hi: v, P: v}},
+				{Text: text},
+			}}, {Label: text, Cells: []Cell{V(v)}}},
 			Highlight: Highlight{By: ByColumn, Second: true},
 			Notes:     []string{note},
+			Stats:     &StatsInfo{Level: v, Method: note},
+			CIForm:    []CIForm{CIHidden, CIPlusMinus, CIBrackets}[((span%3)+3)%3],
 		}
 		md := tb.Markdown()
 		// The grid is the first run of lines starting with a border; a

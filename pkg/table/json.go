@@ -9,14 +9,15 @@ import (
 // dropped (encoding/json refuses NaN and Inf) and every cell's display text
 // and computed emphasis filled in, so consumers need not repeat the rules.
 type jsonTable struct {
-	Title     string    `json:"title"`
-	Caption   string    `json:"caption,omitempty"`
-	Stub      string    `json:"stub,omitempty"`
-	Groups    []Group   `json:"groups,omitempty"`
-	Columns   []Column  `json:"columns"`
-	Rows      []jsonRow `json:"rows"`
-	Highlight Highlight `json:"highlight"`
-	Notes     []string  `json:"notes,omitempty"`
+	Title     string     `json:"title"`
+	Caption   string     `json:"caption,omitempty"`
+	Stub      string     `json:"stub,omitempty"`
+	Groups    []Group    `json:"groups,omitempty"`
+	Columns   []Column   `json:"columns"`
+	Rows      []jsonRow  `json:"rows"`
+	Highlight Highlight  `json:"highlight"`
+	Notes     []string   `json:"notes,omitempty"`
+	Stats     *StatsInfo `json:"stats,omitempty"`
 }
 
 type jsonRow struct {
@@ -26,10 +27,12 @@ type jsonRow struct {
 }
 
 type jsonCell struct {
-	Value   *float64 `json:"value"`
-	Display string   `json:"display"`
-	Note    string   `json:"note,omitempty"`
-	Style   Style    `json:"style,omitempty"`
+	Value   *float64    `json:"value"`
+	Display string      `json:"display"`
+	Note    string      `json:"note,omitempty"`
+	Style   Style       `json:"style,omitempty"`
+	CI      *Interval   `json:"ci,omitempty"`
+	VsBest  *Comparison `json:"vs_best,omitempty"`
 }
 
 // JSON renders the table as indented JSON (one cell per column; missing
@@ -38,7 +41,7 @@ func (t Table) JSON() ([]byte, error) {
 	styles := t.Styles()
 	out := jsonTable{
 		Title: t.Title, Caption: t.Caption, Stub: t.Stub, Groups: t.Groups,
-		Columns: t.Columns, Highlight: t.Highlight, Notes: t.Notes,
+		Columns: t.Columns, Highlight: t.Highlight, Notes: t.Notes, Stats: t.Stats,
 		Rows: make([]jsonRow, 0, len(t.Rows)),
 	}
 	if out.Columns == nil {
@@ -48,7 +51,7 @@ func (t Table) JSON() ([]byte, error) {
 		jr := jsonRow{Label: row.Label, Indent: row.Indent, Cells: make([]jsonCell, 0, len(t.Columns))}
 		for c := range t.Columns {
 			cl := t.cell(r, c)
-			jc := jsonCell{Display: t.text(r, c), Note: cl.Note, Style: styles[r][c]}
+			jc := jsonCell{Display: t.text(r, c), Note: cl.Note, Style: styles[r][c], CI: finiteCI(cl.CI), VsBest: finiteVs(cl.VsBest)}
 			if cl.finite() {
 				v := *cl.Value
 				jc.Value = &v
@@ -62,4 +65,20 @@ func (t Table) JSON() ([]byte, error) {
 		return nil, fmt.Errorf("table %q: json: %w", t.Title, err)
 	}
 	return append(b, '\n'), nil
+}
+
+// finiteCI drops an interval with a non-finite end (JSON has no NaN).
+func finiteCI(iv *Interval) *Interval {
+	if iv == nil || !finite(iv.Lo) || !finite(iv.Hi) {
+		return nil
+	}
+	return iv
+}
+
+// finiteVs drops a comparison with non-finite numbers.
+func finiteVs(v *Comparison) *Comparison {
+	if v == nil || !finite(v.Diff) || !finite(v.Lo) || !finite(v.Hi) || !finite(v.P) {
+		return nil
+	}
+	return v
 }

@@ -61,7 +61,7 @@ func (t Table) LaTeX(label string) ([]byte, error) {
 	v := latexView{
 		Title:   oneLine(t.Title),
 		Env:     "table",
-		Caption: latexEscape(t.Caption),
+		Caption: latexEscape(t.captionWithCI()),
 		Label:   label,
 	}
 	if len(t.Columns) > 4 {
@@ -135,6 +135,12 @@ func (t Table) LaTeX(label string) ([]byte, error) {
 			case Second:
 				s = `\underline{` + s + `}`
 			}
+			if ci := t.ciText(r, c); ci != "" {
+				s += ` {\scriptsize ` + latexEscape(ci) + `}`
+			}
+			if t.indistinct(r, c) {
+				s += `$^{\approx}$`
+			}
 			if n := t.cell(r, c).Note; n != "" {
 				s += ` {\scriptsize ` + latexEscape(n) + `}`
 			}
@@ -188,6 +194,8 @@ var latexReplacer = strings.NewReplacer(
 	"κ", `$\kappa$`,
 	"·", `$\cdot$`,
 	"§", `\S{}`,
+	"±", `$\pm$`,
+	"≈", `$\approx$`,
 )
 
 // latexEscape makes plain text safe inside a LaTeX document.

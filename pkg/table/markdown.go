@@ -58,6 +58,12 @@ func (t Table) Markdown() string {
 			case Second:
 				s = "_" + s + "_"
 			}
+			if ci := t.ciText(r, c); ci != "" {
+				s += " " + ci
+			}
+			if t.indistinct(r, c) {
+				s += " " + Indistinct
+			}
 			if n := t.cell(r, c).Note; n != "" {
 				s += " " + mdEscape(n)
 			}
@@ -113,8 +119,8 @@ func (t Table) Markdown() string {
 	for _, line := range grid[1:] {
 		writeLine(line)
 	}
-	if t.Caption != "" {
-		b.WriteString("\n" + oneLine(t.Caption) + "\n")
+	if caption := t.captionWithCI(); caption != "" {
+		b.WriteString("\n" + oneLine(caption) + "\n")
 	}
 	if len(t.Notes) > 0 {
 		b.WriteString("\n")

@@ -43,6 +43,16 @@ type Series struct {
 	Name string    `json:"name"`
 	X    []float64 `json:"x"`
 	Y    []float64 `json:"y"`
+	// Lo and Hi, when set, are each point's confidence interval, drawn as
+	// error bars; a point whose bounds are missing or not finite has none.
+	Lo []float64 `json:"lo,omitempty"`
+	Hi []float64 `json:"hi,omitempty"`
+}
+
+// errorBars are a series' points with their intervals, for plotter.YErrorBars.
+type errorBars struct {
+	plotter.XYs
+	plotter.YErrors
 }
 
 // seriesColors is Tableau's ten-colour palette: the paper compares nine
@@ -96,12 +106,18 @@ func LinePlotSVG(w io.Writer, p Plot) (err error) {
 	points := 0
 	for i, s := range p.Series {
 		var xy plotter.XYs
+		var bars errorBars
 		for j := range min(len(s.X), len(s.Y)) {
 			x, y := s.X[j], s.Y[j]
 			if !finite(x) || !finite(y) || (p.LogX && x <= 0) {
 				continue
 			}
 			xy = append(xy, plotter.XY{X: x, Y: y})
+			if j < len(s.Lo) && j < len(s.Hi) && finite(s.Lo[j]) && finite(s.Hi[j]) && s.Lo[j] <= y && y <= s.Hi[j] {
+				bars.XYs = append(bars.XYs, plotter.XY{X: x, Y: y})
+				bars.YErrors = append(bars.YErrors, struct{ Low, High float64 }{y - s.Lo[j], s.Hi[j] - y})
+				minY = math.Min(minY, s.Lo[j])
+			}
 			if !seen[x] {
 				seen[x] = true
 				xs = append(xs, x)
@@ -126,6 +142,15 @@ func LinePlotSVG(w io.Writer, p Plot) (err error) {
 		pts.Shape = plotutil.Shape(i)
 		pts.Radius = vg.Points(3)
 		pl.Add(line, pts)
+		if len(bars.XYs) > 0 {
+			eb, err := plotter.NewYErrorBars(bars)
+			if err != nil {
+				return fmt.Errorf("plot %q: series %d (%q): error bars: %w", p.Title, i, s.Name, err)
+			}
+			eb.Color = c
+			eb.LineStyle.Width = vg.Points(0.8)
+			pl.Add(eb)
+		}
 		legend.Add(s.Name, line, pts)
 	}
 	if points == 0 {

@@ -102,6 +102,11 @@ type Cell struct {
 	// Style forces an emphasis regardless of Highlight (the ablation's bold
 	// reference row).
 	Style Style `json:"style,omitempty"`
+	// CI is the value's confidence interval and VsBest its paired
+	// comparison with the best cell of its line (package stats); both are
+	// optional and shown by Markdown and LaTeX only with Table.CIForm.
+	CI     *Interval   `json:"ci,omitempty"`
+	VsBest *Comparison `json:"vs_best,omitempty"`
 }
 
 // Row is one labelled line of cells.
@@ -127,6 +132,11 @@ type Table struct {
 	Split int `json:"split,omitempty"`
 	// Notes are footnotes (heuristic components, error counts).
 	Notes []string `json:"notes,omitempty"`
+	// Stats says how the cells' intervals were made (nil without any).
+	Stats *StatsInfo `json:"stats,omitempty"`
+	// CIForm is how Markdown and LaTeX show intervals (a rendering choice,
+	// not part of the data).
+	CIForm CIForm `json:"-"`
 }
 
 // Missing is what a cell without a usable value shows.

@@ -80,3 +80,52 @@ func TestRemoteNilFallbackIsQwen3(t *testing.T) {
 		t.Fatalf("Count = %d, want %d", got, want)
 	}
 }
+
+// TestVerifiedCountsLocallyAndSwitchesOnMismatch: counts come from the
+// local counter without waiting for the server; one text in every is
+// checked, and the first disagreement makes every later count remote.
+func TestVerifiedCountsLocallyAndSwitchesOnMismatch(t *testing.T) {
+	tests := []struct {
+		name      string
+		local     Counter
+		wantAfter int // count of "abc" after the verifications
+		mismatch  bool
+	}{
+		{"agreeing", lenCounter(1000), 1003, false},
+		{"disagreeing", fixedCounter(7), 1003, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fr := &fakeRemote{}
+			c := NewVerified(fr, tc.local, 2)
+			for i, text := range []string{"a", "bb", "ccc", "dddd"} {
+				if got, want := c.CountContext(context.Background(), text), tc.local.Count(text); got != want {
+					t.Fatalf("count %d: %d, want the local %d", i, got, want)
+				}
+			}
+			c.Wait()
+			st := c.Stats()
+			if st.Verified != 2 || fr.calls != 2 {
+				t.Fatalf("verified %d texts with %d calls, want 2 of 4 (every 2nd)", st.Verified, fr.calls)
+			}
+			if (st.Mismatches > 0) != tc.mismatch {
+				t.Fatalf("mismatches %d, want mismatch=%v", st.Mismatches, tc.mismatch)
+			}
+			got := c.Count("abc")
+			if !tc.mismatch {
+				if got != tc.local.Count("abc") {
+					t.Fatalf("after agreement: %d, want the local count", got)
+				}
+				return
+			}
+			if got != tc.wantAfter {
+				t.Fatalf("after a mismatch: %d, want the server's %d", got, tc.wantAfter)
+			}
+		})
+	}
+}
+
+// lenCounter counts len(text)+offset, as fakeRemote does with 1000.
+type lenCounter int
+
+func (c lenCounter) Count(s string) int { return len(s) + int(c) }

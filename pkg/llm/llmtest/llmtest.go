@@ -124,6 +124,10 @@ type Options struct {
 	MaxModelLen int
 	// KeepBodies is how many request bodies are kept per path (32).
 	KeepBodies int
+	// CountPrompt counts the tokens of a /tokenize prompt (CountTokens,
+	// one per word, when nil), e.g. to stand in for a server whose
+	// tokenizer is the exact offline Qwen3 counter.
+	CountPrompt func(string) int
 }
 
 // Stats counts requests.
@@ -731,9 +735,12 @@ func (s *Server) tokenize(w http.ResponseWriter, r *http.Request, body []byte, f
 		return
 	}
 	n := 0
-	if in.Prompt != nil {
+	switch {
+	case in.Prompt != nil && s.opts.CountPrompt != nil:
+		n = s.opts.CountPrompt(*in.Prompt)
+	case in.Prompt != nil:
 		n = CountTokens(*in.Prompt)
-	} else {
+	default:
 		n = PromptTokens(in.Messages)
 		if in.AddGenerationPrompt != nil && !*in.AddGenerationPrompt {
 			n -= 3

@@ -94,7 +94,8 @@ func New(ctx context.Context, cfg *config.Config) (*Set, error) {
 	if m.Tokenizer.Local() { // "qwen3" or "local": exact offline Qwen3 counts
 		s.Tokens = tokens.Default()
 	} else {
-		s.Tokens = tokens.NewRemote(b.tokenizer(m.Tokenizer), nil) // nil: Qwen3 fallback, loaded on first use
+		// nil: Qwen3 fallback (and local counter), loaded on first use.
+		s.Tokens = tokens.NewVerified(b.tokenizer(m.Tokenizer), nil, m.Tokenizer.VerifyEvery)
 	}
 	return s, nil
 }

@@ -232,7 +232,7 @@ func allRolesYAML(url, cacheDir, extra string) string {
 		"  judge: {endpoints: [" + ep + "]}\n" +
 		"  embed: {endpoints: [" + ep + "], dim: 16, batch_size: 8}\n" +
 		"  rerank: {endpoints: [" + ep + "], api: tei}\n" +
-		"  tokenizer: {endpoints: [" + ep + "]}\n" +
+		"  tokenizer: {endpoints: [" + ep + "], verify_every: 0}\n" + // every count through the endpoint
 		"cache: {dir: " + cacheDir + "}\n" + fastRetry
 }
 

@@ -1,0 +1,144 @@
+package runners
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"encoding/json"
+	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/pkg/dialog"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"testing"
+)
+
+// BenchmarkEpisodeHeap measures the live heap one offline ArborMem episode
+// holds after ingesting a synthetic LongMemEval-shaped haystack (generated
+// in memory, never written to the repository), as a multiple of the
+// episode's JSON size (heap-x-json) and in MB. ARBOR_HEAP_TURNS sets the
+// number of committed turns (default 600; an _m haystack is about 5,000,
+// about 5.6 MB of JSON); ARBOR_HEAP_PROFILE=FILE writes a heap profile
+// while the episode is alive (go tool pprof -sample_index=inuse_space).
+func BenchmarkEpisodeHeap(b *testing.B) {
+	turns := 600
+	if v, err := strconv.Atoi(os.Getenv("ARBOR_HEAP_TURNS")); err == nil && v > 0 {
+		turns = v
+	}
+	ep := SyntheticLongMemEval(turns, 40, 160)
+	js, err := json.Marshal(ep)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := testConfig(b)
+	d, err := newMemoryDeps(context.Background(), cfg, "longmemeval")
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := d.factory("arbormem", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Shared, not per episode: the Qwen3 vocabulary, loaded on first count.
+	d.models.Tokens.Count("warm up")
+	var live float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		sys, err := f(context.Background(), ep.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, st := range ep.Steps {
+			if err := sys.Commit(context.Background(), *st.Interaction); err != nil {
+				b.Fatal(err)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		live = float64(after.HeapAlloc) - float64(before.HeapAlloc)
+		if path := os.Getenv("ARBOR_HEAP_PROFILE"); path != "" {
+			// The profile is written while the episode is alive (a
+			// -memprofile at exit would find it collected).
+			if err := writeHeapProfile(path); err != nil {
+				b.Fatal(err)
+			}
+		}
+		runtime.KeepAlive(sys)
+	}
+	b.ReportMetric(live/float64(len(js)), "heap-x-json")
+	b.ReportMetric(live/1e6, "heap-MB")
+	b.ReportMetric(float64(len(js))/1e6, "json-MB")
+}
+
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// BenchmarkOfflineCommit measures one offline commit (rule-based memory
+// operations, hashed embeddings) of ArborMem and of BM25 on the BEAM
+// fixture's interactions, each iteration ingesting the whole episode into a
+// fresh instance: ms/commit per system and ArborMem's multiple of BM25.
+func BenchmarkOfflineCommit(b *testing.B) {
+	eps, err := datasets.Load(context.Background(), "beam", "../datasets/beam/testdata/chats/100K", datasets.Options{})
+	if err != nil || len(eps) == 0 {
+		b.Fatalf("beam fixture: %d episodes, %v", len(eps), err)
+	}
+	var ins []dialog.Interaction
+	for i, ep := range eps {
+		for _, st := range ep.Steps {
+			if st.Interaction != nil {
+				in := *st.Interaction
+				in.ID = fmt.Sprintf("e%d-%s", i, in.ID) // one instance takes every chat
+				ins = append(ins, in)
+			}
+		}
+	}
+	cfg := testConfig(b)
+	d, err := newMemoryDeps(context.Background(), cfg, "beam")
+	if err != nil {
+		b.Fatal(err)
+	}
+	d.models.Tokens.Count("warm up")
+	per := map[string]float64{}
+	for _, system := range []string{"bm25", "arbormem"} {
+		f, err := d.factory(system, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(system, func(b *testing.B) {
+			var total time.Duration
+			n := 0
+			for b.Loop() {
+				sys, err := f(context.Background(), "bench")
+				if err != nil {
+					b.Fatal(err)
+				}
+				t0 := time.Now()
+				for _, in := range ins {
+					if err := sys.Commit(context.Background(), in); err != nil {
+						b.Fatal(err)
+					}
+				}
+				total += time.Since(t0)
+				n += len(ins)
+			}
+			per[system] = float64(total) / float64(n) / 1e6
+			b.ReportMetric(per[system], "ms/commit")
+		})
+	}
+	if per["bm25"] > 0 {
+		b.ReportMetric(per["arbormem"]/per["bm25"], "x-bm25")
+	}
+}
