@@ -101,6 +101,19 @@ func keys(t *testing.T, dir string) map[string]int {
 // sameRun fails unless two run folders hold the same sample keys, each
 // once, and the same Markdown tables but for the latency table, whose
 // columns are wall-clock times.
+// withoutLastColumn drops the last cell of every Markdown table row.
+func withoutLastColumn(md []byte) []byte {
+	var out []string
+	for _, l := range strings.Split(string(md), "\n") {
+		if strings.HasPrefix(l, "|") {
+			cells := strings.Split(strings.TrimSuffix(l, "|"), "|")
+			l = strings.Join(cells[:len(cells)-1], "|") + "|"
+		}
+		out = append(out, l)
+	}
+	return []byte(strings.Join(out, "\n"))
+}
+
 func sameRun(t *testing.T, got, want string) {
 	t.Helper()
 	g, w := keys(t, got), keys(t, want)
@@ -130,6 +143,11 @@ func sameRun(t *testing.T, got, want string) {
 		}
 		a, errA := os.ReadFile(filepath.Join(got, "tables", name))
 		b, errB := os.ReadFile(f)
+		if name == "cost.md" {
+			// A resumed run answers some calls from the response cache:
+			// its cache-hit column differs, every cost does not.
+			a, b = withoutLastColumn(a), withoutLastColumn(b)
+		}
 		if err := errors.Join(errA, errB); err != nil || !bytes.Equal(a, b) {
 			t.Errorf("tables/%s differs (%v):\n--- %s ---\n%s\n--- %s ---\n%s", name, err, got, a, want, b)
 		}
