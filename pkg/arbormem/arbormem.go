@@ -177,6 +177,9 @@ type System struct {
 	locCache map[string]*Decision // key: forest size + "\x00" + user text
 	tagCache map[string][]string
 	tokCache map[string]int
+	// turnTerms caches the analysed terms of each turn of a node, for the
+	// supplemental channel.
+	turnTerms map[int][]termSet
 }
 
 var (
@@ -277,6 +280,7 @@ func (s *System) reset() {
 	s.locCache = map[string]*Decision{}
 	s.tagCache = map[string][]string{}
 	s.tokCache = map[string]int{}
+	s.turnTerms = map[int][]termSet{}
 }
 
 func validateConfig(c config.ArborMem) error {
@@ -307,6 +311,8 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: recency_scale %v: want > 0", c.RecencyScale)
 	case c.CountSourceLines < 0, c.TopicSlotFacts < 0, c.BridgeFacts < 0:
 		return fmt.Errorf("arbormem: count_source_lines %d, topic_slot_facts %d and bridge_facts %d must be >= 0", c.CountSourceLines, c.TopicSlotFacts, c.BridgeFacts)
+	case !oneOf(c.SupplementalFill, "", "auto", "on", "off"):
+		return fmt.Errorf("arbormem: supplemental_fill %q: want auto, on or off", c.SupplementalFill)
 	case c.EmbedMaxChars < 0:
 		return fmt.Errorf("arbormem: embed_max_chars %d: want >= 0", c.EmbedMaxChars)
 	}

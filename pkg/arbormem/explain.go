@@ -56,7 +56,7 @@ func ExplainContext(ctx context.Context, w io.Writer, sys *System, question *mem
 	if q.Budget <= 0 {
 		q.Budget = 30968
 	}
-	b, err := sys.Recall(ctx, q)
+	b, rc, err := sys.recall(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -98,6 +98,10 @@ func ExplainContext(ctx context.Context, w io.Writer, sys *System, question *mem
 	for _, n := range names {
 		ew.printf("  [%s] %d tokens\n", n, blocks[n])
 	}
+	ew.printf("items (channel/block, tokens, sources: rule):\n")
+	for _, it := range b.Items {
+		ew.printf("  %s/%s %d %s: %s\n", it.Channel, it.Block, it.Tokens, strings.Join(it.Sources, ","), itemRule(rc, it))
+	}
 	return ew.err
 }
 
@@ -132,4 +136,31 @@ func (e *errWriter) printf(format string, args ...any) {
 	if e.err == nil {
 		_, e.err = fmt.Fprintf(e.w, format, args...)
 	}
+}
+
+// itemRule says which channel rule put an item in the bundle.
+func itemRule(rc *recallCtx, it memory.Item) string {
+	switch it.Block {
+	case memory.BlockHistory:
+		if strings.Contains(it.Text, "(summary)") {
+			return "trajectory of the localized parent, older node as summary"
+		}
+		return "trajectory of the localized parent, raw"
+	case memory.BlockSupplemental:
+		if rc == nil || !rc.suppFirst {
+			return "supplemental_budget: semantic recall outside the trajectory"
+		}
+		var rules []string
+		for _, src := range it.Sources {
+			rules = append(rules, src+" "+rc.suppRule[src])
+		}
+		return "supplemental_fill (question after the conversation): " + strings.Join(rules, "; ")
+	case memory.BlockFacts:
+		return "atomic fact: cosine ≥ fact_min_sim, ordered by entity/term overlap"
+	case memory.BlockUpdate:
+		return "revision pair of a retrieved fact"
+	case memory.BlockComputation, memory.BlockCountSource, memory.BlockTopicSlot, memory.BlockBridge:
+		return "derived block over matched records or anchored trajectories"
+	}
+	return "structured record: embedding similarity and entity match"
 }

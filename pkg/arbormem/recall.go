@@ -46,19 +46,26 @@ func (s *System) flags(variant string) (recallFlags, error) {
 // caches its localization so that the following Commit of the same user
 // text reuses it.
 func (s *System) Recall(ctx context.Context, q memory.Query) (memory.Bundle, error) {
+	b, _, err := s.recall(ctx, q)
+	return b, err
+}
+
+// recall is Recall that also returns the recall's context, from which
+// Explain reads why each item was chosen (nil when nothing was recalled).
+func (s *System) recall(ctx context.Context, q memory.Query) (memory.Bundle, *recallCtx, error) {
 	fl, err := s.flags(q.Variant)
 	if err != nil {
-		return memory.Bundle{}, err
+		return memory.Bundle{}, nil, err
 	}
 	tr := &memory.Trace{Channels: map[memory.Channel]int{}}
 	if q.Budget <= 0 {
-		return memory.Bundle{Trace: tr}, nil
+		return memory.Bundle{Trace: tr}, nil, nil
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.forest.Len() == 0 {
 		tr.Localized = fl.local
-		return memory.Bundle{Trace: tr}, nil
+		return memory.Bundle{Trace: tr}, nil, nil
 	}
 	var (
 		qvOnce sync.Once
@@ -80,7 +87,7 @@ func (s *System) Recall(ctx context.Context, q memory.Query) (memory.Bundle, err
 		if !ok {
 			d, err = s.localize(ctx, q.Text, q.Time, "", true, qvec, fl.keyword)
 			if err != nil {
-				return memory.Bundle{}, fmt.Errorf("arbormem: recall %s: %w", q.ID, err)
+				return memory.Bundle{}, nil, fmt.Errorf("arbormem: recall %s: %w", q.ID, err)
 			}
 			s.storeDecision(q.Text, q.Time, d)
 		}
@@ -93,13 +100,13 @@ func (s *System) Recall(ctx context.Context, q memory.Query) (memory.Bundle, err
 	if fl.facts {
 		facts, updates, err = rc.factItems(ctx)
 		if err != nil {
-			return memory.Bundle{}, fmt.Errorf("arbormem: recall %s: %w", q.ID, err)
+			return memory.Bundle{}, nil, fmt.Errorf("arbormem: recall %s: %w", q.ID, err)
 		}
 	}
 	if fl.records {
 		records, err = rc.recordItems()
 		if err != nil {
-			return memory.Bundle{}, fmt.Errorf("arbormem: recall %s: %w", q.ID, err)
+			return memory.Bundle{}, nil, fmt.Errorf("arbormem: recall %s: %w", q.ID, err)
 		}
 	}
 	b := rc.allocate(facts, updates, records)
@@ -107,7 +114,7 @@ func (s *System) Recall(ctx context.Context, q memory.Query) (memory.Bundle, err
 		tr.Channels[it.Channel] += it.Tokens
 	}
 	b.Trace = tr
-	return b, nil
+	return b, rc, nil
 }
 
 // recallCtx carries one recall's inputs.
@@ -120,6 +127,14 @@ type recallCtx struct {
 	dec    *Decision
 	qvec   func() ([]float32, error)
 	qterms []string
+	// suppFirst records that the supplemental channel was read first
+	// (supplemental_fill), and suppRule the rule that picked each turn it
+	// shows, by interaction ID (for Explain).
+	suppFirst bool
+	suppRule  map[string]string
+	// suppTerms are the question's content terms the supplemental channel
+	// matches (speaker names left out).
+	suppTerms termSet
 	// tags delivers the attribute-tag prediction started with the recall
 	// (BranchMemEval path only).
 	tags <-chan tagResult
@@ -149,12 +164,21 @@ func (rc *recallCtx) allocate(facts, updates, records []memory.Item) memory.Bund
 		want := memory.TotalTokens(facts) + memory.TotalTokens(updates) + memory.TotalTokens(records)
 		reserve = min(want, int(float64(budget)*r))
 	}
+	// Offline profile (supplemental_fill): a question that does not
+	// continue the conversation reads supplemental turns first, up to the
+	// whole budget; the trajectory and the evidence get what they leave.
+	var sup []memory.Item
+	if rc.s.onOffline(rc.s.cfg.SupplementalFill) && rc.detached() {
+		rc.suppFirst = true
+		sup = rc.supplementalFill(budget - reserve)
+	}
+	used := memory.TotalTokens(sup)
 	var local []memory.Item
 	if rc.dec != nil && rc.dec.Parent >= 0 {
-		capTokens := min(rc.s.cfg.BranchBudget, budget-reserve)
+		capTokens := min(rc.s.cfg.BranchBudget, budget-reserve-used)
 		local = rc.fitPath(rc.s.forest.Path(rc.dec.Parent), capTokens)
 	}
-	used := memory.TotalTokens(local)
+	used += memory.TotalTokens(local)
 	// Cross-branch evidence in priority order, skipping what does not fit.
 	take := func(list []memory.Item) []memory.Item {
 		var out []memory.Item
@@ -171,9 +195,10 @@ func (rc *recallCtx) allocate(facts, updates, records []memory.Item) memory.Bund
 	f := take(facts)
 	u := take(updates)
 	r := take(records)
-	var sup []memory.Item
 	if rc.s.cfg.SupplementalBudget > 0 {
-		sup = rc.supplemental(min(rc.s.cfg.SupplementalBudget, budget-used), local)
+		more := rc.supplemental(min(rc.s.cfg.SupplementalBudget, budget-used), local)
+		used += memory.TotalTokens(more)
+		sup = append(sup, more...)
 	}
 	sortFactsChrono(f)
 	items := make([]memory.Item, 0, len(local)+len(sup)+len(f)+len(u)+len(r))

@@ -66,6 +66,19 @@ type ArborMem struct {
 	// SupplementalBudget: "Supported by the architecture but assigned zero
 	// budget in the reported experiments."
 	SupplementalBudget int `mapstructure:"supplemental_budget" yaml:"supplemental_budget"`
+	// SupplementalFill (offline profile): a question that does not continue
+	// the conversation (not asked within the hour after the last turn, as
+	// LoCoMo's, and routed by no conversational cue) reads supplemental turns, selected by term and speaker matching,
+	// first and up to the whole budget; the trajectory, facts and records
+	// get what they leave. "on", "off", or "auto" (on exactly when the
+	// memory operations are rule-based). The paper's runs give the channel
+	// zero budget, which the model path keeps.
+	SupplementalFill string `mapstructure:"supplemental_fill" yaml:"supplemental_fill"`
+	// SupplementalExcerpt (offline profile, with supplemental_fill): a
+	// supplemental turn first enters as its sentences that hold a question
+	// term, and the budget left restores whole turns; false quotes whole
+	// turns only (fewer turns under a tight budget, more of each).
+	SupplementalExcerpt bool `mapstructure:"supplemental_excerpt" yaml:"supplemental_excerpt"`
 	// EvidenceReserve is the share of the answer-time budget kept for
 	// cross-branch evidence before the trajectory is packed. The paper packs
 	// the trajectory first and retrieves evidence "under the remaining read
@@ -117,7 +130,7 @@ func DefaultArborMem() ArborMem {
 		RecencyMax: 1.0, RecencyScale: 8, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
 		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
 		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
-		SupplementalBudget: 0, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
+		SupplementalBudget: 0, SupplementalFill: "auto", SupplementalExcerpt: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3,
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,

@@ -1,0 +1,294 @@
+package arbormem
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/memory"
+)
+
+// onOffline resolves an offline-profile switch: "on", "off", or "auto"
+// (on exactly when the memory operations are rule-based).
+func (s *System) onOffline(v string) bool {
+	switch v {
+	case "on":
+		return true
+	case "off":
+		return false
+	}
+	return s.ext.Heuristic()
+}
+
+// detached reports a question that does not continue the conversation:
+// not asked within the hour after the last turn (LoCoMo dates its questions
+// at the last session's start), and not routed by a conversational cue
+// (continuation, temporal return, "back to …"), which marks an input that
+// continues the dialogue.
+func (rc *recallCtx) detached() bool {
+	if rc.s.forest.Active < 0 || rc.s.sameConversation(rc.q.Time, "", true) {
+		return false
+	}
+	if _, back := returnCue(rc.q.Text); back {
+		return false
+	}
+	return rc.dec == nil || rc.dec.Path == "scored"
+}
+
+// suppTurn is one turn proposed for [SupplementalEvidence], with the rule
+// that selected it.
+type suppTurn struct {
+	seq, turn int
+	score     float64
+	rule      string
+}
+
+// turnTermsOf returns the analysed terms of each turn of node seq, cached.
+func (s *System) turnTermsOf(seq int) []termSet {
+	s.cacheMu.Lock()
+	tt, ok := s.turnTerms[seq]
+	s.cacheMu.Unlock()
+	if ok {
+		return tt
+	}
+	n := s.forest.Nodes[seq]
+	tt = make([]termSet, len(n.Interaction.Turns))
+	for i, t := range n.Interaction.Turns {
+		tt[i] = newTermSet(index.Analyze(t.Content))
+	}
+	s.cacheMu.Lock()
+	s.turnTerms[seq] = tt
+	s.cacheMu.Unlock()
+	return tt
+}
+
+// supplementalRank ranks turns for the supplemental channel by the answer
+// prompt's rule ("extra raw turns selected by strict time/entity matching",
+// appendix D): nodes are proposed by lexical match of the question's terms
+// and entities (raw turns, third-person summary, entities); each of their
+// turns scores the inverse document frequency of the question terms it
+// holds, more when its speaker is the person the question names.
+func (rc *recallCtx) supplementalRank(k int) []suppTurn {
+	s := rc.s
+	q := rc.q.Text
+	ents := extractEntities(q, 8)
+	for _, e := range ents {
+		q += " " + e
+	}
+	qterms := dedupe(index.Analyze(q))
+	N := float64(s.nodeLex.N())
+	idf := map[string]float64{}
+	for _, t := range qterms {
+		df := float64(s.nodeLex.DocFreq(t))
+		idf[t] = math.Log(1 + (N-df+0.5)/(df+0.5))
+	}
+	named := map[string]bool{}
+	for _, e := range ents {
+		for _, w := range strings.Fields(strings.ToLower(e)) {
+			named[w] = true
+		}
+	}
+	nodes := s.nodeLex.SearchTerms(qterms, k)
+	// A speaker's name in another speaker's turn is mostly an address
+	// ("Thanks, Rosa!"), not a statement about them, while a speaker's own
+	// first-person turn is about them: a speaker's name counts only through
+	// the named-speaker factor. A turn must hold an informative content
+	// term (one found in at most keyword_max_df of the nodes, as for s_key).
+	speakerTerm := map[string]bool{}
+	for _, h := range nodes {
+		for _, t := range s.forest.Nodes[h.ID].Interaction.Turns {
+			if t.Speaker != "" {
+				for _, w := range index.Analyze(t.Speaker) {
+					speakerTerm[w] = true
+				}
+			}
+		}
+	}
+	var content []string
+	for _, t := range qterms {
+		if !speakerTerm[t] && float64(s.nodeLex.DocFreq(t)) <= s.cfg.KeywordMaxDF*N {
+			content = append(content, t)
+		}
+	}
+	rc.suppTerms = newTermSet(content)
+	var out []suppTurn
+	for _, h := range nodes {
+		n := s.forest.Nodes[h.ID]
+		for i, tt := range s.turnTermsOf(h.ID) {
+			sc, hits := 0.0, 0
+			for _, t := range content {
+				if tt.has(t) {
+					sc += idf[t]
+					hits++
+				}
+			}
+			if hits == 0 {
+				continue
+			}
+			who := speakerName(n.Interaction.Turns[i])
+			rule := who + ": term match"
+			if named[strings.ToLower(n.Interaction.Turns[i].Speaker)] {
+				sc *= suppSpeakerBoost
+				rule = who + ": term match, named speaker"
+			}
+			out = append(out, suppTurn{seq: h.ID, turn: i, score: sc + suppNodeWeight*h.Score, rule: rule})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		if out[i].seq != out[j].seq {
+			return out[i].seq > out[j].seq
+		}
+		return out[i].turn < out[j].turn
+	})
+	return out
+}
+
+// Supplemental ranking constants (offline profile): nodes proposed by
+// lexical match, the factor a turn gains when its speaker is the person the
+// question names, and the weight of its node's BM25 score beside its own
+// term matches.
+const (
+	suppNodes        = 200
+	suppSpeakerBoost = 1.5
+	suppNodeWeight   = 0.3
+)
+
+// suppPick is a ranked turn chosen for the supplemental channel, rendered
+// as an excerpt (its sentences that hold a question term) or in full.
+type suppPick struct {
+	suppTurn
+	node     *Node
+	line     string
+	cost     int
+	full     string
+	fullCost int
+}
+
+// supplementalFill packs supplemental turns into capTokens, best first.
+// It runs before the trajectory is packed, so no turn is already shown.
+// Each turn first enters
+// as an excerpt of the sentences that hold a question term, so a tight
+// budget covers more matching turns; the budget left then restores whole
+// turns in rank order. Turns of one session date share one item (one date
+// line), in time order; the item cites every interaction it quotes.
+func (rc *recallCtx) supplementalFill(capTokens int) []memory.Item {
+	if capTokens <= 0 {
+		return nil
+	}
+	var picks []*suppPick
+	dated := map[string]bool{}
+	used := 0
+	ranked := rc.supplementalRank(suppNodes)
+	for _, h := range ranked {
+		n := rc.s.forest.Nodes[h.seq]
+		t := n.Interaction.Turns[h.turn]
+		p := &suppPick{suppTurn: h, node: n, full: speakerName(t) + ": " + strings.TrimSpace(t.Content)}
+		p.fullCost = rc.s.countCtx(rc.ctx, p.full)
+		p.line, p.cost = p.full, p.fullCost
+		if ex, ok := excerpt(t.Content, rc.suppTerms); ok && rc.s.cfg.SupplementalExcerpt {
+			p.line = speakerName(t) + ": " + ex
+			p.cost = rc.s.countCtx(rc.ctx, p.line)
+		}
+		key := dialog.FormatTime(n.Time())
+		cost := p.cost
+		if !dated[key] {
+			cost += rc.s.countCtx(rc.ctx, "["+key+"]")
+		}
+		if used+cost > capTokens {
+			continue
+		}
+		dated[key] = true
+		used += cost
+		picks = append(picks, p)
+	}
+	for _, p := range picks {
+		if extra := p.fullCost - p.cost; extra > 0 && used+extra <= capTokens {
+			used += extra
+			p.line, p.cost = p.full, p.fullCost
+		}
+	}
+	for len(picks) > 0 {
+		out := renderSupplemental(rc, picks)
+		if memory.TotalTokens(out) <= capTokens {
+			rc.suppRule = map[string]string{}
+			for _, p := range picks {
+				r := p.rule
+				if p.line != p.full {
+					r += ", excerpt"
+				}
+				if prev, ok := rc.suppRule[p.node.ID()]; ok {
+					r = prev + "; " + r
+				}
+				rc.suppRule[p.node.ID()] = r
+			}
+			return out
+		}
+		picks = picks[:len(picks)-1] // joining lines may cost a token more than the parts
+	}
+	return nil
+}
+
+// renderSupplemental groups picked turns by session date, in time order.
+func renderSupplemental(rc *recallCtx, picks []*suppPick) []memory.Item {
+	byDate := map[string][]*suppPick{}
+	var dates []string
+	for _, p := range picks {
+		key := dialog.FormatTime(p.node.Time())
+		if byDate[key] == nil {
+			dates = append(dates, key)
+		}
+		byDate[key] = append(byDate[key], p)
+	}
+	var out []memory.Item
+	for _, key := range dates {
+		g := byDate[key]
+		sort.Slice(g, func(i, j int) bool {
+			if g[i].seq != g[j].seq {
+				return g[i].seq < g[j].seq
+			}
+			return g[i].turn < g[j].turn
+		})
+		lines := []string{"[" + key + "]"}
+		var src []string
+		for _, p := range g {
+			lines = append(lines, p.line)
+			if len(src) == 0 || src[len(src)-1] != p.node.ID() {
+				src = append(src, p.node.ID())
+			}
+		}
+		text := strings.Join(lines, "\n")
+		out = append(out, memory.Item{Channel: memory.ChannelTurn, Block: memory.BlockSupplemental, Text: text, Tokens: rc.s.countCtx(rc.ctx, text),
+			Sources: src, Time: g[0].node.Time()})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Time.Equal(out[j].Time) {
+			return out[i].Time.Before(out[j].Time)
+		}
+		return out[i].Sources[0] < out[j].Sources[0]
+	})
+	return out
+}
+
+// excerpt keeps the sentences of a turn that hold a question term, joined
+// by " … "; ok is false when every sentence or none does.
+func excerpt(content string, qterms termSet) (string, bool) {
+	ss := sentences(strings.TrimSpace(content))
+	var keep []string
+	for _, sent := range ss {
+		for _, w := range index.Analyze(sent) {
+			if qterms.has(w) {
+				keep = append(keep, sent)
+				break
+			}
+		}
+	}
+	if len(keep) == 0 || len(keep) == len(ss) {
+		return "", false
+	}
+	return strings.Join(keep, " … "), true
+}

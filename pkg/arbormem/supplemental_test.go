@@ -1,0 +1,190 @@
+package arbormem
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/memory"
+)
+
+// twoFriends is a hand-written chat between two named people, as LoCoMo
+// records them: both sides are humans speaking in the first person, turns
+// are paired into interactions, one turn carries an image caption, and the
+// sessions are days apart.
+func twoFriends() []dialog.Interaction {
+	day1 := time.Date(2024, 3, 2, 18, 0, 0, 0, time.UTC)
+	day2 := time.Date(2024, 3, 9, 10, 30, 0, 0, time.UTC)
+	pair := func(id string, at time.Time, a, b string) dialog.Interaction {
+		return dialog.Interaction{ID: id, Session: "s" + at.Format("0102"), Time: at, Turns: []dialog.Turn{
+			{Role: dialog.RoleUser, Speaker: "Rosa", Content: a},
+			{Role: dialog.RoleAssistant, Speaker: "Tomas", Content: b},
+		}}
+	}
+	return []dialog.Interaction{
+		pair("D1:1", day1, "Hey Tomas! How was your week?", "Busy but good. Work has been a lot lately."),
+		pair("D1:3", day1, "I finally joined the community orchestra. I play the cello there every Thursday.",
+			"That's amazing! Music was never my thing."),
+		pair("D1:5", day1, "What have you been up to on weekends?",
+			"Mostly gardening. I grow tomatoes and basil on my balcony and shared a photo of a balcony full of potted plants"),
+		pair("D2:1", day2, "Good morning! The weather is lovely today.", "It really is. Perfect for a walk."),
+		pair("D2:3", day2, "My garden is just a few herbs on the windowsill, nothing fancy. Long day at the office though.",
+			"Ha, herbs count! Mine is doing well, the tomatoes are almost ripe."),
+		pair("D2:5", day2, "We should get coffee soon.", "Definitely, Rosa, let me know when you are free."),
+	}
+}
+
+func offlineSystem(t *testing.T, mut ...func(*config.ArborMem, *Deps)) *System {
+	t.Helper()
+	return newTestSystem(t, append([]func(*config.ArborMem, *Deps){func(_ *config.ArborMem, d *Deps) { d.Routing = "" }}, mut...)...)
+}
+
+func suppItems(b memory.Bundle) []memory.Item {
+	var out []memory.Item
+	for _, it := range b.Items {
+		if it.Block == memory.BlockSupplemental {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// A question asked after the conversation in the third person about what a
+// speaker said in the first person reads the speaker's turn first.
+func TestSupplementalFillThirdPersonQuestion(t *testing.T) {
+	s := offlineSystem(t)
+	mustCommit(t, s, twoFriends()...)
+	q := memory.Query{ID: "q", Text: "Which instrument does Rosa play in the orchestra?", Time: time.Date(2024, 4, 1, 9, 0, 0, 0, time.UTC), Budget: 60}
+	b := mustRecall(t, s, q)
+	sup := suppItems(b)
+	if len(sup) == 0 || b.Items[0].Block != memory.BlockSupplemental {
+		t.Fatalf("want supplemental turns first, got %+v", b.Items)
+	}
+	if !b.Sources()["D1:3"] || !strings.Contains(sup[0].Text, "Rosa: ") || !strings.Contains(sup[0].Text, "cello") {
+		t.Errorf("want Rosa's orchestra turn, got %+v", sup)
+	}
+	if strings.Contains(sup[0].Text, "never learned") {
+		t.Errorf("Tomas's reply names no question term and must not be quoted: %q", sup[0].Text)
+	}
+	if b.Tokens() > q.Budget {
+		t.Errorf("bundle holds %d tokens, budget %d", b.Tokens(), q.Budget)
+	}
+}
+
+// When both speakers talk about the same thing, the turn of the person the
+// question names ranks first.
+func TestSupplementalNamedSpeakerRanksFirst(t *testing.T) {
+	s := offlineSystem(t)
+	mustCommit(t, s, twoFriends()...)
+	for _, c := range []struct{ q, speaker string }{
+		{"What does Tomas have in his garden?", "Tomas"},
+		{"What does Rosa have in her garden?", "Rosa"},
+	} {
+		rc := &recallCtx{s: s, q: memory.Query{Text: c.q}}
+		hits := rc.supplementalRank(suppNodes)
+		if len(hits) == 0 {
+			t.Fatalf("%q: no supplemental candidates", c.q)
+		}
+		top := s.forest.Nodes[hits[0].seq].Interaction.Turns[hits[0].turn]
+		if top.Speaker != c.speaker || !strings.Contains(hits[0].rule, "named speaker") {
+			t.Errorf("%q: top turn by %s (%s), want %s", c.q, top.Speaker, hits[0].rule, c.speaker)
+		}
+	}
+}
+
+// A speaker's name in the other speaker's turn is an address, not a
+// statement about them: it selects nothing.
+func TestSupplementalIgnoresAddress(t *testing.T) {
+	s := offlineSystem(t)
+	mustCommit(t, s, twoFriends()...)
+	q := memory.Query{ID: "q", Text: "What about Rosa?", Time: time.Date(2024, 4, 1, 9, 0, 0, 0, time.UTC), Budget: 500}
+	for _, it := range suppItems(mustRecall(t, s, q)) {
+		if strings.Contains(it.Text, "Definitely, Rosa") {
+			t.Errorf("a turn that only addresses Rosa was quoted: %q", it.Text)
+		}
+	}
+}
+
+// Under a tight budget a turn enters as the sentences holding a question
+// term; with room to spare the whole turn is restored.
+func TestSupplementalExcerptThenRestore(t *testing.T) {
+	s := offlineSystem(t)
+	mustCommit(t, s, twoFriends()...)
+	at := time.Date(2024, 4, 1, 9, 0, 0, 0, time.UTC)
+	q := "Where does Rosa keep her herbs?"
+	tight := suppItems(mustRecall(t, s, memory.Query{ID: "t", Text: q, Time: at, Budget: 40}))
+	if len(tight) == 0 || !strings.Contains(tight[0].Text, "herbs on the windowsill") || strings.Contains(tight[0].Text, "office") {
+		t.Errorf("tight budget: want the matching sentence only, got %+v", tight)
+	}
+	roomy := suppItems(mustRecall(t, s, memory.Query{ID: "r", Text: q, Time: at, Budget: 2000}))
+	joined := ""
+	for _, it := range roomy {
+		joined += it.Text + "\n"
+	}
+	if !strings.Contains(joined, "Long day at the office though.") {
+		t.Errorf("roomy budget: want the whole turn restored, got %q", joined)
+	}
+	whole := offlineSystem(t, func(c *config.ArborMem, _ *Deps) { c.SupplementalExcerpt = false })
+	mustCommit(t, whole, twoFriends()...)
+	for _, it := range suppItems(mustRecall(t, whole, memory.Query{ID: "w", Text: q, Time: at, Budget: 60})) {
+		if strings.Contains(it.Text, "herbs on the windowsill") && !strings.Contains(it.Text, "office") {
+			t.Errorf("supplemental_excerpt false: want whole turns only, got %q", it.Text)
+		}
+	}
+}
+
+// An in-dialogue question (within the hour after the last turn) keeps the
+// paper's allocation; so does supplemental_fill off and a model-backed
+// extractor under auto.
+func TestSupplementalFillOnlyOfflineAndDetached(t *testing.T) {
+	conv := twoFriends()
+	last := conv[len(conv)-1].Time
+	q := memory.Query{ID: "q", Text: "Which instrument does Rosa play?", Time: last.Add(10 * time.Minute), Budget: 500}
+	s := offlineSystem(t)
+	mustCommit(t, s, conv...)
+	if sup := suppItems(mustRecall(t, s, q)); len(sup) > 0 {
+		t.Errorf("in-dialogue question: want no supplemental turns, got %+v", sup)
+	}
+	q.Time = last.Add(48 * time.Hour)
+	cue := q
+	cue.Text = "Back to the orchestra: which instrument does Rosa play?"
+	if sup := suppItems(mustRecall(t, s, cue)); len(sup) > 0 {
+		t.Errorf("a return cue continues the dialogue: want no supplemental turns, got %+v", sup)
+	}
+	off := offlineSystem(t, func(c *config.ArborMem, _ *Deps) { c.SupplementalFill = "off" })
+	mustCommit(t, off, conv...)
+	if sup := suppItems(mustRecall(t, off, q)); len(sup) > 0 {
+		t.Errorf("supplemental_fill off: want no supplemental turns, got %+v", sup)
+	}
+	model := offlineSystem(t, func(_ *config.ArborMem, d *Deps) { d.Extractor = modelLike{} })
+	mustCommit(t, model, conv...)
+	if sup := suppItems(mustRecall(t, model, q)); len(sup) > 0 {
+		t.Errorf("auto with model-backed memory ops: want no supplemental turns, got %+v", sup)
+	}
+	if _, err := New(func() config.ArborMem { c := config.DefaultArborMem(); c.SupplementalFill = "always"; return c }(), testDeps()); err == nil ||
+		!strings.Contains(err.Error(), "supplemental_fill") {
+		t.Errorf("want an error naming supplemental_fill, got %v", err)
+	}
+}
+
+// modelLike stands for model-backed memory operations (rules underneath).
+type modelLike struct{ ruleOps }
+
+func (modelLike) Heuristic() bool { return false }
+
+// explain names the rule that put each supplemental turn in the bundle.
+func TestExplainNamesSupplementalRule(t *testing.T) {
+	s := offlineSystem(t)
+	mustCommit(t, s, twoFriends()...)
+	var buf bytes.Buffer
+	q := memory.Query{ID: "q", Text: "Which instrument does Rosa play?", Time: time.Date(2024, 4, 1, 9, 0, 0, 0, time.UTC), Budget: 200}
+	if err := Explain(&buf, s, &q); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); !strings.Contains(out, "turn/SupplementalEvidence") || !strings.Contains(out, "D1:3 Rosa: term match, named speaker") {
+		t.Errorf("explain lacks the supplemental rule:\n%s", out)
+	}
+}
