@@ -108,7 +108,7 @@ func TestCrashResume(t *testing.T) {
 		arbor(t, base...)
 		arbor(t, append(base, "--shard", "1/2")...)
 		arbor(t, append(base, "--shard", "2/2")...)
-		whole := runDir(t, results, "eval-branchmemeval-????????")
+		whole := runDir(t, results, "eval-branchmemeval-????????-??????")
 		shards := []string{runDir(t, results, "*-shard1of2"), runDir(t, results, "*-shard2of2")}
 		merged := filepath.Join(results, "merged")
 		t0 := time.Now()

@@ -25,6 +25,10 @@ func addRunFlags(c *cobra.Command) {
 	f.Bool("force", false, "resume a run even if its config fingerprint differs")
 	f.String("beam-scoring", "", "BEAM scoring protocol: corrected or official (the released evaluation code); default judge.beam_scoring (corrected)")
 	f.Bool("retry-errors", false, "on resume, answer again the questions whose recorded sample is an error")
+	f.String("tables", "main", "tables to print at the end: main (the run's own table) or all (also categories, BranchMemEval diagnostics, cost, judges, degraded); all are written to tables/")
+	f.Bool("allow-errors", false, "exit 0 even when samples failed (they count as wrong answers); otherwise a run with failed samples exits non-zero")
+	f.Bool("strict", false, "exit non-zero when any degraded count is above zero (memory fallbacks, repaired or unparsed replies, ingest errors, unparsed judge replies)")
+	f.String("max-degraded", "", "with --strict semantics, tolerate degraded counts up to N% of what they count out of, e.g. 2%")
 	addDryRunFlags(c)
 	addCIFlags(c)
 }
@@ -39,13 +43,33 @@ func planFromFlags(cmd *cobra.Command, kind, benchmark string) (runners.Plan, er
 	p := runners.Plan{Kind: kind, Benchmark: benchmark, Config: cfg, Command: os.Args, Out: cmd.OutOrStdout(), Log: cmd.ErrOrStderr()}
 	p.Data, _ = f.GetString("data")
 	p.Systems = splitList(f, "systems")
+	if f.Changed("systems") && len(p.Systems) == 0 {
+		return p, fmt.Errorf("--systems: empty; name at least one system (%s)", strings.Join(runners.DefaultSystems, ", "))
+	}
 	p.Categories = splitList(f, "categories")
 	p.Episodes = splitList(f, "episodes")
 	p.Limit, _ = f.GetInt("limit")
+	if p.Limit < 0 {
+		return p, fmt.Errorf("--limit: %d must not be negative (0 keeps every episode)", p.Limit)
+	}
 	p.Seed, _ = f.GetInt("seed")
 	p.RunID, _ = f.GetString("run")
+	if err := runners.CheckRunName(p.RunID); err != nil {
+		return p, err
+	}
 	p.Force, _ = f.GetBool("force")
 	p.RetryErrors, _ = f.GetBool("retry-errors")
+	if p.Tables, err = runners.ParseTables(mustString(cmd, "tables")); err != nil {
+		return p, err
+	}
+	p.Integrity.AllowErrors, _ = f.GetBool("allow-errors")
+	p.Integrity.Strict, _ = f.GetBool("strict")
+	if s, _ := f.GetString("max-degraded"); s != "" {
+		if p.Integrity.MaxDegraded, err = runners.ParsePercent(s); err != nil {
+			return p, fmt.Errorf("--max-degraded: %w", err)
+		}
+		p.Integrity.Strict = true
+	}
 	if s, _ := f.GetString("shard"); s != "" {
 		if p.Shard, err = runners.ParseShard(s); err != nil {
 			return p, err

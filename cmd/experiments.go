@@ -64,7 +64,7 @@ entries are named after their chat model. Each model's run is kept under
 results/<run>/models/<name>/; results/<run>/samples.jsonl holds every sample labelled
 with its model.`,
 		Example: `  arbor ablate --benchmark branchmemeval --subset 10
-  arbor ablate --data longmemeval_s_cleaned.json --models configs/a800.yaml,results/configs/a800-4b.yaml`,
+  arbor ablate --data longmemeval_s_cleaned.json --models 30B=configs/a800.yaml,4B=configs/a800-4b.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := experimentPlan(cmd, "ablate")

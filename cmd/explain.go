@@ -7,19 +7,20 @@ import (
 )
 
 func init() {
-	rootCmd.AddCommand(&cobra.Command{
-		Use:   "explain <run-dir> <episode> [question]",
+	c := &cobra.Command{
+		Use:   "explain <run> <episode> [question]",
 		Short: "Print ArborMem's forest for an episode and, for a question, how it was localized and what filled the budget",
-		Long: `Rebuilds ArborMem's memory for one episode of a recorded run by replaying it with the
-given config (pass the run's --config; model calls then come from the response cache), and
+		Long: `Rebuilds ArborMem's memory for one episode of a recorded run (a folder, or a bare run
+id under --results) by replaying it with the run's own config, dataset and response cache,
+all read from its manifest (--config and --data override; model calls come from the cache), and
 prints the forest as an indented tree (branch topic, node summaries, turn ids). With a
 question id it stops before that question and prints the chosen parent, every candidate with
 its score parts (s_ce, s_key, s_rec, s_topic) and the tokens each evidence channel filled.`,
-		Example: `  arbor explain results/eval-branchmemeval-5ece2c7a s03
-  arbor explain results/eval-branchmemeval-5ece2c7a s03 s03-q02`,
+		Example: `  arbor explain eval-branchmemeval-5ece2c7a-2844b3 s03
+  arbor explain results/eval-branchmemeval-5ece2c7a-2844b3 s03 s03-q02`,
 		Args: cobra.RangeArgs(2, 3),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd)
+			dir, cfg, err := loadRunConfig(cmd, args[0])
 			if err != nil {
 				return err
 			}
@@ -27,7 +28,10 @@ its score parts (s_ce, s_key, s_rec, s_topic) and the tokens each evidence chann
 			if len(args) == 3 {
 				q = args[2]
 			}
-			return runners.Explain(cmd.Context(), args[0], cfg, args[1], q, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			data, _ := cmd.Flags().GetString("data")
+			return runners.Explain(cmd.Context(), dir, cfg, data, args[1], q, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
-	})
+	}
+	c.Flags().String("data", "", "dataset file or folder (default: the run's, from its manifest)")
+	rootCmd.AddCommand(c)
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -10,21 +11,33 @@ import (
 
 func init() {
 	r := &cobra.Command{
-		Use:   "report <run-dir> [<run-dir>...]",
+		Use:   "report <run> [<run>...]",
 		Short: "Rebuild every table of a run from its samples alone; with several runs, the combined Table 1",
-		Long: `With one run, rebuilds every table of the run from samples.jsonl and episodes.jsonl
-alone (optionally adding judges first). With several runs — one eval run per benchmark —
+		Long: `A run is its folder or a bare run id under --results. With one run, rebuilds every
+table of the run from samples.jsonl and episodes.jsonl alone (optionally adding judges
+first, with the run's own config from its manifest unless --config is given). With several runs — one eval run per benchmark —
 renders the paper's Table 1 (one row per benchmark, one column per system) and each
 benchmark's own table into --out. With --html DIR, also writes one static site of
 all the given runs (open DIR/index.html from disk; no server or network).`,
-		Example: `  arbor report results/eval-branchmemeval-1a2b3c4d
-  arbor report results/eval-longmemeval-1a2b3c4d --judges lexical,judges/qwen-judge.yaml
-  arbor report results/eval-locomo-1a2b3c4d --ci pm --compare arbormem,mem0
-  arbor report results/eval-longmemeval-* results/eval-locomo-* results/eval-beam-* results/eval-branchmemeval-* --out results/table1
-  arbor report results/eval-branchmemeval-1a2b3c4d --html results/site`,
+		Example: `  arbor report eval-branchmemeval-5ece2c7a-05bb03 --tables all
+  arbor report eval-branchmemeval-5ece2c7a-05bb03 --out /tmp/tables
+  arbor report paper-main-longmemeval --judges lexical,configs/a800-4b.yaml
+  arbor report paper-main-locomo --ci pm --compare arbormem,mem0
+  arbor report results/paper-main-* --out results/table1
+  arbor report eval-branchmemeval-5ece2c7a-05bb03 --html results/site`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd)
+			results, _ := cmd.Flags().GetString("results")
+			for i, a := range args {
+				dir, err := runners.ResolveRun(a, results)
+				if err != nil {
+					return err
+				}
+				args[i] = dir
+			}
+			// The first run's own config (from its manifest) unless
+			// --config names another; report.* flags apply on top.
+			_, cfg, err := loadRunConfig(cmd, args[0])
 			if err != nil {
 				return err
 			}
@@ -36,28 +49,36 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 			if ro.Compare, err = runners.ParseCompare(cmp); err != nil {
 				return err
 			}
+			if ro.Tables, err = runners.ParseTables(mustString(cmd, "tables")); err != nil {
+				return err
+			}
 			if specs := splitList(cmd.Flags(), "judges"); len(specs) > 0 {
 				for _, dir := range args {
-					if err := runners.AddJudges(cmd.Context(), dir, cfg, specs, cmd.ErrOrStderr(), cmd.ErrOrStderr()); err != nil {
+					_, rcfg, err := loadRunConfig(cmd, dir)
+					if err != nil {
+						return err
+					}
+					if err := runners.AddJudges(cmd.Context(), dir, rcfg, specs, cmd.ErrOrStderr(), cmd.ErrOrStderr()); err != nil {
 						return err
 					}
 				}
 			}
+			outDir, _ := cmd.Flags().GetString("out")
 			if htmlDir, _ := cmd.Flags().GetString("html"); htmlDir != "" {
 				if _, err := runners.ReportHTML(args, htmlDir, cmd.OutOrStdout()); err != nil {
 					return err
 				}
-				if outDir, _ := cmd.Flags().GetString("out"); outDir == "" || len(args) == 1 {
+				if outDir == "" {
 					return nil
 				}
 			}
 			if len(args) > 1 {
-				outDir, _ := cmd.Flags().GetString("out")
 				if outDir == "" {
 					return fmt.Errorf("several runs: give --out DIR for the combined tables")
 				}
 				return runners.Combine(args, outDir, cmd.OutOrStdout(), ro)
 			}
+			ro.OutDir = outDir
 			_, err = runners.Report(args[0], cmd.OutOrStdout(), ro)
 			return err
 		},
@@ -65,17 +86,31 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 	addCIFlags(r)
 	r.Flags().String("compare", "", "two systems to compare in detail on the same questions, per benchmark and category, e.g. arbormem,mem0")
 	r.Flags().String("judges", "", `judge configurations to add before reporting: "default", "lexical" or config files (see arbor score --help)`)
-	r.Flags().String("out", "", "folder for the combined tables when several runs are given")
+	r.Flags().String("tables", "main", "tables to print: main or all (every table is written either way)")
+	r.Flags().String("out", "", "folder for the tables (one run: default <run>/tables; several runs: required, the combined tables)")
 	r.Flags().String("html", "", "write a static HTML report (tables, plots, manifest, degraded counts, question browser) into this folder; open DIR/index.html")
 	rootCmd.AddCommand(r)
 	m := &cobra.Command{
 		Use:     "merge <dst-run-dir> <run-dir>...",
 		Short:   "Combine runs (e.g. the shards of one plan) into one and render its tables",
-		Example: `  arbor merge results/lme-all results/eval-longmemeval-*-shard*`,
+		Example: `  arbor merge lme-all results/paper-main-longmemeval-shard*`,
 		Args:    cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			force, _ := cmd.Flags().GetBool("force")
-			_, err := runners.Merge(args[0], args[1:], force, cmd.OutOrStdout())
+			results, _ := cmd.Flags().GetString("results")
+			srcs := args[1:]
+			for i, a := range srcs {
+				dir, err := runners.ResolveRun(a, results)
+				if err != nil {
+					return err
+				}
+				srcs[i] = dir
+			}
+			dst := args[0]
+			if runners.CheckRunName(dst) == nil {
+				dst = filepath.Join(results, dst) // a bare name is a run id under --results
+			}
+			_, err := runners.Merge(dst, srcs, force, cmd.OutOrStdout())
 			return err
 		},
 	}

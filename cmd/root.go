@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbor-eval/arbor/pkg/buildinfo"
 	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/runners"
 )
 
 var rootCmd = &cobra.Command{
@@ -28,6 +31,7 @@ Point the model roles at vLLM endpoints with --config to run the real thing.
 Start with:  arbor eval branchmemeval`,
 	SilenceUsage:  true,
 	SilenceErrors: true,
+	Version:       buildinfo.Version,
 }
 
 // flagKeys maps persistent flag names to config keys (flags win over all).
@@ -44,10 +48,11 @@ var flagKeys = map[string]string{
 
 func init() {
 	pf := rootCmd.PersistentFlags()
-	pf.String("config", "", "YAML config file layered over the embedded offline default")
+	pf.String("config", "", "YAML config file layered over the embedded offline default (default $ARBOR_CONFIG)")
 	pf.String("results", "results", "folder for run outputs (results/<run-id>/...)")
 	pf.BoolP("verbose", "v", false, "log every model call and decision")
 	pf.Bool("no-progress", false, "never draw progress bars; print plain periodic lines")
+	rootCmd.SetVersionTemplate(buildinfo.String() + "\n")
 }
 
 // loadConfig resolves the config for cmd from its flags.
@@ -57,10 +62,54 @@ func loadConfig(cmd *cobra.Command) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	return finishConfig(cmd, c), nil
+}
+
+// loadRunConfig finds the recorded run named by arg (a folder, or a bare
+// run id under --results) and the config to rebuild or re-score it with:
+// the run's own config from its manifest, with its response cache and
+// results folder, unless --config (or ARBOR_CONFIG) names another; flags
+// and ARBOR_* variables override either.
+func loadRunConfig(cmd *cobra.Command, arg string) (string, *config.Config, error) {
+	results, _ := cmd.Flags().GetString("results")
+	dir, err := runners.ResolveRun(arg, results)
+	if err != nil {
+		return "", nil, err
+	}
+	if file, _ := cmd.Flags().GetString("config"); file != "" || os.Getenv("ARBOR_CONFIG") != "" {
+		c, err := loadConfig(cmd)
+		return dir, c, err
+	}
+	data, source, notes, err := runners.ManifestConfig(dir)
+	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %v; using the default config\n", dir, err)
+		c, err := loadConfig(cmd)
+		return dir, c, err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", n)
+	}
+	c, err := config.LoadYAML(data, source, cmd.Flags(), flagKeys)
+	if err != nil {
+		return "", nil, err
+	}
+	if !cmd.Flags().Changed("results") {
+		// The run's results folder, which holds its response cache
+		// (cache.dir "" means <results>/.cache/llm).
+		c.Run.Results = filepath.Dir(dir)
+	}
+	return dir, finishConfig(cmd, c), nil
+}
+
+// finishConfig applies --no-progress and prints the config's warnings.
+func finishConfig(cmd *cobra.Command, c *config.Config) *config.Config {
 	if np, _ := cmd.Flags().GetBool("no-progress"); np {
 		c.Run.Progress = false
 	}
-	return c, nil
+	for _, w := range c.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+	}
+	return c
 }
 
 // Execute runs the root command and returns the process exit code.
@@ -68,10 +117,12 @@ func Execute() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := rootCmd.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "arbor:", err)
-		if errors.Is(err, context.Canceled) {
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			// Every finished sample is on disk; the same command resumes.
+			fmt.Fprintln(os.Stderr, "arbor: interrupted — run the same command to resume")
 			return 130
 		}
+		fmt.Fprintln(os.Stderr, "arbor:", err)
 		return 1
 	}
 	return 0

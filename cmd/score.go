@@ -10,6 +10,7 @@ import (
 	_ "github.com/arbor-eval/arbor/datasets/branchmemeval"
 	_ "github.com/arbor-eval/arbor/datasets/locomo"
 	_ "github.com/arbor-eval/arbor/datasets/longmemeval"
+	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/scoring"
 )
 
@@ -33,25 +34,35 @@ is "default" (the judge role of --config), "lexical" (the offline lexical judge,
 as heuristic) or a YAML config file whose models.judge, judge and prompts_dir define the
 judge (named after the file).
 
-With --run DIR the judges are added to the samples of a recorded run, without answering
-again (benchmark and --data default to the run's manifest).`,
+With --run RUN (a folder, or a bare run id under --results) the judges are added to the
+samples of a recorded run, without answering again; benchmark, --data and the config
+(judge role, response cache) default to the run's manifest.`,
 		Example: `  arbor score locomo --data locomo10.json --predictions preds.jsonl --out scored/
-  arbor score longmemeval --data longmemeval_s.json --predictions hyp.jsonl --judges default,judges/gpt4o.yaml
-  arbor score --run results/eval-longmemeval-1a2b3c4d --judges judges/qwen-judge.yaml`,
+  arbor score longmemeval --data longmemeval_s.json --predictions hyp.jsonl --judges default,configs/a800-4b.yaml
+  arbor score --run paper-main-longmemeval --judges lexical`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd)
+			f := cmd.Flags()
+			var (
+				cfg *config.Config
+				err error
+				run string
+			)
+			if run, _ = f.GetString("run"); run != "" {
+				run, cfg, err = loadRunConfig(cmd, run)
+			} else {
+				cfg, err = loadConfig(cmd)
+			}
 			if err != nil {
 				return err
 			}
-			f := cmd.Flags()
 			job := scoring.ScoreJob{Load: datasets.Load, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr()}
 			if len(args) == 1 {
 				job.Bench = args[0]
 			}
 			job.Data, _ = f.GetString("data")
 			job.Predictions, _ = f.GetString("predictions")
-			job.RunDir, _ = f.GetString("run")
+			job.RunDir = run
 			job.Out, _ = f.GetString("out")
 			job.System, _ = f.GetString("system")
 			job.Workers, _ = f.GetInt("workers")

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -122,6 +123,7 @@ var ErrStop = errors.New("stop")
 // fn keeps); otherwise the file is loaded whole first. fn returning ErrStop
 // ends the walk (Each then returns nil).
 func Each(ctx context.Context, name, path string, opt Options, fn func(Episode) error) error {
+	name = strings.ToLower(name)
 	mu.RLock()
 	s, ok := streamers[name]
 	mu.RUnlock()
@@ -148,6 +150,7 @@ func Each(ctx context.Context, name, path string, opt Options, fn func(Episode) 
 
 // Streams reports whether benchmark name decodes one episode at a time.
 func Streams(name string) bool {
+	name = strings.ToLower(name)
 	mu.RLock()
 	defer mu.RUnlock()
 	_, ok := streamers[name]
@@ -163,13 +166,32 @@ func Register(name string, l Loader) {
 
 // Load reads benchmark name from path.
 func Load(ctx context.Context, name, path string, opt Options) ([]Episode, error) {
+	name = strings.ToLower(name)
 	mu.RLock()
 	l, ok := loaders[name]
 	mu.RUnlock()
 	if !ok {
-		return nil, fmt.Errorf("unknown benchmark %q (known: %v)", name, Names())
+		return nil, unknownBenchmark(name)
 	}
 	return l(ctx, path, opt)
+}
+
+// Canonical returns the registered spelling of a benchmark name, which is
+// matched case-insensitively ("LoCoMo" is locomo), or an error listing the
+// known names.
+func Canonical(name string) (string, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	mu.RLock()
+	_, ok := loaders[n]
+	mu.RUnlock()
+	if !ok {
+		return "", unknownBenchmark(name)
+	}
+	return n, nil
+}
+
+func unknownBenchmark(name string) error {
+	return fmt.Errorf("unknown benchmark %q (known: %s)", name, strings.Join(Names(), ", "))
 }
 
 // Names lists the registered benchmarks.

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/scoring"
@@ -26,6 +29,8 @@ func Combine(dirs []string, outDir string, out io.Writer, opts ...ReportOptions)
 		episodes []record.EpisodeStat
 		sources  []record.Manifest
 	)
+	var heuristic, model []string
+	byBenchRuns := map[string][]string{}
 	for _, dir := range dirs {
 		s, e, err := readRun(dir)
 		if err != nil {
@@ -33,8 +38,28 @@ func Combine(dirs []string, outDir string, out io.Writer, opts ...ReportOptions)
 		}
 		samples, episodes = append(samples, s...), append(episodes, e...)
 		if m, err := record.ReadManifest(dir); err == nil {
-			m.Config = nil // the sources list names runs; each run keeps its own config
+			m.Config, m.History = nil, nil // the sources list names runs; each run keeps its own config
 			sources = append(sources, *m)
+			if len(m.Heuristic) > 0 {
+				heuristic = append(heuristic, filepath.Base(dir))
+			} else {
+				model = append(model, filepath.Base(dir))
+			}
+			byBenchRuns[m.Benchmark] = append(byBenchRuns[m.Benchmark], filepath.Base(dir))
+		}
+	}
+	var warnings []string
+	if len(heuristic) > 0 && len(model) > 0 {
+		warnings = append(warnings, fmt.Sprintf("combining offline heuristic runs (%s) with model runs (%s): their numbers are not comparable", strings.Join(heuristic, ", "), strings.Join(model, ", ")))
+	}
+	for _, b := range slices.Sorted(maps.Keys(byBenchRuns)) {
+		if runs := byBenchRuns[b]; len(runs) > 1 {
+			warnings = append(warnings, fmt.Sprintf("%d runs of %s (%s): where they share a question and system the later run's sample is used", len(runs), b, strings.Join(runs, ", ")))
+		}
+	}
+	for _, w := range warnings {
+		if out != nil {
+			fmt.Fprintln(out, "warning:", w)
 		}
 	}
 	// Two runs of one benchmark that share keys would double count: the later
@@ -42,6 +67,9 @@ func Combine(dirs []string, outDir string, out io.Writer, opts ...ReportOptions)
 	samples = record.Latest(samples, record.Sample.Key)
 	episodes = record.Latest(episodes, record.EpisodeStat.Key)
 	ts := combinedTables(samples, episodes, o.Stats)
+	for _, w := range warnings {
+		ts[0].t.Notes = append(ts[0].t.Notes, "Warning: "+w+".")
+	}
 	if len(o.Compare) > 0 {
 		ct, err := compareTable(samples, o)
 		if err != nil {
@@ -50,7 +78,7 @@ func Combine(dirs []string, outDir string, out io.Writer, opts ...ReportOptions)
 		ts = append(ts, ct)
 	}
 	tdir := filepath.Join(outDir, "tables")
-	if err := writeTables(tdir, o.withForm(ts), out); err != nil {
+	if err := writeTables(tdir, filepath.Base(outDir), o.withForm(ts), out, false); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(sources, "", "  ")

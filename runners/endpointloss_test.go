@@ -112,7 +112,8 @@ func TestAllEndpointsKilledThenRetried(t *testing.T) {
 			g.down.Store(true)
 		}
 	})
-	plan := Plan{Benchmark: "branchmemeval", Limit: 6, Systems: []string{"bm25"}, Config: cfg, Out: io.Discard, Log: io.Discard}
+	plan := Plan{Benchmark: "branchmemeval", Limit: 6, Systems: []string{"bm25"}, Config: cfg, Out: io.Discard, Log: io.Discard,
+		Integrity: Integrity{AllowErrors: true}}
 	res, err := Run(deadline(t), plan)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,13 +19,13 @@ import (
 
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/arbormem"
-	"github.com/arbor-eval/arbor/pkg/buildinfo"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/llm/provider"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/progress"
 	"github.com/arbor-eval/arbor/pkg/record"
+	"github.com/arbor-eval/arbor/scoring"
 
 	// Benchmarks register their loaders.
 	_ "github.com/arbor-eval/arbor/datasets/beam"
@@ -48,14 +49,17 @@ type run struct {
 	episodes *resumable[record.EpisodeStat]
 	bundles  *bundleLog // nil when run.bundles is off
 	bar      *progress.Reporter
-	mu       sync.Mutex // guards scored and answered
-	scored   float64
-	answered int
+	mu       sync.Mutex // guards acc
+	// acc is the running accuracy per system, for the bar: pooled over
+	// systems it would say nothing about any of them.
+	acc map[string]*runningAcc
 	// toIngest and ingested count the interactions the run commits, shown
 	// beside accuracy: on LongMemEval a question comes only after hundreds
 	// of commits, and a bar counting questions alone would sit still.
 	toIngest int
 	ingested atomic.Int64
+	// fp is the config fingerprint every new sample records.
+	fp string
 }
 
 // Run executes the plan: replays every selected episode through every
@@ -87,10 +91,15 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		}
 	}()
 	dir := filepath.Join(p.Config.Run.Results, p.runID())
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("results folder: %w", err)
+	// One writer per run folder: a second process would interleave records
+	// on one line of samples.jsonl.
+	lock, err := record.LockDir(dir, p.Command)
+	if err != nil {
+		return nil, err
 	}
-	if err := writeManifest(dir, &p, d, statsOf(src.subset).Questions); err != nil {
+	defer lock.Unlock()
+	m, err := newManifest(dir, &p, d, statsOf(src.subset).Questions)
+	if err != nil {
 		return nil, err
 	}
 	if src.subset != nil {
@@ -98,7 +107,7 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	r := &run{plan: &p, d: d}
+	r := &run{plan: &p, d: d, fp: m.Fingerprint, acc: map[string]*runningAcc{}}
 	samplesPath := filepath.Join(dir, "samples.jsonl")
 	r.samples, err = openResumable(samplesPath, record.Sample.Key, func(s record.Sample) bool { return s.Error != "" }, p.RetryErrors)
 	if err != nil {
@@ -119,9 +128,18 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	defer r.bundles.close()
 
 	jobs, total, done := r.jobs(eps)
-	r.bar = progress.New(p.Log, fmt.Sprintf("%s %s", p.Kind, p.Benchmark), total, p.Config.Run.Progress)
+	// A run with nothing to do leaves its manifest as it is.
+	if len(jobs) > 0 || !manifestReadable(dir) {
+		if err := record.WriteManifest(dir, m); err != nil {
+			return nil, err
+		}
+	}
+	// The bar counts answers and commits alike: on LongMemEval hundreds of
+	// commits come before each question. Under -v the log lines are the
+	// progress, and a bar would tear them.
+	r.bar = progress.New(p.Log, fmt.Sprintf("%s %s", p.Kind, p.Benchmark), total+r.toIngest, p.Config.Run.Progress && !p.Config.Run.Verbose)
 	if done > 0 {
-		r.bar.Add(done, fmt.Sprintf("(resumed %d)", done))
+		r.bar.Skip(done, fmt.Sprintf("(resumed %d)", done))
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.workers())
@@ -156,7 +174,12 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Report(dir, p.Out, ro)
+	ro.Tables = p.Tables
+	o, err := Report(dir, p.Out, ro)
+	if err != nil {
+		return nil, err
+	}
+	return o, checkIntegrity(dir, &p, o)
 }
 
 func (p *Plan) defaults() error {
@@ -166,6 +189,11 @@ func (p *Plan) defaults() error {
 	if p.Kind == "" {
 		p.Kind = "eval"
 	}
+	bench, err := datasets.Canonical(p.Benchmark)
+	if err != nil {
+		return err
+	}
+	p.Benchmark = bench
 	if len(p.Systems) == 0 {
 		p.Systems = DefaultSystems
 	}
@@ -205,7 +233,7 @@ type source struct {
 }
 
 // index reads every episode's header and applies the plan's selection
-// (--episodes, --subset, --shard, --limit, in that order).
+// (--episodes, --subset, --limit, --shard, in that order).
 func (s *source) index(ctx context.Context) ([]header, error) {
 	p := s.plan
 	// Large files (LongMemEval _m is 2.7 GB) take minutes to decode: show it.
@@ -277,6 +305,13 @@ func (s *source) replay(ctx context.Context, fn func(*datasets.Episode) error) e
 // selectHeaders applies the plan's selection and returns the selected
 // headers and, when a subset was sampled or pinned, the whole subset.
 func selectHeaders(p *Plan, hs []header) (sel, subset []header, err error) {
+	if len(hs) == 0 {
+		src := p.Data
+		if src == "" {
+			src = "the embedded set"
+		}
+		return nil, nil, fmt.Errorf("%s: %s holds no episodes", p.Benchmark, src)
+	}
 	if len(p.Episodes) > 0 {
 		want := map[string]bool{}
 		for _, id := range p.Episodes {
@@ -304,6 +339,11 @@ func selectHeaders(p *Plan, hs []header) (sel, subset []header, err error) {
 		hs = pick(hs, subsetIndices(len(hs), p.Subset, p.Seed))
 		subset = hs
 	}
+	// --limit before --shard: "--limit 10 --shard k/2" on two machines
+	// makes the same ten episodes as "--limit 10" on one.
+	if p.Limit > 0 && p.Limit < len(hs) {
+		hs = hs[:p.Limit]
+	}
 	if p.Shard.N > 0 {
 		var keep []header
 		for i, h := range hs {
@@ -312,9 +352,6 @@ func selectHeaders(p *Plan, hs []header) (sel, subset []header, err error) {
 			}
 		}
 		hs = keep
-	}
-	if p.Limit > 0 && p.Limit < len(hs) {
-		hs = hs[:p.Limit]
 	}
 	if len(hs) == 0 {
 		return nil, nil, fmt.Errorf("no episodes selected from %s", p.Benchmark)
@@ -464,7 +501,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 		ingest += time.Since(t0)
 		committed = append(committed, in.ID)
 		r.ingested.Add(1)
-		r.bar.Add(0, r.status())
+		r.bar.Add(1, r.status())
 	}
 	for i, st := range j.ep.Steps {
 		if err := ctx.Err(); err != nil {
@@ -567,7 +604,7 @@ func (r *run) baseSample(j job, q *datasets.Question, variant string, budget int
 	return record.Sample{Benchmark: r.plan.Benchmark, Episode: j.ep.ID, Question: q.ID, System: j.system,
 		Variant: variant, Budget: budget, Category: q.Category, Labels: q.Labels, Gold: q.Gold,
 		Confounder: q.Confounder, Primary: primary, Scores: map[string]record.ScoreRecord{},
-		EvidenceRecall: -1, Heuristic: r.d.heuristics(j.system)}
+		EvidenceRecall: -1, Heuristic: r.d.heuristics(j.system), Fingerprint: r.fp}
 }
 
 // answer recalls, answers and scores one question at one budget, and
@@ -640,39 +677,65 @@ func (r *run) answer(ctx context.Context, j job, sys memory.System, q *datasets.
 			}
 			continue
 		}
-		s.Scores[sc.Name()] = record.ScoreRecord{Score: out.Score, Outcome: out.Outcome, Parts: out.Parts, Raw: out.Raw, Heuristic: sc.Heuristic()}
+		s.Scores[sc.Name()] = scoring.ToRecord(out, sc.Heuristic())
 	}
 	return s, recalled
 }
 
+// runningAcc is one system's running accuracy.
+type runningAcc struct {
+	scored   float64
+	answered int
+}
+
 func (r *run) progress(s record.Sample) {
 	r.mu.Lock()
-	r.answered++
-	r.scored += s.PrimaryScore()
-	acc := 100 * r.scored / float64(r.answered)
+	a := r.acc[s.System]
+	if a == nil {
+		a = &runningAcc{}
+		r.acc[s.System] = a
+	}
+	a.answered++
+	a.scored += s.PrimaryScore()
 	if r.plan.Config.Run.Verbose {
 		fmt.Fprintf(r.plan.Log, "%s %s %s/%s budget=%d score=%.2f evidence=%d recall=%.2f prediction=%.100q%s\n",
 			s.System, variantLabel(s.Variant), s.Episode, s.Question, s.Budget, s.PrimaryScore(), s.EvidenceTokens, s.EvidenceRecall, s.Prediction, errSuffix(s.Error))
 	}
 	r.mu.Unlock()
-	r.bar.Add(1, r.statusWith(acc))
+	if fromCache(s.Calls) {
+		r.bar.Skip(1, r.status()) // instant: it must not speed up the ETA
+		return
+	}
+	r.bar.Add(1, r.status())
 }
 
-// status is the bar's text: running accuracy and ingestion progress.
+// fromCache reports whether every model call of a sample was a cache hit
+// (and there was one).
+func fromCache(calls map[string]record.Calls) bool {
+	n := 0
+	for _, c := range calls {
+		if c.CacheHits < c.Count {
+			return false
+		}
+		n += c.Count
+	}
+	return n > 0
+}
+
+// status is the bar's text: running accuracy per system, in the plan's
+// order, and ingestion progress.
 func (r *run) status() string {
 	r.mu.Lock()
-	acc := -1.0
-	if r.answered > 0 {
-		acc = 100 * r.scored / float64(r.answered)
+	var parts []string
+	for _, sys := range r.plan.Systems {
+		if a := r.acc[sys]; a != nil && a.answered > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.1f%%", sys, 100*a.scored/float64(a.answered)))
+		}
 	}
 	r.mu.Unlock()
-	return r.statusWith(acc)
-}
-
-func (r *run) statusWith(acc float64) string {
 	s := "acc –"
-	if acc >= 0 {
-		s = fmt.Sprintf("acc %.1f%%", acc)
+	if len(parts) > 0 {
+		s = "acc " + strings.Join(parts, " ")
 	}
 	if r.toIngest > 0 {
 		s += fmt.Sprintf(" · ingested %d/%d", r.ingested.Load(), r.toIngest)
@@ -752,45 +815,4 @@ func localization(stat *record.EpisodeStat, ep *datasets.Episode, sys memory.Sys
 			stat.PlacedInBranch++
 		}
 	}
-}
-
-func writeManifest(dir string, p *Plan, d *deps, subsetQuestions int) error {
-	m := &record.Manifest{RunID: filepath.Base(dir), Kind: p.Kind, Command: p.Command, Version: buildinfo.Version, Commit: buildinfo.GitCommit(),
-		Benchmark: p.Benchmark, Systems: p.Systems, Budgets: p.Budgets, Variants: p.Variants, Seed: p.Seed,
-		Config: p.Config, Prompts: d.prompts.Hashes(), Shard: p.Shard.String()}
-	if p.Benchmark == "beam" {
-		m.BEAMScoring = p.Config.Judge.BEAMScoring
-	}
-	m.SubsetQuestions = subsetQuestions
-	m.Dataset.Path = p.Data
-	if p.Data != "" {
-		sum, err := record.FileSHA256(p.Data)
-		if err != nil {
-			return fmt.Errorf("hash dataset: %w", err)
-		}
-		m.Dataset.SHA256 = sum
-	}
-	for _, e := range d.models.Describe() {
-		m.Endpoints = append(m.Endpoints, record.Endpoint{Role: e.Role, URL: e.URL, Model: e.Model})
-	}
-	seen := map[string]bool{}
-	for _, s := range p.Systems {
-		for _, h := range d.heuristics(s) {
-			if !seen[h] {
-				seen[h] = true
-				m.Heuristic = append(m.Heuristic, h)
-			}
-		}
-	}
-	sort.Strings(m.Heuristic)
-	m.Fingerprint = fingerprint(p, m)
-	now := time.Now().UTC()
-	m.Created, m.Updated = now, now
-	if old, err := record.ReadManifest(dir); err == nil {
-		if old.Fingerprint != m.Fingerprint && !p.Force {
-			return fmt.Errorf("results/%s was made with a different config, prompts or dataset (fingerprint %s, now %s); use another --run name, or --force to mix them", m.RunID, old.Fingerprint, m.Fingerprint)
-		}
-		m.Created = old.Created
-	}
-	return record.WriteManifest(dir, m)
 }

@@ -18,13 +18,17 @@ import (
 // candidate with its score parts) and which channels filled the budget.
 // The memory is rebuilt by replaying the episode with cfg, which should be
 // the run's config: model calls come from the response cache when it is.
-func Explain(ctx context.Context, runDir string, cfg *config.Config, episode, question string, out, log io.Writer) error {
+// data "" means the run's dataset (its manifest's absolute path).
+func Explain(ctx context.Context, runDir string, cfg *config.Config, data, episode, question string, out, log io.Writer) error {
 	m, err := record.ReadManifest(runDir)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
+	if data == "" {
+		data = m.Dataset.Path
+	}
 	var ep *datasets.Episode
-	err = datasets.Each(ctx, m.Benchmark, m.Dataset.Path, datasets.Options{}, func(e datasets.Episode) error {
+	err = datasets.Each(ctx, m.Benchmark, data, datasets.Options{}, func(e datasets.Episode) error {
 		if e.ID == episode {
 			ep = &e
 		}

@@ -15,7 +15,7 @@ func TestExplainReplaysToTheQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	if err := Explain(deadline(t), res.Dir, cfg, eps[0].ID, qs[0].ID, &out, io.Discard); err != nil {
+	if err := Explain(deadline(t), res.Dir, cfg, "", eps[0].ID, qs[0].ID, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
@@ -43,10 +43,10 @@ func TestExplainReplaysToTheQuestion(t *testing.T) {
 			t.Errorf("interaction %s, committed after the question, is in the explained forest", st.Interaction.ID)
 		}
 	}
-	if err := Explain(deadline(t), res.Dir, cfg, eps[0].ID, "no-such-question", io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "no-such-question") {
+	if err := Explain(deadline(t), res.Dir, cfg, "", eps[0].ID, "no-such-question", io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "no-such-question") {
 		t.Errorf("unknown question: got %v", err)
 	}
-	if err := Explain(deadline(t), res.Dir, cfg, "no-such-episode", "", io.Discard, io.Discard); err == nil {
+	if err := Explain(deadline(t), res.Dir, cfg, "", "no-such-episode", "", io.Discard, io.Discard); err == nil {
 		t.Error("unknown episode: want an error")
 	}
 }

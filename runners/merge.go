@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/arbor-eval/arbor/pkg/record"
@@ -22,6 +24,8 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 	}
 	var first *record.Manifest
 	systems, budgets, variants := map[string]bool{}, map[int]bool{}, map[string]bool{}
+	var shards []string
+	var history []record.Contribution
 	for _, src := range srcs {
 		m, err := record.ReadManifest(src)
 		if err != nil {
@@ -34,6 +38,8 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 		} else if m.Benchmark != first.Benchmark {
 			return nil, fmt.Errorf("merge: %s is %s, %s is %s", src, m.Benchmark, srcs[0], first.Benchmark)
 		}
+		shards = append(shards, m.Shard)
+		history = mergeHistory(history, m)
 		for _, s := range m.Systems {
 			systems[s] = true
 		}
@@ -44,9 +50,14 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 			variants[v] = true
 		}
 	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
+	if w := missingShards(shards); w != "" && out != nil {
+		fmt.Fprintln(out, "warning: merge:", w)
+	}
+	lock, err := record.LockDir(dst, append([]string{"arbor", "merge", dst}, srcs...))
+	if err != nil {
 		return nil, err
 	}
+	defer lock.Unlock()
 	// A merge resumes like a run with --retry-errors: a good record from any
 	// source replaces a recorded error, and an error never replaces anything.
 	samples, err := openResumable(filepath.Join(dst, "samples.jsonl"), record.Sample.Key, func(s record.Sample) bool { return s.Error != "" }, true)
@@ -85,10 +96,41 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 	}
 	sort.Ints(m.Budgets)
 	m.Command = append([]string{"arbor", "merge"}, srcs...)
+	m.History = history
 	if err := record.WriteManifest(dst, &m); err != nil {
 		return nil, err
 	}
-	return Report(dst, out)
+	o, err := Report(dst, out)
+	if err != nil {
+		return nil, err
+	}
+	countContributions(&m, o.Samples)
+	if err := record.WriteManifest(dst, &m); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// mergeHistory adds a source run's contributions to h, one entry per
+// fingerprint, commands united.
+func mergeHistory(h []record.Contribution, m *record.Manifest) []record.Contribution {
+	src := m.History
+	if len(src) == 0 {
+		src = []record.Contribution{{Fingerprint: m.Fingerprint, Config: m.Config, Commands: [][]string{m.Command}, Commit: m.Commit, Started: m.Created}}
+	}
+	for _, c := range src {
+		i := slices.IndexFunc(h, func(x record.Contribution) bool { return x.Fingerprint == c.Fingerprint })
+		if i < 0 {
+			h = append(h, c)
+			continue
+		}
+		for _, cmd := range c.Commands {
+			if !slices.ContainsFunc(h[i].Commands, func(x []string) bool { return slices.Equal(x, cmd) }) {
+				h[i].Commands = append(h[i].Commands, cmd)
+			}
+		}
+	}
+	return h
 }
 
 // copyLog appends path's latest records to dst, skipping keys dst already
@@ -159,4 +201,33 @@ func keys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// missingShards says which shards of a plan the merged runs lack ("" when
+// none, or when the runs are not shards): a merge of 3 of 4 shards is a
+// table over three quarters of the benchmark.
+func missingShards(shards []string) string {
+	have := map[int]bool{}
+	n := 0
+	for _, s := range shards {
+		sh, err := ParseShard(s)
+		if err != nil || sh.N == 0 {
+			continue
+		}
+		if n != 0 && sh.N != n {
+			return fmt.Sprintf("the runs are shards of different splits (/%d and /%d)", n, sh.N)
+		}
+		n = sh.N
+		have[sh.K] = true
+	}
+	var miss []string
+	for k := 1; k <= n; k++ {
+		if !have[k] {
+			miss = append(miss, fmt.Sprintf("%d/%d", k, n))
+		}
+	}
+	if len(miss) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("shards %s are missing; the tables cover only the shards given", strings.Join(miss, ", "))
 }

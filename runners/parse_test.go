@@ -42,7 +42,7 @@ func TestParseBudget(t *testing.T) {
 		{" 2K ", 2048, false},
 		{"32k", PaperBudget32K, false}, // appendix C.4: the exact 30,968
 		{"32768", 32768, false},
-		{"0", 0, false},
+		{"0", 0, true}, // an empty budget answers nothing
 		{"-1", 0, true},
 		{"k", 0, true},
 		{"4kk", 0, true},
@@ -86,6 +86,33 @@ func FuzzParseBudgets(f *testing.F) {
 			if b < 0 {
 				t.Fatalf("ParseBudgets(%q) accepted a negative budget %d", s, b)
 			}
+		}
+	})
+}
+
+func TestParsePercent(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		err  bool
+	}{
+		{"2%", 2, false}, {"2", 2, false}, {" 0.5% ", 0.5, false}, {"100%", 100, false},
+		{"0", 0, true}, {"-1%", 0, true}, {"101%", 0, true}, {"NaN", 0, true}, {"two", 0, true}, {"", 0, true},
+	} {
+		got, err := ParsePercent(c.in)
+		if (err != nil) != c.err || got != c.want {
+			t.Errorf("ParsePercent(%q) = %v, %v; want %v, error %v", c.in, got, err, c.want, c.err)
+		}
+	}
+}
+
+func FuzzParsePercent(f *testing.F) {
+	for _, s := range []string{"2%", "0", "100", "1e3%", "NaN"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if v, err := ParsePercent(s); err == nil && (v <= 0 || v > 100) {
+			t.Fatalf("ParsePercent(%q) = %v", s, v)
 		}
 	})
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,7 +28,8 @@ type Plan struct {
 	// empty means just the reference.
 	Variants   []string
 	Categories []string
-	// Limit keeps the first N episodes (after Episodes and Shard).
+	// Limit keeps the first N episodes (after Episodes and Subset, before
+	// Shard, so that the shards of a limited plan cover the same episodes).
 	Limit int
 	// Subset samples N episodes with Seed (the read-budget and ablation subsets).
 	Subset int
@@ -47,6 +47,12 @@ type Plan struct {
 	// sample is an error (an endpoint that was down, a 400); the new line
 	// supersedes the old one.
 	RetryErrors bool
+	// Tables picks the tables printed at the end: TablesMain ("" too) or
+	// TablesAll; every table is written to tables/ either way.
+	Tables string
+	// Integrity says when a finished run is a failure although every
+	// sample was recorded.
+	Integrity Integrity
 	// Command is the argv recorded in the manifest.
 	Command []string
 	// Judges adds further judge configurations (config files) whose scores
@@ -58,6 +64,17 @@ type Plan struct {
 	Log io.Writer
 	// Kind names the experiment for the run id and tables: eval, sweep, ablate, latency.
 	Kind string
+}
+
+// Integrity is the exit policy of a finished run. A run with failed
+// samples fails unless AllowErrors; with Strict, a run fails when any
+// degraded count (scoring.DegradedBySystem) is above zero, or when
+// MaxDegraded > 0, when a count's share of what it counts exceeds
+// MaxDegraded percent.
+type Integrity struct {
+	AllowErrors bool
+	Strict      bool
+	MaxDegraded float64
 }
 
 // Shard selects every episode whose index i satisfies i % N == K-1.
@@ -84,29 +101,12 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.K, s.N)
 }
 
-// PaperBudget32K is the exact 32K answer-time limit: "The 32K condition uses
-// the exact 30,968-token evidence limit" (appendix C.4, Table
-// "Configurations used in the supplementary analyses").
-const PaperBudget32K = 30968
+// PaperBudget32K is the paper's exact 32K answer-time limit (config.PaperBudget32K).
+const PaperBudget32K = config.PaperBudget32K
 
-// ParseBudget reads a budget: a plain token count, or nK meaning n×1024,
-// except 32K, which means the paper's exact 30,968.
-func ParseBudget(s string) (int, error) {
-	t := strings.ToLower(strings.TrimSpace(s))
-	mult := 1
-	if strings.HasSuffix(t, "k") {
-		mult = 1024
-		t = strings.TrimSuffix(t, "k")
-	}
-	n, err := strconv.Atoi(t)
-	if err != nil || n < 0 || n > math.MaxInt32/mult {
-		return 0, fmt.Errorf("budget %q: expected a token count like 4096 or 4k", s)
-	}
-	if mult == 1024 && n == 32 {
-		return PaperBudget32K, nil
-	}
-	return n * mult, nil
-}
+// ParseBudget reads a budget as config.ParseBudget does: 32k is 30,968,
+// other nk are n×1024, zero and negative are refused.
+func ParseBudget(s string) (int, error) { return config.ParseBudget(s) }
 
 // ParseBudgets parses a comma-separated list of budgets.
 func ParseBudgets(s string) ([]int, error) {
@@ -124,13 +124,14 @@ func ParseBudgets(s string) ([]int, error) {
 	return out, nil
 }
 
-// runID derives a stable run name from what the run computes, so that the
-// same command resumes the same run; the config is deliberately left out so
-// that a changed config is caught by the fingerprint check instead of
-// silently starting a new run.
+// runID derives a stable run name from what the run computes and the
+// config it computes it with (configDigest), so that the same command
+// under the same config resumes the same run, and an offline run and a
+// vLLM run of one command are two runs. Prompt or dataset changes under one
+// id are caught by the fingerprint check.
 func (p *Plan) runID() string {
 	if p.RunID != "" {
-		return p.RunID
+		return p.RunID + p.Shard.suffix()
 	}
 	h := sha256.New()
 	// Sorted, so that --systems bm25,full and full,bm25 resume each other.
@@ -144,9 +145,15 @@ func (p *Plan) runID() string {
 	if kind == "" {
 		kind = "eval"
 	}
-	id := fmt.Sprintf("%s-%s-%s", kind, p.Benchmark, hex.EncodeToString(h.Sum(nil))[:8])
-	if p.Shard.N > 0 {
-		id += fmt.Sprintf("-shard%dof%d", p.Shard.K, p.Shard.N)
+	return fmt.Sprintf("%s-%s-%s-%s", kind, p.Benchmark, hex.EncodeToString(h.Sum(nil))[:8], configDigest(p.Config)) + p.Shard.suffix()
+}
+
+// suffix names a shard's own folder ("-shard1of2"): shards always get
+// their own folder, also under --run, so that two machines writing shards
+// of one plan never share one.
+func (s Shard) suffix() string {
+	if s.N == 0 {
+		return ""
 	}
-	return id
+	return fmt.Sprintf("-shard%dof%d", s.K, s.N)
 }

@@ -350,7 +350,7 @@ func (r *DryReport) estimate(ctx context.Context, entries []Model, kind string, 
 			}
 		}
 		if rc.Throughput > 0 {
-			rc.Time = time.Duration(float64(rc.Calls()) / rc.Throughput * float64(time.Second))
+			rc.Time = time.Duration(float64(rc.Calls()) / rc.Throughput * sequentialFactor(rc.InFlight, r.Ingestions) * float64(time.Second))
 		}
 	}
 	for _, m := range entries {
@@ -365,6 +365,20 @@ func (r *DryReport) estimate(ctx context.Context, entries []Model, kind string, 
 		r.Upper += hi
 	}
 	return nil
+}
+
+// sequentialFactor stretches a role's time for the calls a run cannot
+// keep in flight: inside a memory instance commits and answers run one
+// after another, so at most one call per instance is in flight, and a run
+// with fewer instances than inFlight cannot reach the throughput measured
+// with inFlight concurrent calls (one episode: every call waits for the one
+// before it).
+func sequentialFactor(inFlight, instances int) float64 {
+	par := min(inFlight, instances)
+	if inFlight <= 0 || par <= 0 {
+		return 1
+	}
+	return float64(inFlight) / float64(par)
 }
 
 // probeLatency is the mean latency of the probes of a model's role's
@@ -425,6 +439,9 @@ func (r *DryReport) notes(entries []Model, p Plan) {
 	}
 	if p.Kind == "latency" {
 		r.Notes = append(r.Notes, "The efficiency run keeps one episode in flight (paper §6.4, sequential execution).")
+	}
+	if r.Upper > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("Inside a memory instance (one episode and system) commits and answers run one after another: with %d instances, at most %d calls of a role are in flight, whatever its endpoints' capacity; times are stretched accordingly.", r.Ingestions, r.Ingestions))
 	}
 }
 

@@ -23,10 +23,41 @@ type namedTable struct {
 // alone, writes them under dir/tables/, and prints the ones the run's kind
 // is about to out. Tables carry confidence intervals and paired comparisons
 // by opts (DefaultReportOptions without); with opts.Compare it also writes
-// and prints the detailed comparison of that pair.
+// and prints the detailed comparison of that pair. opts.OutDir writes the
+// tables elsewhere and opts.Tables picks the printed ones.
 func Report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, error) {
 	o, _, err := report(dir, out, opts...)
 	return o, err
+}
+
+// Tables says which tables a command prints: TablesMain (the default) the
+// tables the run's kind is about (eval: accuracy; sweep: accuracy by
+// budget; ablate: the ablation; latency: efficiency and cost), TablesAll
+// every table it wrote (categories, BranchMemEval diagnostics, cost,
+// judges, degraded). Every table is written either way.
+const (
+	TablesMain = "main"
+	TablesAll  = "all"
+)
+
+// ParseTables checks a --tables value.
+func ParseTables(s string) (string, error) {
+	switch s {
+	case "", TablesMain:
+		return TablesMain, nil
+	case TablesAll:
+		return TablesAll, nil
+	}
+	return "", fmt.Errorf("--tables %q: want main or all", s)
+}
+
+// ReportTo is Report with the tables written to tdir instead of the run's
+// own tables/ folder (arbor report RUN --out DIR); it reads the run and
+// writes nothing into it, so a finished run on a read-only disk reports.
+func ReportTo(dir, tdir string, out io.Writer) (*Outcome, error) {
+	o := DefaultReportOptions()
+	o.OutDir = tdir
+	return Report(dir, out, o)
 }
 
 // report is Report that also returns the tables it wrote.
@@ -48,7 +79,10 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 	if bench == "" && len(samples) > 0 {
 		bench = samples[0].Benchmark
 	}
-	tdir := filepath.Join(dir, "tables")
+	tdir := o.OutDir
+	if tdir == "" {
+		tdir = filepath.Join(dir, "tables")
+	}
 	ts := tablesFor(kind, bench, samples, episodes, o.Stats)
 	if reserve > 0 {
 		for i := range ts {
@@ -64,7 +98,7 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 		}
 		ts = append(ts, ct)
 	}
-	if err := writeTables(tdir, o.withForm(ts), out); err != nil {
+	if err := writeTables(tdir, filepath.Base(dir), o.withForm(ts), out, o.Tables == TablesAll); err != nil {
 		return nil, nil, err
 	}
 	if budgets(samples) > 1 {
@@ -117,11 +151,11 @@ func configNumber(cfg any, path ...string) (float64, bool) {
 // intervals and paired comparisons to the accuracy and recall tables.
 func tablesFor(kind, bench string, samples []record.Sample, episodes []record.EpisodeStat, st ...scoring.StatsOptions) []namedTable {
 	isEval := kind == "eval" || kind == ""
-	ts := append([]namedTable{{"main", scoring.MainTable(samples, st...), isEval}}, benchmarkTables(bench, "categories", samples, episodes, isEval, st...)...)
+	ts := append([]namedTable{{"main", scoring.MainTable(samples, st...), isEval}}, benchmarkTables(bench, "categories", samples, episodes, false, st...)...)
 	if budgets(samples) > 1 {
 		ts = append(ts,
-			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy, st...), true},
-			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall, st...), true})
+			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy, st...), kind == "sweep"},
+			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall, st...), false})
 		if bench != "branchmemeval" {
 			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall, st...), false})
 		}
@@ -132,12 +166,56 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 		ts = append(ts, namedTable{"ablation", t, true})
 	}
 	ts = append(ts,
-		namedTable{"latency", scoring.LatencyTable(samples, episodes), kind == "latency"},
+		namedTable{"latency", latencyTable(kind, samples, episodes), kind == "latency"},
 		namedTable{"cost", scoring.CostTable(samples, episodes), kind == "latency"})
 	if multiScored(samples) {
-		ts = append(ts, namedTable{"judges", scoring.JudgeAgreementTable(samples), isEval})
+		ts = append(ts, namedTable{"judges", scoring.JudgeAgreementTable(samples), false})
 	}
-	return ts
+	return withDegraded(ts, scoring.DegradedBySystem(samples, episodes))
+}
+
+// latencyTable is the efficiency table, titled as the paper's matched
+// comparison only when the run was one: made by arbor latency (one episode
+// at a time, cache off) with no reply served from a cache. Elsewhere
+// episodes overlap and cached replies take no time, so the timings are
+// not comparable across systems.
+func latencyTable(kind string, samples []record.Sample, episodes []record.EpisodeStat) table.Table {
+	t := scoring.LatencyTable(samples, episodes)
+	hits := 0
+	for _, s := range samples {
+		for _, c := range s.Calls {
+			hits += c.CacheHits
+		}
+	}
+	for _, e := range episodes {
+		for _, c := range e.Calls {
+			hits += c.CacheHits
+		}
+	}
+	if kind == "latency" && hits == 0 {
+		return t
+	}
+	t.Title = "Timings (not a matched comparison)"
+	why := "episodes ran concurrently"
+	if kind == "latency" {
+		why = fmt.Sprintf("%d model replies came from a cache", hits)
+	} else if hits > 0 {
+		why += fmt.Sprintf(" and %d model replies came from a cache", hits)
+	}
+	t.Notes = append(t.Notes, fmt.Sprintf("Not the matched efficiency comparison of paper §6.4: %s. Run arbor latency for it.", why))
+	return t
+}
+
+// withDegraded puts the degraded counts in the notes of every table a run
+// prints and adds the degraded table, printed when anything was degraded.
+func withDegraded(ts []namedTable, ds []record.SystemDegraded) []namedTable {
+	notes := scoring.DegradedNotes(ds)
+	for i := range ts {
+		if ts[i].print {
+			ts[i].t.Notes = append(ts[i].t.Notes, notes...)
+		}
+	}
+	return append(ts, namedTable{"degraded", scoring.DegradedTable(ds), false})
 }
 
 // benchmarkTables is a benchmark's own tables: its categories (types,
@@ -147,7 +225,9 @@ func benchmarkTables(bench, categoriesName string, samples []record.Sample, epis
 	bme := bench == "branchmemeval"
 	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples, st...), print && !bme}}
 	if bme {
-		ts = append(ts, namedTable{"bme", scoring.BMETable(samples, episodes, st...), print})
+		t := scoring.BMETable(samples, episodes, st...)
+		t.Split = 2 // accuracy and outcomes | evidence and localization: one page wide each
+		ts = append(ts, namedTable{"bme", t, print})
 	} else {
 		name := strings.Replace(categoriesName, "categories", "evidence-recall", 1)
 		ts = append(ts, namedTable{name, scoring.RecallTable(samples), print})
@@ -173,15 +253,18 @@ func readRun(dir string) ([]record.Sample, []record.EpisodeStat, error) {
 
 // writeTables writes each table in every format under tdir and prints the
 // ones marked for printing.
-func writeTables(tdir string, ts []namedTable, out io.Writer) error {
+//
+// LaTeX labels are "tab:<run>:<name>", so that tables of several runs can
+// share one document.
+func writeTables(tdir, run string, ts []namedTable, out io.Writer, all bool) error {
 	if err := os.MkdirAll(tdir, 0o755); err != nil {
 		return err
 	}
 	for _, nt := range ts {
-		if err := table.WriteAll(tdir, nt.name, nt.t); err != nil {
+		if err := table.WriteAllLabel(tdir, nt.name, "tab:"+latexLabelPart(run)+":"+nt.name, nt.t); err != nil {
 			return err
 		}
-		if nt.print && out != nil {
+		if (nt.print || all) && out != nil {
 			fmt.Fprintln(out, nt.t.Markdown())
 		}
 	}
@@ -222,4 +305,15 @@ func orNone(s []string) string {
 		return "none"
 	}
 	return strings.Join(s, ", ")
+}
+
+// latexLabelPart keeps the characters a \label takes safely.
+func latexLabelPart(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.':
+			return r
+		}
+		return '-'
+	}, s)
 }

@@ -22,6 +22,10 @@ type ReportOptions struct {
 	// Compare names two systems to compare in detail, per benchmark and
 	// category (--compare a,b); empty for none.
 	Compare []string
+	// Tables picks the printed tables: TablesMain ("" too) or TablesAll.
+	Tables string
+	// OutDir is where the tables are written; "" is the run's tables/.
+	OutDir string
 }
 
 // DefaultReportOptions are configs/default.yaml's report settings.

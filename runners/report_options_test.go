@@ -50,6 +50,7 @@ func TestReportStatistics(t *testing.T) {
 	}
 	o.Stats.Resamples = 1000
 	o.CIForm = table.CIBrackets
+	o.Tables = TablesAll // the diagnostics carry intervals too
 	if o.Compare, err = ParseCompare("arbormem, BM25"); err != nil {
 		t.Fatal(err)
 	}

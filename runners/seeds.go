@@ -159,7 +159,7 @@ func EvalSeeds(ctx context.Context, p Plan, seeds []int64) (table.Table, error) 
 	}
 	t := scoring.SeedAccuracyTable(runs, ref, seeds)
 	tdir := filepath.Join(p.Config.Run.Results, "seeds-"+filepath.Base(refDir), "tables")
-	if err := writeTables(tdir, []namedTable{{"accuracy-spread", t, true}}, out); err != nil {
+	if err := writeTables(tdir, "seeds-"+filepath.Base(refDir), []namedTable{{"accuracy-spread", t, true}}, out, false); err != nil {
 		return table.Table{}, err
 	}
 	fmt.Fprintf(out, "spread over seeds: %s\n", tdir)

@@ -3,9 +3,9 @@ package scoring
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
+	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/pkg/table"
 )
@@ -62,20 +62,12 @@ func recallOf(s record.Sample, metric Metric, answer bool) (float64, bool) {
 
 // mainBudget is the paper's "32K" answer-time evidence budget, which
 // appendix C.1 sets at 30,968 tokens (32,768 less the answer's share).
-const mainBudget = 30968
+const mainBudget = config.PaperBudget32K
 
-// BudgetLabel prints a budget as the paper's read-budget table does: 256,
-// 512, then 1K … 16K for powers of two from 1024, and 32K for the main
-// budget of 30,968 tokens. Other values print as plain numbers.
-func BudgetLabel(b int) string {
-	switch {
-	case b == mainBudget:
-		return "32K"
-	case b >= 1024 && b&(b-1) == 0:
-		return strconv.Itoa(b/1024) + "K"
-	}
-	return strconv.Itoa(b)
-}
+// BudgetLabel prints a budget as the paper's read-budget table does (256,
+// 512, 1K … 16K, 32K for 30,968) and every other budget as its exact
+// number, so that no two budgets share a label (config.BudgetLabel).
+func BudgetLabel(b int) string { return config.BudgetLabel(b) }
 
 // budgetCells aggregates metric per budget and system.
 func budgetCells(samples []record.Sample, metric Metric) (budgets []int, systems []string, cell map[int]map[string]*float64, n map[int]map[string]int, errs map[string]int, ob map[int]map[string][]obs) {

@@ -199,14 +199,16 @@ func CostTable(samples []record.Sample, episodes []record.EpisodeStat) table.Tab
 		Title: "Model usage",
 		Stub:  "Method / role",
 		Groups: []table.Group{
-			{Name: "Per ingested interaction", Span: 3}, {Name: "Per question", Span: 3}, {Name: "Evidence", Span: 1},
+			{Name: "Per ingested interaction", Span: 3}, {Name: "Per question", Span: 3}, {Name: "Evidence", Span: 1}, {Name: "Cache", Span: 1},
 		},
 		Columns: []table.Column{
 			col("Calls", 2), col("Prompt tok.", 1), col("Completion tok.", 1),
 			col("Calls", 2), col("Prompt tok.", 1), col("Completion tok.", 1),
 			col("Tokens/question", 1),
+			{Name: "Hits", Unit: "%", Decimals: 1},
 		},
 	}
+	hits := cacheHits(samples, episodes)
 	per := func(v, n int) *float64 {
 		if n == 0 {
 			return nil
@@ -245,13 +247,42 @@ func CostTable(samples []record.Sample, episodes []record.EpisodeStat) table.Tab
 				valueCell(per(a.Count, n)), valueCell(per(a.PromptTokens, n)), valueCell(per(a.CompletionTokens, n)),
 			}
 		}
-		t.Rows = append(t.Rows, table.Row{Label: k.label(), Cells: append(cells(ingTotal, askTotal), valueCell(evidence.value(1)))})
+		var all [2]int
+		for _, h := range hits[k] {
+			all[0], all[1] = all[0]+h[0], all[1]+h[1]
+		}
+		t.Rows = append(t.Rows, table.Row{Label: k.label(), Cells: append(cells(ingTotal, askTotal), valueCell(evidence.value(1)), valueCell(per(100*all[0], all[1])))})
 		for _, r := range orderByKnown(sortedKeysOf(roles), roleOrder, func(s string) string { return s }) {
-			t.Rows = append(t.Rows, table.Row{Label: r, Indent: 1, Cells: append(cells(in.calls[r], asked[r]), table.Cell{})})
+			h := hits[k][r]
+			t.Rows = append(t.Rows, table.Row{Label: r, Indent: 1, Cells: append(cells(in.calls[r], asked[r]), table.Cell{}, valueCell(per(100*h[0], h[1])))})
 		}
 	}
 	t.Caption = withHeuristic("Model calls and tokens per ingested interaction and per question on "+dashIfEmpty(benchList(samples))+
-		", in total and by role, and mean evidence tokens per question.",
+		", in total and by role, mean evidence tokens per question, and the share of calls answered from the response cache. "+
+		"A cached call counts the tokens it cost when it was made: the usage is a property of the work, not of the cache.",
 		heuristicNote(samples, episodesFor(samples, episodes), false))
 	return t
+}
+
+// cacheHits counts, per configuration and role, the calls served from the
+// response cache and all calls ([hits, calls]): the commit side from the
+// episode records, the question side from the samples.
+func cacheHits(samples []record.Sample, episodes []record.EpisodeStat) map[runKey]map[string][2]int {
+	out := map[runKey]map[string][2]int{}
+	add := func(k runKey, calls map[string]record.Calls) {
+		if out[k] == nil {
+			out[k] = map[string][2]int{}
+		}
+		for role, c := range calls {
+			h := out[k][role]
+			out[k][role] = [2]int{h[0] + c.CacheHits, h[1] + c.Count}
+		}
+	}
+	for _, e := range record.Latest(episodes, record.EpisodeStat.Key) {
+		add(runKey{canonSystem(e.System), e.Variant}, e.Calls)
+	}
+	for _, s := range samples {
+		add(runKey{s.System, s.Variant}, s.Calls)
+	}
+	return out
 }

@@ -234,7 +234,7 @@ func TestCategoryTableLoCoMoAndBEAM(t *testing.T) {
 }
 
 func TestBudgetLabel(t *testing.T) {
-	for b, want := range map[int]string{256: "256", 512: "512", 1024: "1K", 2048: "2K", 16384: "16K", 32768: "32K", 30968: "32K", 3000: "3000", 0: "0"} {
+	for b, want := range map[int]string{256: "256", 512: "512", 1024: "1K", 2048: "2K", 16384: "16K", 32768: "32768", 30968: "32K", 3000: "3000", 0: "0"} {
 		if got := BudgetLabel(b); got != want {
 			t.Errorf("BudgetLabel(%d) = %q, want %q", b, got, want)
 		}
@@ -384,12 +384,13 @@ func TestLatencyAndCost(t *testing.T) {
 		return out
 	}
 	// ArborMem total: 400 ingest calls / 100 turns, 32000/100 prompt,
-	// 3000/100 completion; per question 2 calls, 1000, 10; evidence 1500.
-	if got := strings.Join(row(2), " "); got != "4.00 320.0 30.0 2.00 1000.0 10.0 1500.0" {
+	// 3000/100 completion; per question 2 calls, 1000, 10; evidence 1500;
+	// no cache hits.
+	if got := strings.Join(row(2), " "); got != "4.00 320.0 30.0 2.00 1000.0 10.0 1500.0 0.0" {
 		t.Errorf("ArborMem cost row = %s", got)
 	}
 	// Mem0 chat: ingest peak 100 calls, 5000, 500 over 100 turns.
-	if got := strings.Join(row(1), " "); got != "1.00 50.0 5.0 2.00 1000.0 10.0 –" {
+	if got := strings.Join(row(1), " "); got != "1.00 50.0 5.0 2.00 1000.0 10.0 – 0.0" {
 		t.Errorf("Mem0 chat cost row = %s", got)
 	}
 }

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/arbor-eval/arbor/datasets"
-	"github.com/arbor-eval/arbor/pkg/jsonx"
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/prompt"
 )
@@ -108,6 +106,7 @@ func (b *BEAMRubric) Score(ctx context.Context, q *datasets.Question, prediction
 		sum += s
 	}
 	r.Score = sum / float64(len(q.Rubric))
+	r.Unparsed = unparsed
 	if unparsed > 0 {
 		r.Outcome = fmt.Sprintf("unparsed %d/%d", unparsed, len(q.Rubric))
 	}
@@ -128,44 +127,8 @@ func (b *BEAMRubric) itemScore(v float64) float64 {
 }
 
 var (
-	scoreField  = regexp.MustCompile(`(?i)["']?score["']?\s*[:=]\s*["']?\s*([0-9]*\.?[0-9]+)`)
-	bareNumber  = regexp.MustCompile(`^\s*["']?([0-9]*\.?[0-9]+)["']?\s*$`)
 	listMarkers = regexp.MustCompile(`^\s*(?:[-*•]+|\(?[0-9]+[.)])\s+`)
 )
-
-// ParseRubricScore reads a BEAM judge verdict leniently: the "score" of the
-// reply's JSON object (a number or a numeric string), else a `score: x`
-// anywhere in the text, else a reply that is just a number. ok is false when
-// none is found (the item then scores 0).
-func ParseRubricScore(reply string) (float64, bool) {
-	var m map[string]any
-	if err := jsonx.Unmarshal(reply, &m); err == nil {
-		for k, v := range m {
-			if !strings.EqualFold(k, "score") {
-				continue
-			}
-			switch x := v.(type) {
-			case float64:
-				return x, true
-			case string:
-				if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
-					return f, true
-				}
-			}
-		}
-	}
-	if s := scoreField.FindStringSubmatch(reply); s != nil {
-		if f, err := strconv.ParseFloat(s[1], 64); err == nil {
-			return f, true
-		}
-	}
-	if s := bareNumber.FindStringSubmatch(reply); s != nil {
-		if f, err := strconv.ParseFloat(s[1], 64); err == nil {
-			return f, true
-		}
-	}
-	return 0, false
-}
 
 // rubricContent drops BEAM's "LLM response should state:" style preamble
 // from a rubric item for lexical matching.
@@ -203,6 +166,7 @@ type EventOrderingDetail struct {
 
 func (b *BEAMRubric) eventOrdering(ctx context.Context, q *datasets.Question, prediction string) (Result, error) {
 	lines := AnswerLines(prediction, b.official)
+	unparsed := 0
 	var equiv func(ref, line string) (bool, error)
 	if b.client == nil {
 		equiv = func(ref, line string) (bool, error) { return TokenF1(line, ref) >= 0.5, nil }
@@ -217,7 +181,11 @@ func (b *BEAMRubric) eventOrdering(ctx context.Context, q *datasets.Question, pr
 			if err != nil {
 				return false, fmt.Errorf("beam question %s equivalence check: %w", q.ID, err)
 			}
-			return RepliedYes(reply), nil
+			v := ParseYesNo(reply, b.parse)
+			if v == Unparsed {
+				unparsed++
+			}
+			return v == "yes", nil
 		}
 	}
 	aligned, err := AlignEvents(q.Rubric, lines, equiv)
@@ -226,7 +194,11 @@ func (b *BEAMRubric) eventOrdering(ctx context.Context, q *datasets.Question, pr
 	}
 	d := EventOrdering(q.Rubric, aligned, b.official)
 	raw, _ := json.Marshal(d)
-	return Result{Score: d.TauNorm, Raw: string(raw)}, nil
+	r := Result{Score: d.TauNorm, Raw: string(raw), Unparsed: unparsed}
+	if unparsed > 0 {
+		r.Outcome = fmt.Sprintf("unparsed %d equivalence replies", unparsed)
+	}
+	return r, nil
 }
 
 // AnswerLines splits an answer into its listed events. Official mode is the

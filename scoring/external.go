@@ -287,7 +287,7 @@ func ToSamples(bench, system string, scored []Scored, scorers []Scorer) []record
 			if k == 0 {
 				smp.Primary = sc.Name()
 			}
-			smp.Scores[sc.Name()] = toRecord(s.Results[k], sc.Heuristic())
+			smp.Scores[sc.Name()] = ToRecord(s.Results[k], sc.Heuristic())
 			if sc.Heuristic() && !hasString(smp.Heuristic, "judge") {
 				smp.Heuristic = append(smp.Heuristic, "judge")
 			}
@@ -297,8 +297,9 @@ func ToSamples(bench, system string, scored []Scored, scorers []Scorer) []record
 	return out
 }
 
-func toRecord(r Result, heuristic bool) record.ScoreRecord {
-	return record.ScoreRecord{Score: r.Score, Outcome: r.Outcome, Parts: r.Parts, Raw: r.Raw, Heuristic: heuristic}
+// ToRecord is the recorded form of a scorer's result.
+func ToRecord(r Result, heuristic bool) record.ScoreRecord {
+	return record.ScoreRecord{Score: r.Score, Outcome: r.Outcome, Parts: r.Parts, Raw: r.Raw, Heuristic: heuristic, Unparsed: r.Unparsed}
 }
 
 func hasString(xs []string, s string) bool {
@@ -352,7 +353,7 @@ func WriteScores(w io.Writer, scored []Scored, scorers []Scorer) error {
 			if k == 0 {
 				rest.Score = s.Results[k].Score
 			}
-			rr := toRecord(s.Results[k], sc.Heuristic())
+			rr := ToRecord(s.Results[k], sc.Heuristic())
 			rr.Raw = "" // replies stay in samples, not in the score summary
 			rest.Scores[sc.Name()] = rr
 		}
@@ -410,7 +411,7 @@ func Rescore(ctx context.Context, samples []record.Sample, bench string, qs []*d
 				if err != nil {
 					return fmt.Errorf("sample %s/%s/%s: scorer %s: %w", s.System, s.Episode, s.Question, sc.Name(), err)
 				}
-				add[sc.Name()] = toRecord(r, sc.Heuristic())
+				add[sc.Name()] = ToRecord(r, sc.Heuristic())
 				if sc.Heuristic() && !hasString(s.Heuristic, "judge") {
 					s.Heuristic = append(s.Heuristic, "judge")
 				}

@@ -99,6 +99,8 @@ type judgeCore struct {
 	prompts *prompt.Set
 	temp    float64
 	name    string
+	// parse is judge.parse: ParseStrict (default) or ParseOfficial.
+	parse string
 }
 
 // newJudgeCore names the scorer "<base>:<judge name>"; prompts nil means the
@@ -107,7 +109,7 @@ func newJudgeCore(base string, judge llm.Client, prompts *prompt.Set, opt Option
 	if prompts == nil {
 		prompts = prompt.Default()
 	}
-	return judgeCore{client: judge, prompts: prompts, temp: opt.Judge.Temperature, name: base + ":" + opt.judgeName(judge)}
+	return judgeCore{client: judge, prompts: prompts, temp: opt.Judge.Temperature, name: base + ":" + opt.judgeName(judge), parse: opt.Judge.Parse}
 }
 
 // Name implements Scorer.
@@ -135,7 +137,7 @@ func (j judgeCore) ask(ctx context.Context, name string, in JudgeInput, maxToken
 	return resp.Content, nil
 }
 
-// RepliedYes is LongMemEval's verdict rule (evaluate_qa.py: `'yes' in
+// RepliedYes is LongMemEval's official verdict rule (evaluate_qa.py: `'yes' in
 // eval_response.lower()`): any "yes" in the reply counts, "Yes." and "yes,
 // because ..." alike; "No" and unreadable replies do not.
 func RepliedYes(reply string) bool {
@@ -147,6 +149,18 @@ func verdict(yes bool, raw string) Result {
 		return Result{Score: 1, Outcome: "yes", Raw: raw}
 	}
 	return Result{Score: 0, Outcome: "no", Raw: raw}
+}
+
+// yesNoResult scores a yes/no judge reply (ParseYesNo): yes 1, no 0,
+// unparsed 0 and counted.
+func (j judgeCore) yesNoResult(reply string) Result {
+	switch ParseYesNo(reply, j.parse) {
+	case "yes":
+		return verdict(true, reply)
+	case "no":
+		return verdict(false, reply)
+	}
+	return Result{Outcome: Unparsed, Raw: reply, Unparsed: 1}
 }
 
 // judgeInput fills the fields every judge prompt shares; it fails for a

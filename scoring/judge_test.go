@@ -193,24 +193,6 @@ func TestLongMemEvalLexical(t *testing.T) {
 	}
 }
 
-func TestParseLoCoMoLabel(t *testing.T) {
-	for reply, want := range map[string]string{
-		`{"label": "CORRECT"}`:                        "correct",
-		"```json\n{\"label\": \"WRONG\"}\n```":        "wrong",
-		`{"label": "correct"}`:                        "correct",
-		"It is the same date. CORRECT":                "correct",
-		"This answer is INCORRECT, so WRONG":          "wrong",
-		"INCORRECT":                                   "unparsed",
-		"garbage":                                     "unparsed",
-		`{"reason": "same topic", "label": "WRONG"`:   "wrong",
-		`{"label": "maybe"} but overall it's CORRECT`: "correct",
-	} {
-		if got := ParseLoCoMoLabel(reply); got != want {
-			t.Errorf("ParseLoCoMoLabel(%q) = %q, want %q", reply, got, want)
-		}
-	}
-}
-
 func TestLoCoMoJudge(t *testing.T) {
 	ctx := context.Background()
 	fj := &fakeJudge{reply: always(`{"label": "CORRECT"}`)}
@@ -233,30 +215,6 @@ func TestLoCoMoJudge(t *testing.T) {
 	lj := NewLoCoMoJudge(nil, nil, Options{})
 	if r, _ := lj.Score(ctx, q, "7 May 2023, I think"); r.Score != 1 || !lj.Heuristic() {
 		t.Fatalf("lexical: %+v", r)
-	}
-}
-
-func TestParseRubricScore(t *testing.T) {
-	for _, tc := range []struct {
-		reply string
-		want  float64
-		ok    bool
-	}{
-		{`{"score": 1.0, "reason": "fine"}`, 1, true},
-		{`{"score": 0.5, "reason": "partly"}`, 0.5, true},
-		{`{"score": "0.5"}`, 0.5, true},
-		{"```json\n{\"score\": 0.0}\n```", 0, true},
-		{`{"Score": 1}`, 1, true},
-		{`{"score": 0.5, "reason": "the response mentions the dat`, 0.5, true},
-		{`Score: 0.5 because it is partial`, 0.5, true},
-		{`0.5`, 0.5, true},
-		{`garbage`, 0, false},
-		{`{"reason": "no score"}`, 0, false},
-	} {
-		got, ok := ParseRubricScore(tc.reply)
-		if ok != tc.ok || got != tc.want {
-			t.Errorf("ParseRubricScore(%q) = %v, %v; want %v, %v", tc.reply, got, ok, tc.want, tc.ok)
-		}
 	}
 }
 
@@ -343,7 +301,14 @@ func FuzzParseRubricScore(f *testing.F) {
 		if !ok && v != 0 {
 			t.Fatalf("not ok but value %v", v)
 		}
-		_ = ParseLoCoMoLabel(s)
-		_ = RepliedYes(s)
+		if v < 0 || v > 1 {
+			t.Fatalf("score %v off the scale", v)
+		}
+		if l := ParseLoCoMoLabel(s); l != "correct" && l != "wrong" && l != Unparsed {
+			t.Fatalf("label %q", l)
+		}
+		if y := ParseYesNo(s, ParseStrict); y != "yes" && y != "no" && y != Unparsed {
+			t.Fatalf("verdict %q", y)
+		}
 	})
 }

@@ -3,11 +3,8 @@ package scoring
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"strings"
 
 	"github.com/arbor-eval/arbor/datasets"
-	"github.com/arbor-eval/arbor/pkg/jsonx"
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/prompt"
 )
@@ -65,32 +62,11 @@ func (j *LoCoMoJudge) Score(ctx context.Context, q *datasets.Question, predictio
 	}
 	label := ParseLoCoMoLabel(reply)
 	r := Result{Outcome: label, Raw: reply}
-	if label == "correct" {
+	switch label {
+	case "correct":
 		r.Score = 1
+	case Unparsed:
+		r.Unparsed = 1
 	}
 	return r, nil
-}
-
-var labelWord = regexp.MustCompile(`\b(CORRECT|WRONG)\b`)
-
-// ParseLoCoMoLabel reads the judge's verdict: the "label" of the JSON
-// object, else the last standalone CORRECT or WRONG in the reply. It
-// returns "correct", "wrong" or "unparsed" (scored 0).
-func ParseLoCoMoLabel(reply string) string {
-	var v struct {
-		Label string `json:"label"`
-	}
-	if err := jsonx.Unmarshal(reply, &v); err == nil {
-		switch strings.ToUpper(strings.TrimSpace(v.Label)) {
-		case "CORRECT":
-			return "correct"
-		case "WRONG":
-			return "wrong"
-		}
-	}
-	m := labelWord.FindAllString(strings.ToUpper(reply), -1)
-	if len(m) == 0 {
-		return "unparsed"
-	}
-	return strings.ToLower(m[len(m)-1])
 }

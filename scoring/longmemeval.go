@@ -71,7 +71,7 @@ func (j *LongMemEvalJudge) Score(ctx context.Context, q *datasets.Question, pred
 	if err != nil {
 		return Result{}, fmt.Errorf("longmemeval question %s: %w", q.ID, err)
 	}
-	return verdict(RepliedYes(reply), reply), nil
+	return j.yesNoResult(reply), nil
 }
 
 // input fills the judge data; preference questions whose rubric came as a

@@ -20,6 +20,9 @@ type Result struct {
 	Parts []float64 `json:"parts,omitempty"`
 	// Raw keeps the judge's reply text for audit.
 	Raw string `json:"raw,omitempty"`
+	// Unparsed counts the judge replies behind this result that gave no
+	// verdict where the protocol asks for one (scored 0; see verdict.go).
+	Unparsed int `json:"unparsed,omitempty"`
 }
 
 // Scorer scores predictions for one benchmark protocol.

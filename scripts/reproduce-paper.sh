@@ -60,7 +60,7 @@ LME=${LME:-data/longmemeval_s_cleaned.json}
 LOCOMO=${LOCOMO:-data/locomo10.json}
 BEAM=${BEAM:-data/BEAM}
 A800=configs/a800.yaml
-A800_4B=${A800_4B:-results/configs/a800-4b.yaml}
+A800_4B=${A800_4B:-configs/a800-4b.yaml}
 EFFICIENCY=configs/efficiency.yaml
 # The supplementary analyses' fixed subset: 50 LongMemEval questions, seed 42
 # (appendix C.4). arbor samples it with its own generator: the same 50 every
@@ -88,6 +88,7 @@ run() {
 # Serve it under that name (vllm serve Qwen/Qwen3-4B-Instruct-2507
 # --served-model-name Qwen3-4B-Instruct-2507 on ports 8001-8007).
 config_4b() {
+  [ -f "$A800_4B" ] && return 0 # configs/a800-4b.yaml ships with the repository
   mkdir -p "$(dirname "$A800_4B")"
   sed "s/$M30/$M4/g" "$A800" >"$A800_4B"
 }

@@ -257,6 +257,9 @@ func loadChat(dir string, filter loadkit.Filter) (datasets.Episode, error) {
 	if err != nil {
 		return ep, err
 	}
+	if err := loadkit.CheckUTF8(data); err != nil {
+		return ep, fmt.Errorf("%s: %w", file, err)
+	}
 	byMsg, last, err := parseChat(data, &ep)
 	if err != nil {
 		return ep, fmt.Errorf("%s: %w", file, err)
@@ -264,6 +267,9 @@ func loadChat(dir string, filter loadkit.Filter) (datasets.Episode, error) {
 	pfile := filepath.Join(dir, filepath.FromSlash(probingFile))
 	if data, err = os.ReadFile(pfile); err != nil {
 		return ep, err
+	}
+	if err := loadkit.CheckUTF8(data); err != nil {
+		return ep, fmt.Errorf("%s: %w", pfile, err)
 	}
 	qs, err := parseProbing(data, id, last, byMsg, filter)
 	if err != nil {

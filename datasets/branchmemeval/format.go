@@ -166,6 +166,11 @@ func Parse(data []byte, name string) (*File, error) {
 		Sessions    []json.RawMessage `json:"sessions"`
 		Annotations json.RawMessage   `json:"annotations"`
 	}
+	if i := loadkit.FirstInvalidUTF8(data); i >= 0 {
+		// encoding/json would turn the bad bytes into U+FFFD silently.
+		line, col := lineCol(data, int64(i))
+		return nil, fmt.Errorf("%s: line %d col %d: invalid UTF-8 (byte offset %d)", name, line, col, i)
+	}
 	if err := strictDecode(data, &top); err != nil {
 		return nil, locate(name, "", data, err)
 	}

@@ -241,6 +241,11 @@ func build(s sample, filter loadkit.Filter) (datasets.Episode, error) {
 		}
 	}
 
+	if s.QA == nil {
+		// Every conversation of locomo10.json has its questions; one
+		// without is a damaged file, not a conversation to replay unasked.
+		return datasets.Episode{}, fmt.Errorf("qa: missing (expected the conversation's list of questions)")
+	}
 	for j, raw := range s.QA {
 		q, keep, err := question(s.SampleID, j, raw, byDia, filter)
 		if err != nil {

@@ -95,9 +95,11 @@ type instance struct {
 }
 
 type turn struct {
-	Role      string `json:"role"`
-	Content   string `json:"content"`
-	HasAnswer bool   `json:"has_answer"`
+	Role string `json:"role"`
+	// Content is a pointer so that null (or a missing field) is told
+	// apart from an empty string: it is an error, not an empty turn.
+	Content   *string `json:"content"`
+	HasAnswer bool    `json:"has_answer"`
 }
 
 // Load reads a LongMemEval file into episodes, one per question.
@@ -210,6 +212,9 @@ func build(in instance) (datasets.Episode, error) {
 			if t.Role != dialog.RoleUser && t.Role != dialog.RoleAssistant {
 				return datasets.Episode{}, fmt.Errorf("haystack_sessions[%d][%d].role: expected \"user\" or \"assistant\", got %q", k, j, t.Role)
 			}
+			if t.Content == nil {
+				return datasets.Episode{}, fmt.Errorf("haystack_sessions[%d][%d].content: expected a string, got null or nothing", k, j)
+			}
 		}
 		sessions[k] = session{date: d, turns: in.HaystackSessions[k]}
 	}
@@ -231,7 +236,7 @@ func build(in instance) (datasets.Episode, error) {
 			hit := false
 			for j := g[0]; j < g[1]; j++ {
 				t := s.turns[j]
-				it.Turns = append(it.Turns, dialog.Turn{ID: fmt.Sprintf("%s:%d", sid, j+1), Role: t.Role, Content: t.Content})
+				it.Turns = append(it.Turns, dialog.Turn{ID: fmt.Sprintf("%s:%d", sid, j+1), Role: t.Role, Content: *t.Content})
 				hit = hit || t.HasAnswer
 			}
 			it.ID = it.Turns[0].ID

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -38,6 +39,10 @@ type Config struct {
 	PromptsDir string `mapstructure:"prompts_dir" yaml:"prompts_dir"`
 	// Source names where the config came from (file path or "embedded").
 	Source string `mapstructure:"-" yaml:"-"`
+	// Warnings are problems that do not stop a run but change what it
+	// measures (an unset api_key_env variable, roles left offline beside
+	// model-backed ones); commands print them at start.
+	Warnings []string `mapstructure:"-" yaml:"-" json:"-"`
 }
 
 // Models maps each model role to its provider.
@@ -134,6 +139,11 @@ type Judge struct {
 	MaxTokens int `mapstructure:"max_tokens" yaml:"max_tokens"`
 	// Mode picks "auto", "chat" or "lexical" (offline, labelled heuristic).
 	Mode string `mapstructure:"mode" yaml:"mode"`
+	// Parse picks how judge replies are read: "strict" (the verdict where
+	// the prompt asks for it, anything else unparsed and scored 0) or
+	// "official" (yes/no replies by LongMemEval's evaluate_qa.py rule,
+	// 'yes' anywhere in the reply). docs/FIDELITY.md.
+	Parse string `mapstructure:"parse" yaml:"parse"`
 	// BEAMScoring picks BEAM's scoring protocol: "corrected" (the default:
 	// the question is filled into the rubric prompt, partial credit kept) or
 	// "official" (the released evaluation code's behaviour, quirks
@@ -193,25 +203,41 @@ type Run struct {
 // ""), then ARBOR_* environment, then any flags in fs that were set and whose
 // name maps to a key in flagKeys. Unknown keys and wrong types are errors that
 // name the key and the source.
+//
+// With file "", ARBOR_CONFIG names the file. ARBOR_* variables that match
+// no key are errors, as unknown keys in a file are.
 func Load(file string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, error) {
+	if file == "" {
+		file = os.Getenv("ARBOR_CONFIG")
+	}
+	if file == "" {
+		return LoadYAML(nil, "", fs, flagKeys)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", file, err)
+	}
+	return LoadYAML(b, file, fs, flagKeys)
+}
+
+// LoadYAML is Load with the file's content given (a run manifest's config,
+// say); source names it in errors. nil data means the embedded default
+// alone.
+func LoadYAML(data []byte, source string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, error) {
 	v := viper.New()
 	v.SetConfigType("yaml")
 	if err := v.ReadConfig(bytes.NewReader(defaultYAML)); err != nil {
 		return nil, fmt.Errorf("embedded configs/default.yaml: %w", err)
 	}
-	source := "embedded configs/default.yaml"
-	if file != "" {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, fmt.Errorf("config %s: %w", file, err)
-		}
-		if err := checkKeys(b, file); err != nil {
+	if data == nil {
+		source = "embedded configs/default.yaml"
+	} else {
+		if err := checkKeys(data, source); err != nil {
 			return nil, err
 		}
-		if err := v.MergeConfig(bytes.NewReader(b)); err != nil {
-			return nil, fmt.Errorf("config %s: %w", file, err)
+		if err := v.MergeConfig(bytes.NewReader(data)); err != nil {
+			return nil, fmt.Errorf("config %s: %w", source, err)
 		}
-		source = file
 	}
 	// viper's Unmarshal ignores environment variables for keys that are in
 	// neither a file nor a default (../shared/notes/libraries.md), so every
@@ -230,18 +256,31 @@ func Load(file string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, 
 			}
 		}
 	}
+	where := fmt.Sprintf("config (%s, ARBOR_* environment, flags)", source)
+	for _, k := range budgetKeys {
+		if s, ok := v.Get(k).(string); ok {
+			n, err := ParseBudget(s)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", where, k, err)
+			}
+			v.Set(k, n)
+		}
+	}
 	var c Config
 	err := v.Unmarshal(&c, func(dc *mapstructure.DecoderConfig) {
 		dc.ErrorUnused = true
 		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(
-			mapstructure.StringToTimeDurationHookFunc(),
+			durationHook,
 			stringToStructuredHook,
 		)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("config (%s, ARBOR_* environment, flags): %w", source, cleanDecodeErr(err))
+		return nil, fmt.Errorf("%s: %w", where, cleanDecodeErr(err))
 	}
 	c.Source = source
+	if err := checkEnv(&c); err != nil {
+		return nil, err
+	}
 	if err := c.resolve(); err != nil {
 		return nil, fmt.Errorf("config %s: %w", source, err)
 	}
@@ -275,7 +314,13 @@ func checkKeys(b []byte, file string) error {
 			if !known[full] && !isPrefix(full) {
 				return fmt.Errorf("config %s: unknown key %q", file, full)
 			}
-			if sub, ok := m[k].(map[string]any); ok && !known[full] {
+			sub, isMap := m[k].(map[string]any)
+			if !known[full] && !isMap && m[k] != nil {
+				// A scalar or list where a section belongs (cache: false,
+				// models.chat: openai) would otherwise be dropped silently.
+				return fmt.Errorf("config %s: %q is a section (keys %s), not %s", file, full, strings.Join(childKeys(full), ", "), describeYAML(m[k]))
+			}
+			if isMap && !known[full] {
 				if err := walk(full, sub); err != nil {
 					return err
 				}
@@ -284,6 +329,31 @@ func checkKeys(b []byte, file string) error {
 		return nil
 	}
 	return walk("", raw)
+}
+
+// childKeys lists the keys directly under section p ("cache" → enabled, dir).
+func childKeys(p string) []string {
+	var out []string
+	for _, k := range keys() {
+		if rest, ok := strings.CutPrefix(k, p+"."); ok {
+			child, _, _ := strings.Cut(rest, ".")
+			if !slices.Contains(out, child) {
+				out = append(out, child)
+			}
+		}
+	}
+	return out
+}
+
+// describeYAML names a decoded YAML value's kind for an error message.
+func describeYAML(v any) string {
+	switch v.(type) {
+	case []any:
+		return "a list"
+	case string:
+		return fmt.Sprintf("the string %q", v)
+	}
+	return fmt.Sprintf("the value %v", v)
 }
 
 func isPrefix(p string) bool {
@@ -325,6 +395,82 @@ var keys = sync.OnceValue(func() []string {
 	return out
 })
 
+// checkEnv refuses ARBOR_* variables that look like config keys but match
+// none (a misspelt ARBOR_ANSWER_BUGDET would otherwise be ignored
+// silently): those that begin with a config section's name
+// (ARBOR_ANSWER_…, ARBOR_MODELS_…). Other ARBOR_* variables are not config
+// (ARBOR_CONFIG, test switches such as ARBOR_LARGE, keys handed to
+// bridge sidecars) and are left alone, as are variables named by an
+// endpoint's api_key_env.
+func checkEnv(c *Config) error {
+	known := map[string]bool{}
+	sections := map[string]bool{}
+	for _, k := range keys() {
+		known[EnvName(k)] = true
+		if top, _, nested := strings.Cut(k, "."); nested {
+			sections[EnvName(top)+"_"] = true
+		}
+	}
+	for _, nr := range c.Models.Roles() {
+		for _, e := range nr.Role.Endpoints {
+			known[e.APIKeyEnv] = true
+		}
+	}
+	var unknown []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if known[name] || !strings.HasPrefix(name, "ARBOR_") {
+			continue
+		}
+		for sec := range sections {
+			if strings.HasPrefix(name, sec) || name+"_" == sec {
+				unknown = append(unknown, name)
+				break
+			}
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(unknown)
+	return fmt.Errorf("environment: %s matches no config key (keys are ARBOR_ plus the key upper-cased with _ for ., e.g. ARBOR_ANSWER_BUDGET; see arbor config show)", strings.Join(unknown, ", "))
+}
+
+// EnvName is the environment variable that sets key ("answer.budget" →
+// "ARBOR_ANSWER_BUDGET").
+func EnvName(key string) string {
+	return "ARBOR_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+}
+
+// durationHook reads durations from strings with a unit ("30s", "200ms").
+// A bare number is refused rather than read as nanoseconds: "timeout: 30"
+// would otherwise be a 30 ns timeout. Zero needs no unit.
+func durationHook(from, to reflect.Type, data any) (any, error) {
+	if to != reflect.TypeOf(time.Duration(0)) {
+		return data, nil
+	}
+	switch from.Kind() {
+	case reflect.String:
+		s := strings.TrimSpace(data.(string))
+		if s == "" || s == "0" {
+			return time.Duration(0), nil
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return nil, fmt.Errorf("duration %q: needs a unit, e.g. 30s, 200ms or 2m", s)
+		}
+		return d, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		if reflect.ValueOf(data).IsZero() {
+			return time.Duration(0), nil
+		}
+		return nil, fmt.Errorf("duration %v: needs a unit, e.g. %vs or %vms", data, data, data)
+	}
+	return data, nil
+}
+
 // stringToStructuredHook lets an environment variable or flag carry a list
 // or struct as YAML or JSON (ARBOR_MODELS_CHAT_ENDPOINTS='[{url: ..., model: ...}]').
 func stringToStructuredHook(from, to reflect.Type, data any) (any, error) {
@@ -342,7 +488,8 @@ func stringToStructuredHook(from, to reflect.Type, data any) (any, error) {
 		}
 		var out any
 		if err := yaml.Unmarshal([]byte(s), &out); err != nil {
-			return nil, fmt.Errorf("cannot parse %q as YAML/JSON %s: %w", s, to.Kind(), err)
+			// The value is not echoed: an endpoint list may hold a key.
+			return nil, fmt.Errorf("cannot parse the value (%d bytes, not shown) as a YAML/JSON %s: %v", len(s), to.Kind(), err)
 		}
 		return out, nil
 	case reflect.Ptr:
@@ -397,7 +544,7 @@ func (c *Config) resolve() error {
 				return fmt.Errorf("%s.url: missing", where)
 			}
 			if !strings.HasPrefix(e.URL, "http://") && !strings.HasPrefix(e.URL, "https://") {
-				return fmt.Errorf("%s.url: %q must start with http:// or https://", where, e.URL)
+				return fmt.Errorf("%s.url: %q must start with http:// or https://", where, RedactURL(e.URL))
 			}
 			e.URL = strings.TrimRight(e.URL, "/")
 			if e.MaxInflight <= 0 {
@@ -437,10 +584,124 @@ func (c *Config) resolve() error {
 	if err := c.Bridges.resolve(); err != nil {
 		return err
 	}
-	if c.Answer.Budget < 0 {
-		return fmt.Errorf("answer.budget: %d must not be negative", c.Answer.Budget)
+	if p := c.Judge.Parse; p != "strict" && p != "official" {
+		return fmt.Errorf("judge.parse: %q is not one of strict, official", p)
+	}
+	if err := c.checkRanges(); err != nil {
+		return err
+	}
+	c.Warnings = append(c.Warnings, c.roleWarnings()...)
+	return nil
+}
+
+// checkRanges refuses counts that make no sense at zero or below and
+// floats that are not finite, naming the key: a zero max_tokens or a NaN τ
+// would otherwise run and measure nothing.
+func (c *Config) checkRanges() error {
+	positive := []struct {
+		key string
+		n   int
+	}{
+		{"answer.budget", c.Answer.Budget}, {"answer.max_tokens", c.Answer.MaxTokens}, {"answer.max_context", c.Answer.MaxContext},
+		{"judge.max_tokens", c.Judge.MaxTokens}, {"retry.max_attempts", c.Retry.MaxAttempts},
+		{"models.embed.dim", c.Models.Embed.Dim},
+		{"arbormem.semantic_candidates", c.ArborMem.SemanticCandidates}, {"arbormem.topic_candidates", c.ArborMem.TopicCandidates},
+		{"arbormem.keyword_candidates", c.ArborMem.KeywordCandidates}, {"arbormem.raw_tail", c.ArborMem.RawTail},
+		{"arbormem.branch_budget", c.ArborMem.BranchBudget}, {"arbormem.max_facts", c.ArborMem.MaxFacts},
+		{"arbormem.memory_op_max_tokens", c.ArborMem.MemoryOpMaxTokens},
+		{"baselines.recent_turns", c.Baselines.RecentTurns}, {"baselines.bm25_units", c.Baselines.BM25Units},
+		{"baselines.bm25_chunks_beam", c.Baselines.BM25ChunksBEAM}, {"baselines.summary_every", c.Baselines.SummaryEvery},
+	}
+	for _, p := range positive {
+		if p.n <= 0 {
+			return fmt.Errorf("%s: %d must be positive", p.key, p.n)
+		}
+	}
+	nonNegative := []struct {
+		key string
+		n   int
+	}{
+		{"run.workers", c.Run.Workers}, {"arbormem.supplemental_budget", c.ArborMem.SupplementalBudget},
+		{"retry.failures_to_eject", c.Retry.FailuresToEject},
+		{"models.embed.batch_size", c.Models.Embed.BatchSize}, {"models.rerank.batch_size", c.Models.Rerank.BatchSize},
+	}
+	for _, p := range nonNegative {
+		if p.n < 0 {
+			return fmt.Errorf("%s: %d must not be negative (0 means the default)", p.key, p.n)
+		}
+	}
+	a := c.ArborMem
+	for key, f := range map[string]float64{
+		"answer.temperature": c.Answer.Temperature, "judge.temperature": c.Judge.Temperature,
+		"arbormem.tau": a.Tau, "arbormem.keyword_first": a.KeywordFirst, "arbormem.keyword_next": a.KeywordNext,
+		"arbormem.keyword_max_df": a.KeywordMaxDF, "arbormem.recency_max": a.RecencyMax, "arbormem.topic_weight": a.TopicWeight,
+		"arbormem.topic_match_min": a.TopicMatchMin, "arbormem.topic_penalty": a.TopicPenalty, "arbormem.ce_scale": a.CEScale,
+		"arbormem.fact_min_sim": a.FactMinSim,
+	} {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("%s: %v is not a finite number", key, f)
+		}
 	}
 	return c.Report.check()
+}
+
+// roleWarnings says what a model-backed config leaves offline: an
+// api_key_env naming an unset variable (requests go out without a key),
+// and roles still local beside model-backed ones (only chat set: the judge,
+// embedder and reranker stay heuristic, which changes what is measured).
+func (c *Config) roleWarnings() []string {
+	var w, local []string
+	model := false
+	for _, nr := range c.Models.Roles() {
+		if nr.Name == "tokenizer" {
+			continue
+		}
+		if nr.Role.Local() {
+			local = append(local, nr.Name)
+			continue
+		}
+		model = true
+		for i, e := range nr.Role.Endpoints {
+			if e.APIKeyEnv != "" && os.Getenv(e.APIKeyEnv) == "" && e.APIKey == "" {
+				w = append(w, fmt.Sprintf("models.%s.endpoints[%d].api_key_env: %s is not set; requests go without an API key", nr.Name, i, e.APIKeyEnv))
+			}
+		}
+	}
+	if model && len(local) > 0 {
+		w = append(w, fmt.Sprintf("models: %s stay offline (local heuristics) while other roles use endpoints; tables say heuristic for them", strings.Join(local, ", ")))
+	}
+	return w
+}
+
+// Redacted is a copy of c whose endpoint URLs hide their passwords
+// (RedactURL); API keys are Secrets and hide themselves.
+func (c *Config) Redacted() *Config {
+	r := *c
+	for _, nr := range r.Models.Roles() {
+		eps := make([]Endpoint, len(nr.Role.Endpoints))
+		copy(eps, nr.Role.Endpoints)
+		for i := range eps {
+			eps[i].URL = RedactURL(eps[i].URL)
+		}
+		if len(eps) > 0 {
+			nr.Role.Endpoints = eps
+		}
+	}
+	return &r
+}
+
+// Map is the redacted config under its YAML keys, as plain maps, lists and
+// scalars (durations as strings, "30s"), for manifests.
+func (c *Config) Map() (map[string]any, error) {
+	y, err := c.YAML()
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(y, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // CacheDir is where the response cache lives: cache.dir, or
@@ -465,12 +726,14 @@ func (c *Config) UseChat(mode string) bool {
 	return c.Models.Chat.Provider == "openai"
 }
 
-// YAML renders the effective config with every secret redacted.
+// YAML renders the effective config with every secret redacted: API keys
+// and passwords in endpoint URLs.
 func (c *Config) YAML() ([]byte, error) {
+	r := c.Redacted()
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	if err := enc.Encode(c); err != nil {
+	if err := enc.Encode(r); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -142,6 +142,12 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatal(c.Judge.Mode)
 			}
 		}
+	case key == "judge.parse":
+		return "official", func(c *Config) {
+			if c.Judge.Parse != "official" {
+				t.Fatal(c.Judge.Parse)
+			}
+		}
 	case key == "answer.enable_thinking":
 		return "true", func(c *Config) {
 			if c.Answer.EnableThinking == nil || !*c.Answer.EnableThinking {

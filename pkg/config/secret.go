@@ -1,6 +1,10 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
 
 // Secret holds an API key. Every printable form (String, %v, %#v, JSON, YAML)
 // shows "[redacted]"; only Reveal returns the value, and it is called only
@@ -34,3 +38,36 @@ func (s Secret) MarshalYAML() (any, error) { return s.String(), nil }
 
 // MarshalText writes the redacted form (used by encoders that prefer it).
 func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// RedactURL hides the password of a URL's user information
+// ("http://user:key@host" → "http://user:[redacted]@host"), for every place
+// that prints or records an endpoint URL. A string that does not parse as a
+// URL (or has no scheme) is returned with everything before the last "@"
+// (after any "://") hidden.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || !strings.Contains(raw, "://") {
+		scheme, rest, ok := strings.Cut(raw, "://")
+		if !ok {
+			scheme, rest = "", raw
+		}
+		if at := strings.LastIndex(rest, "@"); at >= 0 {
+			if ok {
+				scheme += "://"
+			}
+			return scheme + redacted + rest[at:]
+		}
+		return raw
+	}
+	if u.User == nil {
+		return raw
+	}
+	if _, has := u.User.Password(); !has {
+		return raw
+	}
+	// url.UserPassword would escape the brackets; splice the text instead.
+	scheme, rest, _ := strings.Cut(raw, "://")
+	at := strings.LastIndex(rest, "@")
+	user, _, _ := strings.Cut(rest[:at], ":")
+	return scheme + "://" + user + ":" + redacted + rest[at:]
+}

@@ -15,14 +15,23 @@ import (
 // ErrNoJSON is returned when the text holds no JSON object or array.
 var ErrNoJSON = errors.New("no JSON object or array in reply")
 
-// Unmarshal extracts the first JSON object or array from text that decodes
+// Unmarshal extracts the first JSON object or array from text (after any
+// reasoning block, StripReasoning) that decodes
 // into v, repairing it if needed. Prose before the JSON may hold brackets
 // ("as said in turn [3]: {...}"), so a candidate that is not JSON, or is
 // complete JSON of the wrong shape, is skipped for the next one after it; a
 // repaired (truncated) candidate runs to the end of the text and is final.
 // The first candidate's error is returned when none decodes.
+//
+// A reply that holds several complete values (a stray example in the
+// prose, then the answer) gives its last complete value of v's shape (an
+// object for a struct or map, with at least one of a struct's fields; an
+// array for a slice); repair is tried only when no complete value fits.
 func Unmarshal(text string, v any) error {
-	s := stripFences(text)
+	s := stripFences(StripReasoning(text))
+	if raw, ok := lastComplete(s, v); ok {
+		return json.Unmarshal([]byte(raw), v)
+	}
 	var first error
 	for off := 0; off < len(s); {
 		i := strings.IndexAny(s[off:], "{[")
@@ -58,12 +67,87 @@ func Unmarshal(text string, v any) error {
 	return first
 }
 
+// lastComplete is the last complete JSON value in s (not inside another
+// one) that has v's shape and decodes into it.
+func lastComplete(s string, v any) (string, bool) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return "", false
+	}
+	t := rv.Type().Elem()
+	var last string
+	for off := 0; off < len(s); {
+		i := strings.IndexAny(s[off:], "{[")
+		if i < 0 {
+			break
+		}
+		off += i
+		dec := json.NewDecoder(strings.NewReader(s[off:]))
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
+			off++
+			continue
+		}
+		if fitsShape(raw, t) {
+			probe := reflect.New(t)
+			if json.Unmarshal(raw, probe.Interface()) == nil {
+				last = string(raw)
+			}
+		}
+		off += int(dec.InputOffset())
+	}
+	return last, last != ""
+}
+
+// fitsShape reports whether raw has the shape of type t: an array for a
+// slice or array, an object for a map, an object with at least one of the
+// struct's JSON fields for a struct; anything for an interface.
+func fitsShape(raw json.RawMessage, t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	isObj := len(raw) > 0 && raw[0] == '{'
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return !isObj
+	case reflect.Map:
+		return isObj
+	case reflect.Interface:
+		return true
+	case reflect.Struct:
+		if !isObj {
+			return false
+		}
+		var keys map[string]json.RawMessage
+		if json.Unmarshal(raw, &keys) != nil {
+			return false
+		}
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			for k := range keys {
+				if strings.EqualFold(k, name) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return false
+}
+
 // Extract returns the first JSON object or array in text as valid JSON:
 // fences and surrounding prose are dropped, trailing commas removed, Python
 // literals (True/False/None) mapped, and a truncated value closed after its
 // last complete element.
 func Extract(text string) (string, error) {
-	s := stripFences(text)
+	s := stripFences(StripReasoning(text))
 	start := strings.IndexAny(s, "{[")
 	if start < 0 {
 		return "", ErrNoJSON
@@ -168,6 +252,10 @@ func repair(s string) (string, error) {
 			}
 			i++
 		case c == ':':
+			// The key is done: the next string is its value.
+			if n := len(stack); n > 0 && stack[n-1].obj {
+				stack[n-1].expectKey = false
+			}
 			out.WriteByte(c)
 			i++
 		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
@@ -219,4 +307,21 @@ func trimTrailingComma(b *strings.Builder) {
 		b.Reset()
 		b.WriteString(s)
 	}
+}
+
+// StripReasoning drops a reasoning model's thinking from a reply: the text
+// up to the last "</think>" (vLLM's reasoning parser may have removed the
+// opening tag already), or, when a "<think>" is never closed (the reply was
+// cut off while thinking), everything from it on. Thinking often quotes
+// braces and labels ("maybe {"label": ...}? No, WRONG...") that are not the
+// answer.
+func StripReasoning(s string) string {
+	lower := strings.ToLower(s)
+	if i := strings.LastIndex(lower, "</think>"); i >= 0 {
+		return s[i+len("</think>"):]
+	}
+	if i := strings.Index(lower, "<think>"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

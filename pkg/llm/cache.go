@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 )
@@ -239,12 +240,22 @@ func CacheEmbed(next Embedder, c *Cache, role, model string) Embedder {
 			miss = append(miss, t)
 			missAt = append(missAt, i)
 		}
+		// Cost is a property of the work, not of the cache: a cached text
+		// still counts the tokens its embedding cost when it was made.
+		hitTokens := 0
+		for i := range texts {
+			if out[i] != nil {
+				hitTokens += cachedTokens(c, "embedtok", keys[i])
+			}
+		}
 		if len(miss) == 0 {
 			if len(texts) > 0 {
 				noteCached(ctx)
 			}
+			noteTokens(ctx, hitTokens, 0)
 			return out, nil
 		}
+		before := notedPrompt(ctx)
 		vs, err := next.Embed(ctx, miss)
 		if err != nil {
 			return nil, err
@@ -252,12 +263,54 @@ func CacheEmbed(next Embedder, c *Cache, role, model string) Embedder {
 		if len(vs) != len(miss) {
 			return nil, malformed("embeddings: %d vectors for %d inputs", len(vs), len(miss))
 		}
+		shares := apportion(notedPrompt(ctx)-before, miss)
 		for j, i := range missAt {
 			out[i] = vs[j]
 			c.put("embed", keys[i], encodeVector(vs[j]))
+			c.put("embedtok", keys[i], []byte(strconv.Itoa(shares[j])))
 		}
+		noteTokens(ctx, hitTokens, 0)
 		return out, nil
 	}}
+}
+
+// cachedTokens is the token count stored beside a cached entry (0 when
+// none: entries from before counts were kept).
+func cachedTokens(c *Cache, kind, key string) int {
+	b, ok := c.get(kind, key)
+	if !ok {
+		return 0
+	}
+	n, _ := strconv.Atoi(string(b))
+	return n
+}
+
+// notedPrompt is the prompt tokens noted so far in ctx's call.
+func notedPrompt(ctx context.Context) int {
+	if n := noteFrom(ctx); n != nil {
+		return int(n.prompt.Load())
+	}
+	return 0
+}
+
+// apportion splits a batch's prompt tokens over its texts by length (the
+// server reports one total per request), exactly: the shares sum to total.
+func apportion(total int, texts []string) []int {
+	out := make([]int, len(texts))
+	if total <= 0 || len(texts) == 0 {
+		return out
+	}
+	chars := 0
+	for _, t := range texts {
+		chars += len(t) + 1
+	}
+	given := 0
+	for i, t := range texts {
+		out[i] = total * (len(t) + 1) / chars
+		given += out[i]
+	}
+	out[0] += total - given
+	return out
 }
 
 // Vectors are stored as "arbv" + uint32 dimension + little-endian float32s:
@@ -288,11 +341,27 @@ func decodeVector(b []byte, dim int) ([]float32, bool) {
 }
 
 // CacheRerank serves repeated (query, documents) calls from c.
+// Entries keep the prompt tokens the call cost, which a hit counts again.
 func CacheRerank(next Reranker, c *Cache, role, model string) Reranker {
+	type entry struct {
+		Scores       []float64 `json:"scores"`
+		PromptTokens int       `json:"prompt_tokens"`
+	}
 	return rerankFunc(func(ctx context.Context, q string, docs []string) ([]float64, error) {
-		return throughCache(ctx, c, "rerank", cacheKey("rerank/v1", role, model, q, docs),
-			func(s *[]float64) bool { return len(*s) == len(docs) },
-			func() ([]float64, error) { return next.Rerank(ctx, q, docs) })
+		e, err := throughCache(ctx, c, "rerank", cacheKey("rerank/v2", role, model, q, docs),
+			func(e *entry) bool {
+				if len(e.Scores) != len(docs) {
+					return false
+				}
+				noteTokens(ctx, e.PromptTokens, 0)
+				return true
+			},
+			func() (entry, error) {
+				before := notedPrompt(ctx)
+				s, err := next.Rerank(ctx, q, docs)
+				return entry{Scores: s, PromptTokens: notedPrompt(ctx) - before}, err
+			})
+		return e.Scores, err
 	})
 }
 

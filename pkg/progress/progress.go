@@ -27,7 +27,28 @@ type Reporter struct {
 	last     time.Time
 	every    time.Duration
 	finished bool
+	// skipped units (resumed, answered from cache) count as done but not
+	// toward the rate, which would otherwise promise the rest at their
+	// speed.
+	skipped int
+	eta     eta
+	now     func() time.Time
 }
+
+// eta is an exponentially smoothed rate of worked units per second,
+// sampled at least every etaWindow.
+type eta struct {
+	rate   float64 // units per second; 0 until the first window closes
+	at     time.Time
+	worked int // worked units at `at`
+}
+
+// etaWindow is the shortest interval a rate sample spans; etaAlpha the
+// weight of the newest sample.
+const (
+	etaWindow = 2 * time.Second
+	etaAlpha  = 0.3
+)
 
 // New makes a reporter writing to w. It draws a bar only when enabled and w
 // is a terminal; otherwise it prints a line at most every `every` (and at
@@ -36,13 +57,17 @@ func New(w io.Writer, desc string, total int, enabled bool) *Reporter {
 	if w == nil {
 		w = io.Discard
 	}
-	r := &Reporter{w: w, desc: desc, total: total, start: time.Now(), every: 10 * time.Second}
+	r := &Reporter{w: w, desc: desc, total: total, every: 10 * time.Second, now: time.Now}
+	r.start = r.now()
+	r.eta.at = r.start
 	if f, ok := w.(*os.File); ok && enabled && term.IsTerminal(int(f.Fd())) {
 		r.bar = progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionSetDescription(desc),
 			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
+			// The library's prediction counts resumed units as work done
+			// since the start; the status carries ours instead.
+			progressbar.OptionSetPredictTime(false),
 			progressbar.OptionSetElapsedTime(true),
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
@@ -71,18 +96,59 @@ func (r *Reporter) Set(done int, status string) {
 	}
 }
 
+// Skip records n units that are done without work (resumed from an
+// earlier run, answered from the cache): they move the count, not the rate.
+func (r *Reporter) Skip(n int, status string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.skipped += n
+	r.add(n, status)
+}
+
 func (r *Reporter) add(n int, status string) {
 	r.done += n
 	r.status = status
+	now := r.now()
+	r.sampleRate(now)
 	if r.bar != nil {
-		r.bar.Describe(r.desc + " " + status)
+		r.bar.Describe(r.desc + " " + status + " · eta " + r.etaString())
 		_ = r.bar.Add(n)
 		return
 	}
-	if now := time.Now(); now.Sub(r.last) >= r.every {
+	if now.Sub(r.last) >= r.every {
 		r.last = now
 		r.line()
 	}
+}
+
+// sampleRate folds the worked units since the last sample into the
+// smoothed rate once a window has passed.
+func (r *Reporter) sampleRate(now time.Time) {
+	worked := r.done - r.skipped
+	dt := now.Sub(r.eta.at)
+	if dt < etaWindow || worked <= r.eta.worked {
+		return
+	}
+	inst := float64(worked-r.eta.worked) / dt.Seconds()
+	if r.eta.rate == 0 {
+		r.eta.rate = inst
+	} else {
+		r.eta.rate = etaAlpha*inst + (1-etaAlpha)*r.eta.rate
+	}
+	r.eta.at, r.eta.worked = now, worked
+}
+
+// etaString is the time left at the smoothed rate of worked units; "?"
+// until a rate has been measured.
+func (r *Reporter) etaString() string {
+	left := r.total - r.done
+	switch {
+	case left <= 0:
+		return "0s"
+	case r.eta.rate <= 0:
+		return "?"
+	}
+	return time.Duration(float64(left) / r.eta.rate * float64(time.Second)).Round(time.Second).String()
 }
 
 func (r *Reporter) line() {
@@ -90,12 +156,7 @@ func (r *Reporter) line() {
 	if r.total > 0 {
 		pct = 100 * float64(r.done) / float64(r.total)
 	}
-	eta := "?"
-	if r.done > 0 && r.total >= r.done {
-		el := time.Since(r.start)
-		eta = (time.Duration(float64(el) / float64(r.done) * float64(r.total-r.done))).Round(time.Second).String()
-	}
-	fmt.Fprintf(r.w, "%s: %d/%d (%.0f%%) %s eta %s\n", r.desc, r.done, r.total, pct, r.status, eta)
+	fmt.Fprintf(r.w, "%s: %d/%d (%.0f%%) %s eta %s\n", r.desc, r.done, r.total, pct, r.status, r.etaString())
 }
 
 // Finish prints the final state once.
@@ -109,7 +170,7 @@ func (r *Reporter) Finish() {
 	if r.bar != nil {
 		_ = r.bar.Finish()
 	}
-	fmt.Fprintf(r.w, "%s: %d/%d done in %s %s\n", r.desc, r.done, r.total, time.Since(r.start).Round(time.Millisecond), r.status)
+	fmt.Fprintf(r.w, "%s: %d/%d done in %s %s\n", r.desc, r.done, r.total, r.now().Sub(r.start).Round(time.Millisecond), r.status)
 }
 
 // BigFile is the size below which reading a file shows no progress: it

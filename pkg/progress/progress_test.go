@@ -71,3 +71,28 @@ func TestBytesOnlyForBigFiles(t *testing.T) {
 		t.Fatalf("unexpected output:\n%s", out)
 	}
 }
+
+// TestETAIgnoresSkippedAndIsSmoothed: resumed units do not make the rest
+// look fast, and one slow window moves the estimate only part of the way.
+func TestETAIgnoresSkippedAndIsSmoothed(t *testing.T) {
+	var b bytes.Buffer
+	r := New(&b, "eval", 1000, false)
+	now := r.start
+	r.now = func() time.Time { return now }
+	r.SetInterval(time.Hour)
+	r.Skip(900, "") // resumed: 900 of 1000 already done
+	if got := r.etaString(); got != "?" {
+		t.Fatalf("eta before any work = %s, want ?", got)
+	}
+	now = now.Add(10 * time.Second)
+	r.Add(10, "") // 1 unit/s
+	if got := r.etaString(); got != "1m30s" {
+		t.Fatalf("eta = %s, want 1m30s (90 left at 1/s; the 900 resumed do not count)", got)
+	}
+	now = now.Add(20 * time.Second)
+	r.Add(10, "") // 0.5 unit/s in this window
+	// smoothed: 0.3·0.5 + 0.7·1 = 0.85/s; 80 left → 94s
+	if got := r.etaString(); got != "1m34s" {
+		t.Fatalf("smoothed eta = %s, want 1m34s", got)
+	}
+}

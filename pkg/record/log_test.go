@@ -72,3 +72,17 @@ func FuzzReadLog(f *testing.F) {
 		_, _ = ReadLog[Sample](p)
 	})
 }
+
+func TestWriteFileAtomicIsWorldReadable(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "sub", "f.json")
+	if err := WriteFileAtomic(p, []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", st.Mode().Perm())
+	}
+}

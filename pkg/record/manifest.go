@@ -44,12 +44,36 @@ type Manifest struct {
 	// SubsetQuestions is the number of questions of the sampled subset
 	// (--subset or --subset-ids; subset.json lists them), 0 without one.
 	SubsetQuestions int `json:"subset_questions,omitempty"`
+	// History lists every config that contributed samples to the run, in
+	// order, with the commands that ran under it and how many of the run's
+	// samples it made (Sample.Fingerprint); the top-level Config and
+	// Fingerprint are the latest entry's. One entry for a run made under one
+	// config; more only after --force.
+	History []Contribution `json:"history,omitempty"`
+	// Degraded is every system's count of what went wrong but was
+	// survived, as of the last run that wrote the folder (memory fallbacks,
+	// repaired and unparsed replies, ingest errors, unparsed judge replies,
+	// failed samples); empty before a run finishes.
+	Degraded []SystemDegraded `json:"degraded,omitempty"`
+}
+
+// Contribution is one config that contributed samples to a run.
+type Contribution struct {
+	Fingerprint string     `json:"fingerprint"`
+	Config      any        `json:"config"`
+	Commands    [][]string `json:"commands"`
+	Commit      string     `json:"arbor_commit,omitempty"`
+	Started     time.Time  `json:"started"`
+	// Samples counts the run's current samples made under this config.
+	Samples int `json:"samples"`
 }
 
 // Dataset identifies the input file.
 type Dataset struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
+	// Path is absolute; "" for an embedded set (Embedded names it).
+	Path     string `json:"path"`
+	Embedded string `json:"embedded,omitempty"`
+	SHA256   string `json:"sha256"`
 }
 
 // Endpoint is one configured model endpoint, with the model it serves.
@@ -128,6 +152,13 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
+		return err
+	}
+	// CreateTemp makes 0600 files; results are meant to be read by others
+	// (a shared results folder, a web server).
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
 		return err
 	}
 	if _, err := tmp.Write(data); err != nil {

@@ -54,6 +54,10 @@ type Sample struct {
 	// ("answerer", "memory-ops", "judge"), for table captions.
 	Heuristic []string `json:"heuristic,omitempty"`
 	Error     string   `json:"error,omitempty"`
+	// Fingerprint is the config fingerprint of the run that made this
+	// sample (Manifest.Fingerprint), so that a run resumed under another
+	// config (--force) still says which config made each sample.
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // ScoreRecord is one scorer's verdict.
@@ -63,6 +67,9 @@ type ScoreRecord struct {
 	Parts     []float64 `json:"parts,omitempty"`
 	Raw       string    `json:"raw,omitempty"`
 	Heuristic bool      `json:"heuristic,omitempty"`
+	// Unparsed counts the judge replies behind this verdict that gave no
+	// verdict where the protocol asks for one (scored 0).
+	Unparsed int `json:"unparsed,omitempty"`
 }
 
 // Latency holds the timings of one sample, in seconds.

@@ -64,8 +64,9 @@ var seriesColors = []color.RGBA{
 	{0x17, 0xbe, 0xcf, 0xff},
 }
 
-// LinePlotSVG draws p as SVG to w, with the legend to the right of the
-// plotting area so that it never hides a line.
+// LinePlotSVG draws p as SVG to w: on an opaque white page, with y grid
+// lines, the legend inside the plotting area, and a colour, dash pattern
+// and marker per series so that overlapping lines stay distinguishable.
 func LinePlotSVG(w io.Writer, p Plot) (err error) {
 	// gonum panics on degenerate ranges; a table run must get an error.
 	defer func() {
@@ -85,8 +86,19 @@ func LinePlotSVG(w io.Writer, p Plot) (err error) {
 	pl.Title.Text = p.Title
 	pl.X.Label.Text = p.XLabel
 	pl.Y.Label.Text = p.YLabel
-	legend := plot.NewLegend()
+	pl.BackgroundColor = color.White
+	// Horizontal grid lines only: values are read off the y axis.
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = nil
+	grid.Horizontal.Color = color.Gray{Y: 0xdd}
+	grid.Horizontal.Width = vg.Points(0.5)
+	pl.Add(grid)
+	// The legend sits inside the plotting area, in the upper left corner,
+	// which budget curves (rising to the right) leave mostly empty.
+	legend := &pl.Legend
 	legend.Top, legend.Left = true, true
+	legend.XOffs, legend.YOffs = vg.Points(6), -vg.Points(6)
+	legend.Padding = vg.Points(2)
 
 	var xs []float64
 	seen := map[float64]bool{}
@@ -123,8 +135,12 @@ func LinePlotSVG(w io.Writer, p Plot) (err error) {
 		c := seriesColors[i%len(seriesColors)]
 		line.Color = c
 		line.Width = vg.Points(1.5)
+		// Systems that score alike draw the same line: a dash pattern and a
+		// marker per series keep each visible under the other.
+		line.Dashes = plotutil.Dashes(i)
 		pts.Color = c
 		pts.Shape = plotutil.Shape(i)
+		pts.Radius = vg.Points(3)
 		pl.Add(line, pts)
 		if len(bars.XYs) > 0 {
 			eb, err := plotter.NewYErrorBars(bars)
@@ -161,20 +177,27 @@ func LinePlotSVG(w io.Writer, p Plot) (err error) {
 	pl.X.Tick.Marker = ticks
 	pl.Y.Tick.Marker = shortTicks{}
 
-	legendW := vg.Length(0)
-	for _, s := range p.Series {
-		legendW = max(legendW, legend.TextStyle.Rectangle(s.Name).Size().X)
-	}
-	legendW += legend.ThumbnailWidth + 3*legend.TextStyle.Font.Size
-
 	canvas := vgsvg.New(width, height)
 	dc := draw.New(canvas)
-	pl.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
-	legend.Draw(draw.Crop(dc, width-legendW, 0, 0, -legend.TextStyle.Font.Size))
+	// An opaque page: a transparent SVG is unreadable on a dark viewer.
+	dc.SetColor(color.White)
+	dc.Fill(rectPath(0, 0, width, height))
+	pl.Draw(dc)
 	if _, err := canvas.WriteTo(w); err != nil {
 		return fmt.Errorf("plot %q: write svg: %w", p.Title, err)
 	}
 	return nil
+}
+
+// rectPath is the outline of a rectangle.
+func rectPath(x0, y0, x1, y1 vg.Length) vg.Path {
+	var p vg.Path
+	p.Move(vg.Point{X: x0, Y: y0})
+	p.Line(vg.Point{X: x1, Y: y0})
+	p.Line(vg.Point{X: x1, Y: y1})
+	p.Line(vg.Point{X: x0, Y: y1})
+	p.Close()
+	return p
 }
 
 // shortTicks is gonum's default ticker with labels in shortest form ("75"

@@ -127,6 +127,9 @@ type Table struct {
 	Columns   []Column  `json:"columns"`
 	Rows      []Row     `json:"rows"`
 	Highlight Highlight `json:"highlight"`
+	// Split, when above zero, typesets the LaTeX form as two tables cut
+	// after the first Split groups (a table too wide for a page).
+	Split int `json:"split,omitempty"`
 	// Notes are footnotes (heuristic components, error counts).
 	Notes []string `json:"notes,omitempty"`
 	// Stats says how the cells' intervals were made (nil without any).

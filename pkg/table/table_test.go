@@ -368,6 +368,12 @@ func TestLinePlotSVG(t *testing.T) {
 	if c := seriesColors[3]; strokes["#"+hex2(c.R)+hex2(c.G)+hex2(c.B)] != 0 {
 		t.Error("a fourth series colour appears with three series")
 	}
+	// An opaque page, y grid lines, and dash patterns that keep
+	// overlapping lines apart.
+	svg := buf.String()
+	if !strings.Contains(svg, "fill:#FFFFFF") || strokes["#DDDDDD"] == 0 || strings.Count(svg, "stroke-dasharray") < 2 {
+		t.Errorf("plot lacks a white background, y grid or dashed series (grid strokes %d, dashes %d)", strokes["#DDDDDD"], strings.Count(svg, "stroke-dasharray"))
+	}
 }
 
 func hex2(b uint8) string {

@@ -14,6 +14,14 @@ import (
 // "tab:<name>". A table whose cells do not line up with its columns is
 // refused before anything is written.
 func WriteAll(dir, name string, t Table) error {
+	return WriteAllLabel(dir, name, "tab:"+name, t)
+}
+
+// WriteAllLabel is WriteAll with the LaTeX \label given: tables of several
+// runs in one document need distinct labels ("tab:<run>:main"). A table
+// with Split > 0 is typeset as two floats cut after its first Split groups
+// (SplitGroups), labelled label and label+"-2".
+func WriteAllLabel(dir, name, label string, t Table) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
@@ -24,9 +32,20 @@ func WriteAll(dir, name string, t Table) error {
 	if err != nil {
 		return err
 	}
-	tex, err := t.LaTeX("tab:" + name)
-	if err != nil {
-		return err
+	var tex []byte
+	for i, part := range t.SplitGroups(t.Split) {
+		l := label
+		if i > 0 {
+			l = fmt.Sprintf("%s-%d", label, i+1)
+		}
+		b, err := part.LaTeX(l)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			tex = append(tex, '\n')
+		}
+		tex = append(tex, b...)
 	}
 	js, err := t.JSON()
 	if err != nil {

@@ -25,13 +25,31 @@ import (
 type countingReader struct {
 	r io.Reader
 	n int64
+	// limit, when above zero, is the offset past which reading fails: one
+	// element may not grow beyond MaxElement.
+	limit int64
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
+	if c.limit > 0 && c.n >= c.limit {
+		return 0, errElementTooLarge
+	}
+	if c.limit > 0 && int64(len(p)) > c.limit-c.n {
+		p = p[:c.limit-c.n]
+	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
 }
+
+// MaxElement bounds one element of a streamed benchmark file (one
+// LongMemEval instance, one LoCoMo conversation). Decoding holds an element
+// whole, at many times its size in memory (a 50 MB single-line episode
+// peaked at 1.9 GB); the largest official element (LongMemEval _m) is about
+// 6 MB, so anything beyond this bound is a damaged or foreign file.
+const MaxElement = 32 << 20
+
+var errElementTooLarge = fmt.Errorf("element larger than %d MB: not a benchmark episode (damaged file?)", MaxElement>>20)
 
 // DecodeArray reads a top-level JSON array from r and calls each once per
 // element with a decoder positioned at that element; each must consume
@@ -40,7 +58,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // set, receives the bytes read so far after every element and at the end.
 func DecodeArray(ctx context.Context, r io.Reader, total int64, progress func(done, total int64), each func(i int, dec *json.Decoder) error) error {
 	cr := &countingReader{r: r}
-	dec := json.NewDecoder(bufio.NewReaderSize(cr, 64<<10))
+	dec := json.NewDecoder(bufio.NewReaderSize(ValidUTF8(cr), 64<<10))
 	tok, err := dec.Token()
 	if err != nil {
 		return fmt.Errorf("top level: expected a JSON array: %w", describe(err))
@@ -52,6 +70,9 @@ func DecodeArray(ctx context.Context, r io.Reader, total int64, progress func(do
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		// The decoder reads ahead by at most its buffer: the bound is on
+		// what it has consumed, plus that margin.
+		cr.limit = cr.n + MaxElement + 128<<10
 		if err := each(i, dec); err == io.EOF {
 			return fmt.Errorf("top level: unterminated array: %w", io.ErrUnexpectedEOF)
 		} else if err != nil {
@@ -61,6 +82,7 @@ func DecodeArray(ctx context.Context, r io.Reader, total int64, progress func(do
 			progress(cr.n, total)
 		}
 	}
+	cr.limit = 0
 	if _, err := dec.Token(); err != nil {
 		return fmt.Errorf("top level: unterminated array: %w", describe(err))
 	}
