@@ -1,23 +1,42 @@
 package cmd
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/speaker"
+	"github.com/arbor-eval/arbor/runners"
 )
 
 func init() {
 	var opts llmtest.Options
+	var sopts speaker.Options
 	var addr, kinds string
+	var echo bool
 	c := &cobra.Command{
 		Use:   "fake-endpoint",
-		Short: "Serve a fake OpenAI-compatible endpoint (chat, embeddings, rerank, tokenize) for trying arbor without a GPU",
-		Long: `Serve llmtest's fake model server: echoing chat replies (streamed or not),
-hashed embeddings, word-overlap reranks (vLLM /v1/rerank and TEI /rerank) and
-word-count /tokenize, with optional latency and injected faults. Point a
-config's endpoints at it to exercise pools, retries and the cache.`,
+		Short: "Serve a fake OpenAI-compatible endpoint (chat, embeddings, rerank, tokenize) that speaks arbor's prompts, for running the model path without a GPU",
+		Long: `Serve a fake model server that speaks every prompt of arbor: it recognises
+each chat request by the template it was rendered from and answers in the
+prompt's schema with what arbor's offline rules compute from the request
+(ArborMem's memory operations, extractive answers, lexical judge verdicts,
+session summaries, the BranchMemEval verbaliser). Embeddings and reranks are
+the offline providers', so a config whose chat, embed and rerank endpoints
+point here runs the model-backed path end to end. A prompt it does not
+recognise (one overridden with prompts_dir) gets an echo.
+
+--noise varies a share of the replies the way real chat models do
+(reasoning blocks, code fences, prose around the JSON, reordered or extra
+keys, trailing commas, single quotes, truncation at max_tokens), seeded by
+--noise-seed. On exit it prints, per prompt, the replies given, varied and
+unparseable. --echo serves the old echoing fake instead. Latency and injected
+faults exercise pools, retries and the cache.`,
+		Example: `  arbor fake-endpoint --addr 127.0.0.1:8001
+  arbor fake-endpoint --noise 0.2 --noise-seed 7
+  arbor fake-endpoint --latency 200ms --fail-rate 0.05 --fail-kinds 500,drop`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, k := range strings.Split(kinds, ",") {
@@ -29,13 +48,28 @@ config's endpoints at it to exercise pools, retries and the cache.`,
 					opts.FaultKinds = append(opts.FaultKinds, f)
 				}
 			}
-			return llmtest.Serve(cmd.Context(), addr, opts, cmd.OutOrStdout())
+			if echo {
+				return llmtest.Serve(cmd.Context(), addr, opts, cmd.OutOrStdout())
+			}
+			sopts.Dim = opts.Dim
+			sp, err := speaker.New(sopts)
+			if err != nil {
+				return err
+			}
+			err = llmtest.Serve(cmd.Context(), addr, sp.Install(opts), cmd.OutOrStdout())
+			if werr := sp.WriteStats(cmd.OutOrStdout()); err == nil {
+				err = werr
+			}
+			return err
 		},
 	}
 	f := c.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:8001", "listen address")
 	f.StringVar(&opts.Model, "model", "fake-model", "served model id")
 	f.IntVar(&opts.Dim, "dim", 1024, "embedding dimension")
+	f.BoolVar(&echo, "echo", false, "echo the prompt instead of speaking it (the plain fake)")
+	f.Float64Var(&sopts.Noise, "noise", 0, "share of replies varied as real chat models vary them (0 to 1)")
+	f.Uint64Var(&sopts.Seed, "noise-seed", 1, "seed of the noise")
 	f.DurationVar(&opts.FirstTokenLatency, "latency", 0, "latency before the first token (and before non-chat replies)")
 	f.DurationVar(&opts.TokenLatency, "token-latency", 0, "latency between streamed tokens")
 	f.Float64Var(&opts.FaultRate, "fail-rate", 0, "probability that a request fails with an injected fault")
@@ -44,5 +78,58 @@ config's endpoints at it to exercise pools, retries and the cache.`,
 	f.StringVar(&opts.Reasoning, "reasoning", "", "text streamed as reasoning before each reply")
 	f.StringVar(&opts.RetryAfter, "retry-after", "1", "Retry-After header sent with 429")
 	f.DurationVar(&opts.Hang, "hang", 0, "how long a hang lasts (default 1m)")
+	c.AddCommand(compareCmd())
 	rootCmd.AddCommand(c)
+}
+
+func compareCmd() *cobra.Command {
+	var opts runners.CompareOptions
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "compare",
+		Short: "Replay BranchMemEval through ArborMem offline and on the model path against a speaking fake, and compare",
+		Long: `Replay BranchMemEval through ArborMem twice, offline (rule-based memory
+operations, local embedder and reranker) and model-backed against an
+in-process speaking fake on loopback (every memory operation, embedding and
+rerank over HTTP), and print how far they agree: interactions placed under
+the same parent, questions with the same evidence bundle, mean evidence
+recall of each, and, with --noise, the replies ArborMem repaired or gave up
+on against the replies the fake made unparseable.
+
+The model-backed run resolves arbormem.routing, arbormem.ce_score and
+arbormem.supplemental_fill as the offline run does (heuristic routing, s_ce
+as the scaled reranker score, supplemental fill on) so that the two are
+comparable; --model-defaults keeps the config's values (by default the
+paper's cascade, the reranker's logit, no fill) to measure what they change.`,
+		Example: `  arbor fake-endpoint compare
+  arbor fake-endpoint compare --noise 0.2 --noise-seed 7
+  arbor fake-endpoint compare --limit 5 --json
+  arbor fake-endpoint compare --model-defaults`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(cmd)
+			if err != nil {
+				return err
+			}
+			res, err := runners.CompareModelPath(cmd.Context(), cfg, opts)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(res)
+			}
+			return runners.WriteComparison(cmd.OutOrStdout(), res)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&opts.Data, "data", "", "BranchMemEval file (default: the embedded set)")
+	f.IntVar(&opts.Limit, "limit", 0, "keep the first N episodes (0: all)")
+	f.Float64Var(&opts.Noise, "noise", 0, "share of the fake's replies varied as real chat models vary them (0 to 1)")
+	f.Uint64Var(&opts.Seed, "noise-seed", 1, "seed of the noise")
+	f.BoolVar(&opts.ModelDefaults, "model-defaults", false, "run the model-backed ArborMem with the config's routing and ce_score instead of the offline run's")
+	f.IntVar(&opts.Workers, "workers", 2, "episodes replayed at once")
+	f.BoolVar(&asJSON, "json", false, "print the figures as JSON")
+	return c
 }

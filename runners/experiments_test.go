@@ -17,8 +17,8 @@ import (
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/speaker"
 	"github.com/arbor-eval/arbor/pkg/memory"
-	"github.com/arbor-eval/arbor/pkg/prompt"
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/pkg/tokens"
 	"github.com/arbor-eval/arbor/scoring"
@@ -122,10 +122,14 @@ func xpChatYAML(inflight int, urls ...string) string {
 }
 
 // xpFake is a counting fake chat endpoint that answers memory operations
-// well-formed (DryReply), after latency.
+// as a speaking fake does (pkg/llm/speaker), after latency.
 func xpFake(t testing.TB, latency time.Duration) *llmtest.Server {
 	t.Helper()
-	f := llmtest.New(llmtest.Options{Reply: DryReply(prompt.Default()), FirstTokenLatency: latency})
+	sp, err := speaker.New(speaker.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := llmtest.New(sp.Install(llmtest.Options{FirstTokenLatency: latency}))
 	t.Cleanup(f.Close)
 	return f
 }

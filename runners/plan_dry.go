@@ -21,6 +21,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
 	"github.com/arbor-eval/arbor/pkg/llm/provider"
+	"github.com/arbor-eval/arbor/pkg/llm/speaker"
 	"github.com/arbor-eval/arbor/pkg/prompt"
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/pkg/table"
@@ -134,12 +135,11 @@ func DryRun(ctx context.Context, p Plan, models []Model, opt DryOptions) (*DryRe
 	var samples []record.Sample
 	start := time.Now()
 	for i, m := range entries {
-		ps, err := prompt.Load(m.Config.PromptsDir)
-		if err != nil {
+		if _, err := prompt.Load(m.Config.PromptsDir); err != nil {
 			return nil, err
 		}
 		sub := p
-		sub.Config = env.fakeConfig(m.Config, ps, filepath.Join(dir, strconv.Itoa(i)))
+		sub.Config = env.fakeConfig(m.Config, filepath.Join(dir, strconv.Itoa(i)))
 		sub.RunID, sub.Force, sub.Out, sub.Log = "", false, io.Discard, io.Discard
 		o, err := Execute(ctx, sub, nil)
 		if err != nil {
@@ -430,7 +430,7 @@ func (r *DryReport) notes(entries []Model, p Plan) {
 	r.Notes = append(r.Notes,
 		"Prompt tokens of chat roles are exact Qwen3 counts of the messages plus the chat template (5 tokens per message, 3 for the reply header); completion tokens are the max_tokens each call allows, an upper bound. Embedding and rerank calls are counted, their tokens are not.")
 	if chatOps {
-		r.Notes = append(r.Notes, "Memory operations were answered by rule: a summary, a path line and empty extractions (no facts, artifacts, events or states), so none was repaired. Calls that depend on what the model extracts are not counted: ArborMem's fact-collision audit (at most one chat call per ingested interaction) and its fact embeddings (at most one embed call per ingested interaction). Ingest calls of those roles are lower bounds.")
+		r.Notes = append(r.Notes, "Memory operations were answered with what the offline rules extract (a speaking fake), so none was repaired. Calls that depend on what the model extracts are counted as the rules extract: ArborMem's fact-collision audit (at most one chat call per ingested interaction) and its fact embeddings (at most one embed call per ingested interaction); a model may extract more or less. Prompts overridden with prompts_dir are not recognised by the fake and count their repair calls.")
 	}
 	if r.Upper == 0 {
 		r.Notes = append(r.Notes, "No time estimate: give --throughput role=calls/s (e.g. chat=20,judge=40) or --probe to measure the endpoints.")
@@ -636,7 +636,7 @@ func (e *dryEnv) fake(key string, mk func() *dryFake) *dryFake {
 // the model name and the role's total capacity, so the run keeps as much in
 // flight as the real one), the tokenizer offline, the cache off and results
 // in dir.
-func (e *dryEnv) fakeConfig(cfg *config.Config, ps *prompt.Set, dir string) *config.Config {
+func (e *dryEnv) fakeConfig(cfg *config.Config, dir string) *config.Config {
 	c := *cfg
 	c.Run.Results, c.Run.Progress, c.Run.Verbose = dir, false, false
 	c.Cache.Enabled, c.Cache.Dir = false, filepath.Join(dir, ".cache")
@@ -649,7 +649,7 @@ func (e *dryEnv) fakeConfig(cfg *config.Config, ps *prompt.Set, dir string) *con
 		if role == "embed" && dim <= 0 {
 			dim = 1024
 		}
-		f := e.fake(role+"/"+strconv.Itoa(dim)+"/"+c.PromptsDir, func() *dryFake { return newDryFake(ps, dim) })
+		f := e.fake(role+"/"+strconv.Itoa(dim), func() *dryFake { return newDryFake(dim) })
 		r.Endpoints = []config.Endpoint{{URL: f.URL, Model: r.Endpoints[0].Model, MaxInflight: capacity(*r), Timeout: time.Minute}}
 	}
 	if !c.Models.Tokenizer.Local() {
@@ -658,7 +658,9 @@ func (e *dryEnv) fakeConfig(cfg *config.Config, ps *prompt.Set, dir string) *con
 	return &c
 }
 
-// dryFake is an llmtest fake whose chat replies follow DryReply and whose
+// dryFake is a speaking llmtest fake (pkg/llm/speaker: every prompt answered
+// with what the offline rules compute from it, embeddings and reranks from
+// the offline providers, so the run takes the paths a real one takes) whose
 // chat usage is rewritten: prompt tokens become exact Qwen3 counts and
 // completion tokens the request's max_tokens (the fake itself counts words).
 type dryFake struct {
@@ -668,8 +670,12 @@ type dryFake struct {
 	counter tokens.Counter
 }
 
-func newDryFake(ps *prompt.Set, dim int) *dryFake {
-	f := &dryFake{inner: llmtest.New(llmtest.Options{Dim: dim, Reply: DryReply(ps)}), counter: tokens.Default()}
+func newDryFake(dim int) *dryFake {
+	sp, err := speaker.New(speaker.Options{Dim: dim})
+	if err != nil {
+		panic(err) // only the embedded prompts are read: a failure is a build bug
+	}
+	f := &dryFake{inner: llmtest.New(sp.Install(llmtest.Options{})), counter: tokens.Default()}
 	f.front = httptest.NewServer(f)
 	f.URL = f.front.URL
 	return f
@@ -755,102 +761,4 @@ func RewriteUsage(body []byte, prompt, completion int) []byte {
 		}
 	}
 	return bytes.Join(lines, []byte("\n"))
-}
-
-// dryListOps are the memory operations whose reply is a JSON list; a dry
-// run answers them with an empty one (nothing extracted, no tag, no verdict).
-var dryListOps = []string{"atomic_fact_miner", "assistant_artifact_miner", "event_miner", "state_slot_miner",
-	"fact_collision_auditor_batch", "attribute_tag_predictor"}
-
-// DryReply returns the dry-run fake's rule: it recognises the prompt by its
-// template's fixed opening (from ps) and replies with something well-formed
-// for it, as plausible as a rule can make it so that localization and
-// assembly take realistic paths: node metadata gets the opening words of the
-// exchange as its summary; a path update keeps the previous path's topic, or
-// starts one from the current summary; list-valued memory operations get an
-// empty list; every other prompt (answers, judges, summaries) gets "no", or
-// {"answer": "no"} when JSON is asked for.
-func DryReply(ps *prompt.Set) func(llmtest.Request) string {
-	type sig struct{ name, prefix string }
-	var sigs []sig
-	for _, n := range ps.Names() {
-		t, _ := ps.Text(n)
-		if i := strings.Index(t, "{{"); i >= 0 {
-			t = t[:i]
-		}
-		if p := strings.TrimSpace(t); len(p) >= 24 {
-			sigs = append(sigs, sig{n, p})
-		}
-	}
-	sort.Slice(sigs, func(i, j int) bool { return len(sigs[i].prefix) > len(sigs[j].prefix) })
-	return func(req llmtest.Request) string {
-		op, rest := "", ""
-		for _, m := range req.Messages {
-			text := strings.TrimSpace(m.Content)
-			for _, s := range sigs {
-				if after, ok := strings.CutPrefix(text, s.prefix); ok {
-					op, rest = s.name, after
-					break
-				}
-			}
-			if op != "" {
-				break
-			}
-		}
-		switch {
-		case op == "node_metadata":
-			b, _ := json.Marshal(map[string]any{"summary": firstWords(dropStamp(rest), 50), "entities": []string{}})
-			return string(b)
-		case op == "path_evolution":
-			return "Topic: " + dryTopic(rest) + " | Progress: recorded"
-		case slices.Contains(dryListOps, op):
-			return "[]"
-		case req.ResponseFormat != "":
-			return `{"answer": "no"}`
-		}
-		return "no"
-	}
-}
-
-// dryTopic keeps the topic of the previous path summary (the first line of
-// path_evolution's variable part), or takes the first words of the current
-// summary (the line after it) when the branch is new.
-func dryTopic(rest string) string {
-	lines := strings.Split(strings.TrimSpace(rest), "\n")
-	if t, ok := strings.CutPrefix(strings.TrimSpace(lines[0]), "Topic: "); ok {
-		if i := strings.Index(t, " | "); i >= 0 {
-			t = t[:i]
-		}
-		return t
-	}
-	cur := rest
-	if len(lines) > 1 {
-		if _, after, ok := strings.Cut(lines[1], ": "); ok {
-			cur = after
-		}
-	}
-	if w := firstWords(dropStamp(cur), 6); w != "" {
-		return w
-	}
-	return "conversation"
-}
-
-// dropStamp removes the exchange's time stamp: a short first line ending in
-// ":" ("2024-03-15 10:00):") or a leading "(...)".
-func dropStamp(s string) string {
-	s = strings.TrimSpace(s)
-	if first, rest, ok := strings.Cut(s, "\n"); ok && len(first) <= 40 && strings.HasSuffix(strings.TrimSpace(first), ":") {
-		return strings.TrimSpace(rest)
-	}
-	if strings.HasPrefix(s, "(") {
-		if i := strings.Index(s, ")"); i >= 0 {
-			s = strings.TrimLeft(s[i+1:], ": \n")
-		}
-	}
-	return s
-}
-
-func firstWords(s string, n int) string {
-	w := strings.Fields(s)
-	return strings.Join(w[:min(n, len(w))], " ")
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
-	"github.com/arbor-eval/arbor/pkg/prompt"
 	"github.com/arbor-eval/arbor/pkg/stats"
 	"github.com/arbor-eval/arbor/pkg/tokens"
 )
@@ -165,7 +164,7 @@ func TestDryRunProbeAndModels(t *testing.T) {
 // TestDryFakeRewritesUsage checks the dry fake's usage: exact Qwen3 prompt
 // tokens through the chat template, completion tokens = max_tokens.
 func TestDryFakeRewritesUsage(t *testing.T) {
-	f := newDryFake(prompt.Default(), 8)
+	f := newDryFake(8)
 	defer f.close()
 	msgs := []llmtest.Message{{Role: "system", Content: "You answer briefly."}, {Role: "user", Content: "On 2024-03-15 I paid $12.50 for 3 tickets."}}
 	for _, stream := range []bool{true, false} {
@@ -276,46 +275,6 @@ func FuzzParseThroughput(f *testing.F) {
 			}
 		}
 	})
-}
-
-// TestDryReplyRecognisesMemoryOps renders each memory-operation prompt and
-// checks the rule's reply is what the operation parses.
-func TestDryReplyRecognisesMemoryOps(t *testing.T) {
-	ps := prompt.Default()
-	reply := DryReply(ps)
-	data := map[string]any{"Time": "2024-03-15 10:00", "Exchange": "User: I adopted a beagle named Pip.\nAssistant: Lovely!",
-		"User": "I adopted a beagle named Pip.", "Assistant": "Lovely!", "Ontology": "1.0 identity", "PairsJSON": "[]", "Query": "What pet?",
-		"PrevPathSummary": "(none: this interaction starts a new branch)", "CurrentSummary": "User adopted a beagle named Pip."}
-	ask := func(name string) string {
-		t.Helper()
-		text, err := ps.Render(name, data)
-		if err != nil {
-			t.Fatalf("render %s: %v", name, err)
-		}
-		return reply(llmtest.Request{Messages: []llmtest.Message{{Role: "user", Content: text}}})
-	}
-	var meta struct {
-		Summary  string   `json:"summary"`
-		Entities []string `json:"entities"`
-	}
-	if err := json.Unmarshal([]byte(ask("node_metadata")), &meta); err != nil || !strings.HasPrefix(meta.Summary, "User: I adopted a beagle") {
-		t.Errorf("node_metadata reply %+v, %v", meta, err)
-	}
-	if got := ask("path_evolution"); got != "Topic: User adopted a beagle named Pip. | Progress: recorded" {
-		t.Errorf("path_evolution for a new branch: %q", got)
-	}
-	data["PrevPathSummary"] = "Topic: pets at home | Progress: recorded"
-	if got := ask("path_evolution"); got != "Topic: pets at home | Progress: recorded" {
-		t.Errorf("path_evolution on a branch: %q", got)
-	}
-	for _, op := range dryListOps {
-		if got := ask(op); got != "[]" {
-			t.Errorf("%s: %q, want []", op, got)
-		}
-	}
-	if got := reply(llmtest.Request{Messages: []llmtest.Message{{Role: "user", Content: "What pet did I adopt?"}}}); got != "no" {
-		t.Errorf("an unknown prompt got %q", got)
-	}
 }
 
 func TestChatPromptTokens(t *testing.T) {

@@ -30,6 +30,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 )
 
 // Fault is an injected failure.
@@ -106,6 +107,16 @@ type Options struct {
 	// {"answer": ...} when a JSON response format is asked for).
 	Reply   func(Request) string
 	Replies []string
+	// Speak, when set, is asked first: it answers the prompts it knows
+	// (ok true) and leaves the others to Reply, Replies or the default. A
+	// speaking fake (pkg/llm/speaker) plugs in here.
+	Speak func(Request) (reply string, ok bool)
+	// Embed, when set, computes the embeddings instead of Vector (one
+	// vector per text, in order); Rerank, when set, scores the documents
+	// instead of Score (one score per document, in order). A speaking fake
+	// (pkg/llm/speaker) plugs the offline providers in here.
+	Embed  func(texts []string) [][]float32
+	Rerank func(query string, docs []string) []float64
 	// Reasoning, if set, is streamed as reasoning deltas before the reply.
 	Reasoning string
 	// FaultRate is the probability that an API request fails with one of
@@ -470,10 +481,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte, f Fau
 	if in.ResponseFormat != nil {
 		req.ResponseFormat = in.ResponseFormat.Type
 	}
-	words := strings.Fields(s.reply(req))
+	words := Tokens(strings.TrimSpace(s.reply(req)))
 	finishReason := "stop"
 	if in.MaxTokens > 0 && len(words) > in.MaxTokens {
 		words, finishReason = words[:in.MaxTokens], "length"
+	}
+	if n := len(words); n > 0 {
+		words[n-1] = strings.TrimRightFunc(words[n-1], unicode.IsSpace)
 	}
 	thoughts := strings.Fields(s.opts.Reasoning)
 	usage := map[string]int{"prompt_tokens": PromptTokens(in.Messages), "completion_tokens": len(thoughts) + len(words)}
@@ -483,7 +497,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte, f Fau
 		if !sleep(r.Context(), s.opts.FirstTokenLatency+time.Duration(max(len(words)+len(thoughts)-1, 0))*s.opts.TokenLatency) {
 			return
 		}
-		msg := map[string]any{"role": "assistant", "content": strings.Join(words, " ")}
+		msg := map[string]any{"role": "assistant", "content": strings.Join(words, "")}
 		if len(thoughts) > 0 {
 			msg["reasoning"] = strings.Join(thoughts, " ")
 			msg["reasoning_content"] = msg["reasoning"]
@@ -516,8 +530,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte, f Fau
 	for i, t := range thoughts {
 		deltas = append(deltas, map[string]any{"reasoning": spaced(t, i, len(thoughts)), "reasoning_content": spaced(t, i, len(thoughts))})
 	}
-	for i, t := range words {
-		deltas = append(deltas, map[string]any{"content": spaced(t, i, len(words))})
+	for _, t := range words {
+		deltas = append(deltas, map[string]any{"content": t})
 	}
 	for i, d := range deltas {
 		wait := s.opts.TokenLatency
@@ -559,6 +573,11 @@ func spaced(w string, i, n int) string {
 }
 
 func (s *Server) reply(req Request) string {
+	if s.opts.Speak != nil {
+		if r, ok := s.opts.Speak(req); ok {
+			return r
+		}
+	}
 	if s.opts.Reply != nil {
 		return s.opts.Reply(req)
 	}
@@ -591,6 +610,36 @@ func EchoReply(req Request) string {
 		return string(b)
 	}
 	return text
+}
+
+// Tokens splits a reply into the fake's completion tokens: one per word,
+// each keeping the whitespace that follows it (the first also the
+// whitespace before it), so the tokens join back into the reply with its
+// line breaks, as a real model's stream does.
+func Tokens(text string) []string {
+	var out []string
+	start, i := 0, 0
+	for i < len(text) {
+		for i < len(text) && isSpace(text[i]) {
+			i++
+		}
+		if i == len(text) {
+			break
+		}
+		for i < len(text) && !isSpace(text[i]) {
+			i++
+		}
+		for i < len(text) && isSpace(text[i]) {
+			i++
+		}
+		out = append(out, text[start:i])
+		start = i
+	}
+	return out
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
 }
 
 // CountTokens is the fake's tokenizer: one token per whitespace-separated word.
@@ -666,8 +715,16 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request, body []byte,
 	// Reversed on purpose: clients must order by index, not by position.
 	data := make([]any, 0, len(texts))
 	tok := 0
+	vecs := make([][]float32, len(texts))
+	if s.opts.Embed != nil {
+		vecs = s.opts.Embed(texts)
+	}
 	for i := len(texts) - 1; i >= 0; i-- {
-		data = append(data, map[string]any{"object": "embedding", "index": i, "embedding": Vector(texts[i], s.opts.Dim)})
+		v := vecs[i]
+		if s.opts.Embed == nil {
+			v = Vector(texts[i], s.opts.Dim)
+		}
+		data = append(data, map[string]any{"object": "embedding", "index": i, "embedding": v})
 		tok += CountTokens(texts[i])
 	}
 	finish(w, map[string]any{"object": "list", "model": s.opts.Model, "data": data,
@@ -697,8 +754,14 @@ func (s *Server) rerank(w http.ResponseWriter, r *http.Request, body []byte, f F
 	idx := make([]int, len(docs))
 	scores := make([]float64, len(docs))
 	tok := CountTokens(in.Query) * len(docs)
+	if s.opts.Rerank != nil {
+		copy(scores, s.opts.Rerank(in.Query, docs))
+	}
 	for i, d := range docs {
-		idx[i], scores[i] = i, Score(in.Query, d)
+		idx[i] = i
+		if s.opts.Rerank == nil {
+			scores[i] = Score(in.Query, d)
+		}
 		tok += CountTokens(d)
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })

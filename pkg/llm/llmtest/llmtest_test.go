@@ -192,3 +192,57 @@ func FuzzRequests(f *testing.F) {
 		}
 	})
 }
+
+// TestRepliesKeepLineBreaks checks that a multi-line reply reaches the
+// client as it was written, streamed or not, and that hooks replace the
+// embeddings and rerank scores.
+func TestRepliesKeepLineBreaks(t *testing.T) {
+	const reply = "```json\n[1,\n 2]\n```\n\nDone."
+	s := New(Options{Reply: func(Request) string { return reply },
+		Embed:  func(texts []string) [][]float32 { return [][]float32{{0.5, 0.25}} },
+		Rerank: func(q string, docs []string) []float64 { return []float64{0.125} }})
+	defer s.Close()
+	_, body := post(t, s.URL+"/v1/chat/completions", `{"messages":[{"role":"user","content":"x"}]}`)
+	if !strings.Contains(body, `"content":"`+strings.ReplaceAll(strings.ReplaceAll(reply, "\n", `\n`), "`", "`")+`"`) {
+		t.Errorf("non-streamed reply: %s", body)
+	}
+	_, body = post(t, s.URL+"/v1/chat/completions", `{"messages":[{"role":"user","content":"x"}],"stream":true}`)
+	var got strings.Builder
+	for _, line := range strings.Split(body, "\n") {
+		var c struct {
+			Choices []struct {
+				Delta struct {
+					Content string `json:"content"`
+				} `json:"delta"`
+			} `json:"choices"`
+		}
+		if rest, ok := strings.CutPrefix(line, "data: "); ok && json.Unmarshal([]byte(rest), &c) == nil && len(c.Choices) > 0 {
+			got.WriteString(c.Choices[0].Delta.Content)
+		}
+	}
+	if got.String() != reply {
+		t.Errorf("streamed reply %q, want %q", got.String(), reply)
+	}
+	if _, body = post(t, s.URL+"/v1/embeddings", `{"input":["a"]}`); !strings.Contains(body, `[0.5,0.25]`) {
+		t.Errorf("embedding hook not used: %s", body)
+	}
+	if _, body = post(t, s.URL+"/v1/rerank", `{"query":"a","documents":["b"]}`); !strings.Contains(body, `"relevance_score":0.125`) {
+		t.Errorf("rerank hook not used: %s", body)
+	}
+	if got := Tokens(" a  b\nc "); len(got) != 3 || strings.Join(got, "") != " a  b\nc " {
+		t.Errorf("Tokens: %q", got)
+	}
+}
+
+// TestSpeakFallsThrough checks that a request Speak does not answer gets
+// the fake's own reply.
+func TestSpeakFallsThrough(t *testing.T) {
+	s := New(Options{Speak: func(r Request) (string, bool) { return "spoken", r.Messages[0].Content == "known" }, Replies: []string{"scripted"}})
+	defer s.Close()
+	for _, tc := range []struct{ in, want string }{{"known", "spoken"}, {"other", "scripted"}, {"other", "echo: other"}} {
+		_, body := post(t, s.URL+"/v1/chat/completions", `{"messages":[{"role":"user","content":"`+tc.in+`"}]}`)
+		if !strings.Contains(body, `"content":"`+tc.want+`"`) {
+			t.Errorf("%s: %s, want %q", tc.in, body, tc.want)
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package runners
+
+import (
+	"context"
+	"io"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/speaker"
+)
+
+// TestModelPathSmoke is the CI smoke test of the model-backed path: `arbor
+// eval branchmemeval --limit 2` with every role (chat, judge, embed, rerank)
+// on a speaking fake on loopback. Every prompt sent must be recognised and
+// parse, nothing may be labelled heuristic or degraded (with an echoing fake
+// every memory operation falls back to its rule), and ArborMem's memory
+// must be built and read.
+func TestModelPathSmoke(t *testing.T) {
+	sp, err := speaker.New(speaker.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := llmtest.New(sp.Install(llmtest.Options{}))
+	defer fake.Close()
+	base := testConfig(t, "retry: {max_attempts: 2, base_delay: 1ms, max_delay: 5ms}\n")
+	cfg := SpeakingConfig(base, fake.URL, base.Models.Embed.Dim, 8)
+	res, err := Run(slowDeadline(t), Plan{Benchmark: "branchmemeval", Limit: 2, Config: cfg, Out: io.Discard, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Samples) == 0 || len(res.Episodes) == 0 {
+		t.Fatalf("%d samples, %d episode records", len(res.Samples), len(res.Episodes))
+	}
+	evidence, n := 0, 0
+	for _, s := range res.Samples {
+		if s.Error != "" {
+			t.Errorf("%s: %s", s.Key(), s.Error)
+		}
+		if len(s.Heuristic) > 0 {
+			t.Errorf("%s: labelled heuristic on the model path: %v", s.Key(), s.Heuristic)
+		}
+		if s.System == "arbormem" {
+			evidence += s.EvidenceTokens
+			n++
+		}
+	}
+	placed := 0
+	for _, e := range res.Episodes {
+		if e.Error != "" {
+			t.Errorf("episode %s/%s: %s", e.Episode, e.System, e.Error)
+		}
+		if e.Degraded.Any() {
+			t.Errorf("episode %s/%s: degraded on the model path: %+v", e.Episode, e.System, *e.Degraded)
+		}
+		if e.System == "arbormem" {
+			placed += e.PlacedInBranch
+			if e.Calls["chat"].Count == 0 {
+				t.Errorf("episode %s: ArborMem made no chat calls while committing", e.Episode)
+			}
+		}
+	}
+	// The model path's defaults (the paper's routing, s_ce as a logit) do
+	// not reproduce the offline figures on a lexical reranker
+	// (TestCompareModelPath compares like with like); the smoke test asks
+	// only that the memory is built and read.
+	if n == 0 || evidence == 0 || placed == 0 {
+		t.Errorf("ArborMem's memory is empty: %d evidence tokens over %d questions, %d placements in branch", evidence, n, placed)
+	}
+	st := sp.Stats()
+	if u := st[speaker.Unrecognised]; u.Replies > 0 {
+		t.Errorf("%d requests matched no prompt", u.Replies)
+	}
+	for _, name := range []string{"node_metadata", "path_evolution", "atomic_fact_miner", "assistant_artifact_miner", "event_miner",
+		"state_slot_miner", "system_anchor", "answer", "session_summary"} {
+		if st[name].Replies == 0 {
+			t.Errorf("prompt %s was never asked", name)
+		}
+	}
+	for name, p := range st {
+		if p.Unparseable > 0 || p.Repairs > 0 {
+			t.Errorf("%s: %d unparseable replies, %d repairs without noise", name, p.Unparseable, p.Repairs)
+		}
+	}
+	if !slices.Contains(cfg.Models.Embed.Endpoints, cfg.Models.Chat.Endpoints[0]) {
+		t.Error("embed role not on the fake")
+	}
+}
+
+// slowDeadline bounds a test that makes thousands of loopback calls: under
+// -race on a loaded machine they take minutes, not seconds.
+func slowDeadline(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
