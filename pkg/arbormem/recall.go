@@ -114,7 +114,22 @@ func (s *System) recall(ctx context.Context, q memory.Query) (memory.Bundle, *re
 		tr.Channels[it.Channel] += it.Tokens
 	}
 	b.Trace = tr
+	// A prediction no fact needed is still awaited: the call was made, so
+	// it belongs to this query's cost whatever the timing (a run answered
+	// from the cache would otherwise record fewer calls than the run that
+	// filled it).
+	rc.tagResult()
 	return b, rc, nil
+}
+
+// tagResult returns the attribute-tag prediction started with the recall,
+// waiting for it the first time (a zero result when none was started).
+func (rc *recallCtx) tagResult() tagResult {
+	if rc.tags != nil {
+		rc.tagsGot = <-rc.tags
+		rc.tags = nil
+	}
+	return rc.tagsGot
 }
 
 // recallCtx carries one recall's inputs.
@@ -137,7 +152,8 @@ type recallCtx struct {
 	suppTerms termSet
 	// tags delivers the attribute-tag prediction started with the recall
 	// (BranchMemEval path only).
-	tags <-chan tagResult
+	tags    <-chan tagResult
+	tagsGot tagResult
 }
 
 // item builds an evidence item with its exact token count.
@@ -383,7 +399,7 @@ func (rc *recallCtx) factItems(ctx context.Context) (facts, updates []memory.Ite
 		picks = append(picks, pick{f, sc})
 	}
 	if rc.tags != nil && len(picks) > 0 {
-		r := <-rc.tags
+		r := rc.tagResult()
 		tags, err := r.tags, r.err
 		if err != nil {
 			return nil, nil, err
