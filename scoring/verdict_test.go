@@ -119,3 +119,38 @@ func TestEchoingJudgeScoresNothing(t *testing.T) {
 		}
 	}
 }
+
+// FuzzJudgeReplies: every judge's reply parser (LongMemEval and BEAM
+// yes/no in both modes, LoCoMo's label, BEAM's rubric score) returns one of
+// its defined outcomes for any reply, never panics, and a strict yes/no
+// verdict never reads "yes" from a reply whose first word is not yes.
+func FuzzJudgeReplies(f *testing.F) {
+	for _, seed := range []string{"Yes.", "no", "**Yes**, because", "WRONG. The generated answer is not CORRECT.",
+		`{"label": "CORRECT"}`, `<think>{"label": "WRONG"}</think>{"label": "CORRECT"}`, `{"score": 0.5}`, "score: 1", "", "\x00\xff"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, reply string) {
+		for _, mode := range []string{ParseOfficial, "strict"} {
+			switch v := ParseYesNo(reply, mode); v {
+			case "yes", "no":
+			case Unparsed:
+				if mode == ParseOfficial {
+					t.Errorf("official mode left %q unparsed", reply)
+				}
+			default:
+				t.Errorf("ParseYesNo(%q, %s) = %q", reply, mode, v)
+			}
+		}
+		if ParseYesNo(reply, "strict") == "yes" && firstWord(reply) != "yes" {
+			t.Errorf("strict yes from %q (first word %q)", reply, firstWord(reply))
+		}
+		switch l := ParseLoCoMoLabel(reply); l {
+		case "correct", "wrong", Unparsed:
+		default:
+			t.Errorf("ParseLoCoMoLabel(%q) = %q", reply, l)
+		}
+		if s, ok := ParseRubricScore(reply); ok && (s < 0 || s > 1 || s != s) {
+			t.Errorf("ParseRubricScore(%q) = %v outside [0, 1]", reply, s)
+		}
+	})
+}

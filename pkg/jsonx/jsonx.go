@@ -300,6 +300,17 @@ func repair(s string) (string, error) {
 	return b.String(), nil
 }
 
+// asciiLower lower-cases ASCII letters only, byte for byte.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
 func trimTrailingComma(b *strings.Builder) {
 	s := strings.TrimRight(b.String(), " \n\t\r")
 	if strings.HasSuffix(s, ",") {
@@ -316,7 +327,9 @@ func trimTrailingComma(b *strings.Builder) {
 // braces and labels ("maybe {"label": ...}? No, WRONG...") that are not the
 // answer.
 func StripReasoning(s string) string {
-	lower := strings.ToLower(s)
+	// ASCII-only lower-casing keeps byte offsets: strings.ToLower turns an
+	// invalid byte into a 3-byte U+FFFD and the offsets would point past s.
+	lower := asciiLower(s)
 	if i := strings.LastIndex(lower, "</think>"); i >= 0 {
 		return s[i+len("</think>"):]
 	}

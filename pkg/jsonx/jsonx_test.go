@@ -104,3 +104,14 @@ func TestUnmarshalBracketsInProse(t *testing.T) {
 		}
 	}
 }
+
+// TestStripReasoningInvalidUTF8: offsets found in the lower-cased reply must
+// be offsets in the reply (found by FuzzJudgeReplies: strings.ToLower grows
+// an invalid byte into three).
+func TestStripReasoningInvalidUTF8(t *testing.T) {
+	for in, want := range map[string]string{"000\xff</think>": "", "\xffA</THINK> yes": " yes", "ok \xff<Think> maybe": "ok \xff"} {
+		if got := StripReasoning(in); got != want {
+			t.Errorf("StripReasoning(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
