@@ -43,7 +43,11 @@ func (x *Exact) Dim() int { return x.dim }
 // index built for different models) and panics, naming both dimensions.
 func (x *Exact) Add(id int, vec []float32) {
 	x.checkDim("Add", vec)
-	v := normalised(vec)
+	x.store(id, normalised(vec))
+}
+
+// store puts unit vector v under id, replacing any vector stored before.
+func (x *Exact) store(id int, v []float32) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if r, ok := x.row[id]; ok {
@@ -68,15 +72,7 @@ func (x *Exact) AddUnit(id int, vec []float32) {
 		x.Add(id, vec)
 		return
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if r, ok := x.row[id]; ok {
-		copy(x.data[r*x.dim:], vec)
-		return
-	}
-	x.row[id] = len(x.ids)
-	x.ids = append(x.ids, id)
-	x.data = append(x.data, vec...)
+	x.store(id, vec)
 }
 
 // Vector returns a copy of the unit vector stored under id, or nil. Callers
