@@ -103,12 +103,10 @@ func TestAllocationTrajectoryFirst(t *testing.T) {
 		})
 	}
 	s.cfg.EvidenceReserve = 0
-	if tc := 30968; true {
-		rc := &recallCtx{s: s, q: memory.Query{Budget: tc}, dec: &Decision{Parent: s.forest.Active}}
-		b := rc.allocate(append([]memory.Item(nil), facts...), nil, nil)
-		if n := len(b.Items); n != len(path)+3 {
-			t.Errorf("at 30,968 the whole trajectory (%d nodes) and all 3 facts fit: got %d items", len(path), n)
-		}
+	rc := &recallCtx{s: s, q: memory.Query{Budget: 30968}, dec: &Decision{Parent: s.forest.Active}}
+	b := rc.allocate(append([]memory.Item(nil), facts...), nil, nil)
+	if n := len(b.Items); n != len(path)+3 {
+		t.Errorf("at 30,968 the whole trajectory (%d nodes) and all 3 facts fit: got %d items", len(path), n)
 	}
 }
 
