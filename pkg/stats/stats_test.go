@@ -68,30 +68,36 @@ func TestBootstrapBinaryMatchesExactBinomial(t *testing.T) {
 	}
 }
 
-// TestBootstrapMatchesEnumeration checks a non-binary vector against the
-// exact bootstrap distribution: all n^n equally likely resamples.
-func TestBootstrapMatchesEnumeration(t *testing.T) {
-	vals := []float64{0, 0.25, 0.5, 1, 1}
+// exactMeanDistribution is the exact bootstrap distribution of the mean of
+// vals: every one of the n^n equally likely resamples enumerated, values
+// (rounded to 1e-9) sorted with their probabilities.
+func exactMeanDistribution(vals []float64) (xs, ps []float64) {
 	n := len(vals)
-	count := map[float64]int{}
 	total := 1
 	for range n {
 		total *= n
 	}
+	count := map[float64]int{}
 	for code := range total {
-		s := 0.0
-		c := code
+		s, c := 0.0, code
 		for range n {
 			s += vals[c%n]
 			c /= n
 		}
 		count[math.Round(s/float64(n)*1e9)/1e9]++
 	}
-	var xs, ps []float64
 	for _, x := range slices.Sorted(mapKeys(count)) {
 		xs = append(xs, x)
 		ps = append(ps, float64(count[x])/float64(total))
 	}
+	return xs, ps
+}
+
+// TestBootstrapMatchesEnumeration checks a non-binary vector against the
+// exact bootstrap distribution: all n^n equally likely resamples.
+func TestBootstrapMatchesEnumeration(t *testing.T) {
+	vals := []float64{0, 0.25, 0.5, 1, 1}
+	xs, ps := exactMeanDistribution(vals)
 	lo, m1 := exactQuantile(xs, ps, 0.025)
 	hi, m2 := exactQuantile(xs, ps, 0.975)
 	if math.Min(m1, m2) < 0.003 {
@@ -203,29 +209,11 @@ func TestSignFlipMonteCarlo(t *testing.T) {
 func TestComparePairedIntervalMatchesEnumeration(t *testing.T) {
 	a := []float64{1, 1, 0, 1, 1, 0}
 	b := []float64{0, 1, 0, 0, 1, 1}
-	n := len(a)
-	d := make([]float64, n)
+	d := make([]float64, len(a))
 	for i := range d {
 		d[i] = a[i] - b[i]
 	}
-	count := map[float64]int{}
-	total := 1
-	for range n {
-		total *= n
-	}
-	for code := range total {
-		s, c := 0.0, code
-		for range n {
-			s += d[c%n]
-			c /= n
-		}
-		count[math.Round(s/float64(n)*1e9)/1e9]++
-	}
-	var xs, ps []float64
-	for _, x := range slices.Sorted(mapKeys(count)) {
-		xs = append(xs, x)
-		ps = append(ps, float64(count[x])/float64(total))
-	}
+	xs, ps := exactMeanDistribution(d)
 	lo, m1 := exactQuantile(xs, ps, 0.025)
 	hi, m2 := exactQuantile(xs, ps, 0.975)
 	if math.Min(m1, m2) < 0.003 {
