@@ -175,20 +175,8 @@ func CompareModelPath(ctx context.Context, cfg *config.Config, opts CompareOptio
 			out.SameBundle += c.SameBundle
 			out.OfflineRecall += c.OfflineRecall
 			out.ModelRecall += c.ModelRecall
-			m := &out.Metrics
-			m.Commits += c.Metrics.Commits
-			m.ModelCalls += c.Metrics.ModelCalls
-			m.Repaired += c.Metrics.Repaired
-			m.BadReplies += c.Metrics.BadReplies
-			m.ModelErrors += c.Metrics.ModelErrors
-			m.Superseded += c.Metrics.Superseded
-			m.ReusedLocalizations += c.Metrics.ReusedLocalizations
-			d := &out.Degraded
-			d.Fallbacks += c.Degraded.Fallbacks
-			d.ModelErrors += c.Degraded.ModelErrors
-			d.BadReplies += c.Degraded.BadReplies
-			d.Repaired += c.Degraded.Repaired
-			d.IngestErrors += c.Degraded.IngestErrors
+			out.Metrics.Add(c.Metrics)
+			out.Degraded.Add(&c.Degraded)
 			return nil
 		})
 	}

@@ -125,6 +125,18 @@ type MetricsSnapshot struct {
 	ReusedLocalizations int64 `json:"reused_localizations"`
 }
 
+// Add adds o's counters to m (sums over episodes).
+func (m *MetricsSnapshot) Add(o MetricsSnapshot) {
+	m.Commits += o.Commits
+	m.ModelCalls += o.ModelCalls
+	m.Repaired += o.Repaired
+	m.BadReplies += o.BadReplies
+	m.ModelErrors += o.ModelErrors
+	m.Fallbacks += o.Fallbacks
+	m.Superseded += o.Superseded
+	m.ReusedLocalizations += o.ReusedLocalizations
+}
+
 // System is one ArborMem instance (one episode's memory).
 type System struct {
 	cfg   config.ArborMem
