@@ -118,32 +118,18 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, ts, nil
 }
 
-// configNumber reads a number from a manifest's recorded config by its path
-// of keys, matching keys without regard to case or underscores (the config
-// is recorded as decoded JSON: "arbormem"/"evidence_reserve" and
-// "ArborMem"/"EvidenceReserve" both match).
+// configNumber reads a number from a manifest's recorded config (YAML keys,
+// as manifests store it) by its path of keys; false when absent, as in runs
+// made before the key existed.
 func configNumber(cfg any, path ...string) (float64, bool) {
-	norm := func(k string) string { return strings.ToLower(strings.ReplaceAll(k, "_", "")) }
-	cur := cfg
 	for _, key := range path {
-		m, ok := cur.(map[string]any)
+		m, ok := cfg.(map[string]any)
 		if !ok {
 			return 0, false
 		}
-		var next any
-		found := false
-		for k, v := range m {
-			if norm(k) == norm(key) {
-				next, found = v, true
-				break
-			}
-		}
-		if !found {
-			return 0, false
-		}
-		cur = next
+		cfg = m[key]
 	}
-	x, ok := cur.(float64)
+	x, ok := cfg.(float64)
 	return x, ok
 }
 
