@@ -27,6 +27,11 @@ func BenchmarkEpisodeHeap(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("ARBOR_HEAP_TURNS")); err == nil && v > 0 {
 		turns = v
 	}
+	if os.Getenv("ARBOR_HEAP_PROFILE") != "" {
+		// Sample every allocation of 4 KB on average, not of 512 KB: the
+		// episode's holders are many small slices.
+		runtime.MemProfileRate = 4096
+	}
 	ep := SyntheticLongMemEval(turns, 40, 160)
 	js, err := json.Marshal(ep)
 	if err != nil {

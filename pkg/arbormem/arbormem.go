@@ -164,10 +164,10 @@ type System struct {
 	nodeLex *index.BM25
 	factVec *index.Exact
 	// recVec indexes structured records by their embedding, keyed by
-	// position in store.records; recVecs holds the same vectors by id
-	// (nil when embedding failed) and recByEntity the records by entity term.
+	// position in store.records, and keeps each vector as given (Raw; a
+	// record whose embedding failed has none); recByEntity lists the
+	// records by entity term.
 	recVec      *index.Exact
-	recVecs     [][]float32
 	recByEntity map[string][]int
 	// df counts, per analyzed term, the nodes whose keyword terms contain it
 	// (the 40% rule of s_key).
@@ -279,8 +279,7 @@ func (s *System) reset() {
 	s.nodeVec = index.NewExact(s.deps.Embed.Dim())
 	s.nodeLex = index.NewBM25()
 	s.factVec = index.NewExact(s.deps.Embed.Dim())
-	s.recVec = index.NewExact(s.deps.Embed.Dim())
-	s.recVecs = nil
+	s.recVec = index.NewExactRaw(s.deps.Embed.Dim())
 	s.recByEntity = map[string][]int{}
 	s.df = map[string]int{}
 	s.entityIdx = map[string][]int{}

@@ -524,10 +524,7 @@ func (s *System) indexRecord(r recordRef, vec []float32) {
 	id := len(s.store.records)
 	if len(vec) == s.deps.Embed.Dim() {
 		s.recVec.Add(id, vec)
-	} else {
-		vec = nil
 	}
-	s.recVecs = append(s.recVecs, vec)
 	for _, t := range s.store.recordEntities(r) {
 		s.recByEntity[t] = append(s.recByEntity[t], id)
 	}

@@ -3,6 +3,8 @@ package index
 import (
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/viterin/vek/vek32"
@@ -18,13 +20,44 @@ import (
 // cosine similarity whatever the caller passes; a zero vector scores 0
 // against everything. Safe for concurrent use: searches share a read lock,
 // Add and Remove take the write lock.
+//
+// Storage is lossless and chosen per vector: a dense vector (a model's
+// embedding) is kept as its unit float32 row; a sparse one (the offline
+// hashed embedder's, ~300 of 1,024 slots set) as a bitmap of its nonzero
+// slots, a palette of its distinct values and one byte per nonzero (or the
+// values themselves when there are more than 256), together with the
+// normalisation factor. A search rebuilds a sparse row into a dense scratch
+// row holding exactly the float32 values Add would have stored densely and
+// scores it with the same dot product, so scores are bit for bit those of
+// dense storage (TestExactSparseBitIdentical); only memory (about a ninth
+// for offline vectors) and a little search time differ.
 type Exact struct {
-	dim int
+	dim     int
+	keepRaw bool
 
 	mu   sync.RWMutex
-	data []float32 // row r is data[r*dim : (r+1)*dim]
-	ids  []int     // row → caller's id
+	rows []exactRow
+	ids  []int // row → caller's id
 	row  map[int]int
+}
+
+// exactRow is one stored vector: dense (unit row in unit, and the vector as
+// given in raw when the index keeps it and it differs) or sparse (sp).
+type exactRow struct {
+	unit []float32
+	raw  []float32
+	sp   *sparseRow
+}
+
+// sparseRow is a vector as given, losslessly: mask has bit i set when slot
+// i is nonzero; the k-th nonzero (in slot order) is pal[codes[k]], or pal[k]
+// when codes is nil. Its unit row is float32(float64(v)*scale) per slot,
+// the arithmetic of normalised.
+type sparseRow struct {
+	mask  []uint64
+	codes []uint8
+	pal   []float32
+	scale float64
 }
 
 // NewExact returns an empty index for vectors of dimension dim (> 0).
@@ -35,6 +68,15 @@ func NewExact(dim int) *Exact {
 	return &Exact{dim: dim, row: make(map[int]int)}
 }
 
+// NewExactRaw is NewExact for callers that need each vector back as given
+// (Raw), not only its unit row: the index keeps it, so the caller need not
+// keep a second copy.
+func NewExactRaw(dim int) *Exact {
+	x := NewExact(dim)
+	x.keepRaw = true
+	return x
+}
+
 // Dim is the vector dimension.
 func (x *Exact) Dim() int { return x.dim }
 
@@ -43,20 +85,7 @@ func (x *Exact) Dim() int { return x.dim }
 // index built for different models) and panics, naming both dimensions.
 func (x *Exact) Add(id int, vec []float32) {
 	x.checkDim("Add", vec)
-	x.store(id, normalised(vec))
-}
-
-// store puts unit vector v under id, replacing any vector stored before.
-func (x *Exact) store(id int, v []float32) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if r, ok := x.row[id]; ok {
-		copy(x.data[r*x.dim:], v)
-		return
-	}
-	x.row[id] = len(x.ids)
-	x.ids = append(x.ids, id)
-	x.data = append(x.data, v...)
+	x.store(id, x.encode(vec, unitScale(vec)))
 }
 
 // AddUnit stores vec under id as given when it is already of unit length
@@ -72,7 +101,174 @@ func (x *Exact) AddUnit(id int, vec []float32) {
 		x.Add(id, vec)
 		return
 	}
-	x.store(id, vec)
+	x.store(id, x.encode(vec, 1)) // float32(float64(f)*1) is f
+}
+
+// unitScale is the factor normalised multiplies by, or 0 for a zero or
+// non-finite vector (whose unit row is zero).
+func unitScale(v []float32) float64 {
+	var ss float64
+	for _, f := range v {
+		ss += float64(f) * float64(f)
+	}
+	if ss == 0 || math.IsInf(ss, 0) || math.IsNaN(ss) {
+		return 0
+	}
+	return 1 / math.Sqrt(ss)
+}
+
+// encode builds the stored form of vec, whose unit row is
+// float32(float64(v)*scale) per slot.
+func (x *Exact) encode(vec []float32, scale float64) exactRow {
+	nnz := 0
+	finite := true
+	for _, f := range vec {
+		if math.Float32bits(f) != 0 { // -0 is kept, so Raw is lossless
+			nnz++
+			if math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) {
+				finite = false
+			}
+		}
+	}
+	if finite {
+		if sp := encodeSparse(vec, nnz, scale); sp != nil && sp.bytes() < 3*x.dim {
+			return exactRow{sp: sp}
+		}
+	}
+	unit := make([]float32, len(vec))
+	if scale != 0 {
+		for i, f := range vec {
+			unit[i] = float32(float64(f) * scale)
+		}
+	}
+	r := exactRow{unit: unit}
+	if x.keepRaw && !sameBits(unit, vec) {
+		r.raw = append([]float32(nil), vec...)
+	}
+	return r
+}
+
+// encodeSparse returns vec's sparse form (nnz nonzeros), or nil when the
+// palette would not save memory.
+func encodeSparse(vec []float32, nnz int, scale float64) *sparseRow {
+	sp := &sparseRow{mask: make([]uint64, (len(vec)+63)/64), scale: scale}
+	// Palette by open addressing in a table twice the palette's cap.
+	var keys [512]uint32
+	var slot [512]int16 // palette index + 1; 0 is empty
+	var pal []float32
+	codes := make([]uint8, 0, nnz)
+	for i, f := range vec {
+		if math.Float32bits(f) == 0 {
+			continue
+		}
+		sp.mask[i/64] |= 1 << (i % 64)
+		if codes == nil {
+			continue
+		}
+		b := math.Float32bits(f)
+		h := (b * 0x9E3779B1) >> 23
+		for slot[h] != 0 && keys[h] != b {
+			h = (h + 1) & 511
+		}
+		if slot[h] == 0 {
+			if len(pal) == 256 {
+				codes = nil // too many distinct values: keep them all
+				continue
+			}
+			pal = append(pal, f)
+			keys[h], slot[h] = b, int16(len(pal))
+		}
+		codes = append(codes, uint8(slot[h]-1))
+	}
+	if codes == nil {
+		sp.pal = make([]float32, 0, nnz)
+		for _, f := range vec {
+			if math.Float32bits(f) != 0 {
+				sp.pal = append(sp.pal, f)
+			}
+		}
+		return sp
+	}
+	sp.codes = codes
+	sp.pal = slices.Clip(pal)
+	return sp
+}
+
+// bytes is the memory the sparse form takes, roughly.
+func (sp *sparseRow) bytes() int { return 8*len(sp.mask) + len(sp.codes) + 4*len(sp.pal) + 96 }
+
+// each calls f with each nonzero slot and its value as given, in slot order.
+func (sp *sparseRow) each(f func(i int, v float32)) {
+	k := 0
+	for w, m := range sp.mask {
+		for m != 0 {
+			b := bits.TrailingZeros64(m)
+			m &= m - 1
+			f(64*w+b, sp.value(k))
+			k++
+		}
+	}
+}
+
+// value is the k-th nonzero value.
+func (sp *sparseRow) value(k int) float32 {
+	if sp.codes != nil {
+		return sp.pal[sp.codes[k]]
+	}
+	return sp.pal[k]
+}
+
+// unitInto writes the unit row into dst, which must be zero.
+func (sp *sparseRow) unitInto(dst []float32) {
+	if sp.scale == 0 {
+		return
+	}
+	if sp.codes == nil {
+		k := 0
+		for w, m := range sp.mask {
+			for ; m != 0; m &= m - 1 {
+				dst[64*w+bits.TrailingZeros64(m)] = float32(float64(sp.pal[k]) * sp.scale)
+				k++
+			}
+		}
+		return
+	}
+	// Scale each palette value once, not once per slot: the same products.
+	var unit [256]float32
+	for c, v := range sp.pal {
+		unit[c] = float32(float64(v) * sp.scale)
+	}
+	codes := sp.codes
+	k := 0
+	for w, m := range sp.mask {
+		for ; m != 0; m &= m - 1 {
+			dst[64*w+bits.TrailingZeros64(m)] = unit[codes[k]]
+			k++
+		}
+	}
+}
+
+// sameBits reports whether a and b hold the same float32 bit patterns.
+func sameBits(a, b []float32) bool {
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// store puts r under id, replacing any vector stored before.
+func (x *Exact) store(id int, r exactRow) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if i, ok := x.row[id]; ok {
+		x.rows[i] = r
+		return
+	}
+	x.row[id] = len(x.ids)
+	x.ids = append(x.ids, id)
+	x.rows = append(x.rows, r)
 }
 
 // Vector returns a copy of the unit vector stored under id, or nil. Callers
@@ -80,12 +276,38 @@ func (x *Exact) AddUnit(id int, vec []float32) {
 func (x *Exact) Vector(id int) []float32 {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	r, ok := x.row[id]
+	i, ok := x.row[id]
 	if !ok {
 		return nil
 	}
 	out := make([]float32, x.dim)
-	copy(out, x.data[r*x.dim:(r+1)*x.dim])
+	if r := x.rows[i]; r.sp != nil {
+		r.sp.unitInto(out)
+	} else {
+		copy(out, r.unit)
+	}
+	return out
+}
+
+// Raw returns a copy of the vector stored under id as it was given to Add
+// or AddUnit, or nil; the index must come from NewExactRaw (other indexes
+// return the unit vector for dense rows).
+func (x *Exact) Raw(id int) []float32 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	i, ok := x.row[id]
+	if !ok {
+		return nil
+	}
+	out := make([]float32, x.dim)
+	switch r := x.rows[i]; {
+	case r.sp != nil:
+		r.sp.each(func(i int, v float32) { out[i] = v })
+	case r.raw != nil:
+		copy(out, r.raw)
+	default:
+		copy(out, r.unit)
+	}
 	return out
 }
 
@@ -100,12 +322,13 @@ func (x *Exact) Remove(id int) bool {
 	}
 	last := len(x.ids) - 1
 	if r != last {
-		copy(x.data[r*x.dim:(r+1)*x.dim], x.data[last*x.dim:])
+		x.rows[r] = x.rows[last]
 		x.ids[r] = x.ids[last]
 		x.row[x.ids[r]] = r
 	}
+	x.rows[last] = exactRow{}
 	x.ids = x.ids[:last]
-	x.data = x.data[:last*x.dim]
+	x.rows = x.rows[:last]
 	delete(x.row, id)
 	return true
 }
@@ -128,8 +351,19 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	top := newTopK(min(k, len(x.ids)))
-	for r, id := range x.ids {
-		top.push(id, float64(vek32.Dot(q, x.data[r*x.dim:(r+1)*x.dim])))
+	var scratch []float32
+	for i, id := range x.ids {
+		r := x.rows[i]
+		if r.sp == nil {
+			top.push(id, float64(vek32.Dot(q, r.unit)))
+			continue
+		}
+		if scratch == nil {
+			scratch = make([]float32, x.dim)
+		}
+		r.sp.unitInto(scratch)
+		top.push(id, float64(vek32.Dot(q, scratch)))
+		clear(scratch)
 	}
 	return top.sorted()
 }
@@ -144,16 +378,10 @@ func (x *Exact) checkDim(op string, v []float32) {
 // non-finite vector, which then scores 0).
 func normalised(v []float32) []float32 {
 	out := make([]float32, len(v))
-	var ss float64
-	for _, f := range v {
-		ss += float64(f) * float64(f)
-	}
-	if ss == 0 || math.IsInf(ss, 0) || math.IsNaN(ss) {
-		return out
-	}
-	inv := 1 / math.Sqrt(ss)
-	for i, f := range v {
-		out[i] = float32(float64(f) * inv)
+	if scale := unitScale(v); scale != 0 {
+		for i, f := range v {
+			out[i] = float32(float64(f) * scale)
+		}
 	}
 	return out
 }
