@@ -191,7 +191,7 @@ type System struct {
 	tokCache map[string]int
 	// turnTerms caches the analysed terms of each turn of a node, for the
 	// supplemental channel.
-	turnTerms map[int][]termSet
+	turnTerms map[int][]termList
 }
 
 var (
@@ -291,7 +291,7 @@ func (s *System) reset() {
 	s.locCache = map[string]*Decision{}
 	s.tagCache = map[string][]string{}
 	s.tokCache = map[string]int{}
-	s.turnTerms = map[int][]termSet{}
+	s.turnTerms = map[int][]termList{}
 }
 
 func validateConfig(c config.ArborMem) error {

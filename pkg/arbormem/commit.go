@@ -364,16 +364,13 @@ func (s *System) embedOne(ctx context.Context, text string) ([]float32, error) {
 // the node summary, so a long raw interaction earns no more s_key than a
 // short one that says as much.
 func (s *System) prepareNode(ctx context.Context, n *Node) {
-	n.rawText = rawItemText(n.Interaction)
-	n.rawTokens = tokens.CountContext(ctx, s.deps.Tokens, n.rawText)
-	n.sumText = summaryItemText(n)
-	n.sumTokens = tokens.CountContext(ctx, s.deps.Tokens, n.sumText)
+	n.rawTokens = tokens.CountContext(ctx, s.deps.Tokens, n.rawText())
+	n.sumTokens = tokens.CountContext(ctx, s.deps.Tokens, n.sumText())
 	ents := strings.Join(n.Entities, " ; ")
 	n.lexTerms = index.Analyze(n.Interaction.Text() + "\n" + n.Summary + "\n" + ents + "\n" + n.TopicKey)
-	n.topic = newTermSet(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
+	n.topic = newTermList(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
 	n.Keywords = routingKeywords(n.Summary)
-	n.keyTerms = newTermSet(termsOf(ents), n.Keywords)
-	n.rerankDoc = rerankText(n)
+	n.keyTerms = newTermList(termsOf(ents), n.Keywords)
 }
 
 // routingKeywords are a node's stored keywords: the distinct analysed
@@ -388,7 +385,7 @@ func (s *System) indexNode(n *Node) {
 	}
 	s.nodeLex.AddTerms(n.Seq, n.lexTerms)
 	n.lexTerms = nil // only the index needs them
-	for t := range n.keyTerms {
+	for _, t := range n.keyTerms {
 		s.df[t]++
 	}
 	seen := map[string]bool{}
@@ -399,7 +396,7 @@ func (s *System) indexNode(n *Node) {
 			s.entityIdx[k] = append(s.entityIdx[k], n.Seq)
 		}
 	}
-	for t := range n.topic {
+	for _, t := range n.topic {
 		s.topicIdx[t] = append(s.topicIdx[t], n.Seq)
 	}
 	s.rootLatest[n.Root] = n.Seq
@@ -414,8 +411,8 @@ func factTerms(text string, entities []string) []string {
 // prepareFact computes a fact's derived caches; terms is
 // factTerms(f.Text, f.Entities).
 func (s *System) prepareFact(ctx context.Context, f *Fact, terms []string) {
-	f.terms = newTermSet(terms)
-	f.entityTerms = newTermSet(termsOf(strings.Join(f.Entities, " ; ")))
+	f.terms = newTermList(terms)
+	f.entityTerms = newTermList(termsOf(strings.Join(f.Entities, " ; ")))
 	f.tokens = tokens.CountContext(ctx, s.deps.Tokens, factLine(f, "", true))
 }
 

@@ -320,7 +320,7 @@ func properNounStrings(p string) []string {
 // topicMatch is the share of an anchor's weighted terms found in a
 // candidate's topic terms, in [0,1] (the "topic-match score" of Table
 // "Reference implementation settings").
-func topicMatch(a anchor, topic termSet) float64 {
+func topicMatch(a anchor, topic termList) float64 {
 	var hit, all float64
 	for i, t := range a.Terms {
 		all += a.Weights[i]

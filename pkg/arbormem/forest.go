@@ -32,16 +32,26 @@ type Node struct {
 	// holds the only copy; snapshots read it from there).
 	Vector []float32 `json:"-"`
 
-	// Caches derived from the fields above; rebuilt by index().
-	rawText   string
+	// Caches derived from the fields above; rebuilt by index(). The texts
+	// themselves (rawText, sumText, rerankDoc) are rendered when used, not
+	// kept: the fields they derive from do not change once the node is
+	// prepared, and an episode would otherwise hold its dialogue twice.
 	rawTokens int
-	sumText   string
 	sumTokens int
 	lexTerms  []string // analyzed lexical text, until indexed
-	keyTerms  termSet  // keyword/entity terms of the node (s_key)
-	topic     termSet  // topic terms: topic key, path summary, entities
-	rerankDoc string   // branch-aware representation for the cross-encoder
+	keyTerms  termList // keyword/entity terms of the node (s_key)
+	topic     termList // topic terms: topic key, path summary, entities
 }
+
+// rawText is the node as evidence: its time and turns (rawTokens long).
+func (n *Node) rawText() string { return rawItemText(n.Interaction) }
+
+// sumText is the node compressed to its summary (sumTokens long).
+func (n *Node) sumText() string { return summaryItemText(n) }
+
+// rerankDoc is the node's branch-aware representation for the
+// cross-encoder.
+func (n *Node) rerankDoc() string { return rerankText(n) }
 
 // ID is the node's interaction ID.
 func (n *Node) ID() string { return n.Interaction.ID }

@@ -40,8 +40,8 @@ type Fact struct {
 	// indexed (factVec then holds the only copy).
 	Vector []float32 `json:"-"`
 
-	terms       termSet
-	entityTerms termSet
+	terms       termList
+	entityTerms termList
 	tokens      int
 }
 

@@ -2,6 +2,7 @@ package arbormem
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -52,6 +53,29 @@ func newTermSet(terms ...[]string) termSet {
 }
 
 func (s termSet) has(t string) bool { _, ok := s[t]; return ok }
+
+// termList is a set of analyzed terms kept sorted in a slice: what a node,
+// a fact or a turn keeps for the life of an episode (a tenth of a map's
+// memory for the same terms).
+type termList []string
+
+func newTermList(terms ...[]string) termList {
+	n := 0
+	for _, ts := range terms {
+		n += len(ts)
+	}
+	s := make([]string, 0, n)
+	for _, ts := range terms {
+		s = append(s, ts...)
+	}
+	slices.Sort(s)
+	return slices.Clip(slices.Compact(s))
+}
+
+func (s termList) has(t string) bool { _, ok := slices.BinarySearch(s, t); return ok }
+
+// sorted returns the terms in order.
+func (s termList) sorted() []string { return s }
 
 // sorted returns the set's terms in order (for deterministic output).
 func (s termSet) sorted() []string {

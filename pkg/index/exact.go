@@ -155,7 +155,8 @@ func encodeSparse(vec []float32, nnz int, scale float64) *sparseRow {
 	// Palette by open addressing in a table twice the palette's cap.
 	var keys [512]uint32
 	var slot [512]int16 // palette index + 1; 0 is empty
-	var pal []float32
+	var palBuf [256]float32
+	pal := palBuf[:0]
 	codes := make([]uint8, 0, nnz)
 	for i, f := range vec {
 		if math.Float32bits(f) == 0 {
@@ -190,7 +191,7 @@ func encodeSparse(vec []float32, nnz int, scale float64) *sparseRow {
 		return sp
 	}
 	sp.codes = codes
-	sp.pal = slices.Clip(pal)
+	sp.pal = slices.Clone(pal)
 	return sp
 }
 
