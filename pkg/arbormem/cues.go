@@ -227,8 +227,8 @@ func newTopicCue(text string) bool {
 	return reNewTopic.MatchString(text) || reNewTopicTail.MatchString(text)
 }
 
-// detectAnchors finds explicit topic anchors in text (at most 3).
-func detectAnchors(text string) []anchor {
+// anchorsOf finds explicit topic anchors in text (at most 3).
+func anchorsOf(text string) []anchor {
 	var out []anchor
 	seen := map[string]bool{}
 	add := func(phrase, kind string, names map[string]bool) {

@@ -11,11 +11,11 @@ import (
 	"github.com/arbor-eval/arbor/pkg/index"
 )
 
-// termsOf returns the distinct analyzed terms of text (bleve's English
+// termsOfText returns the distinct analyzed terms of text (bleve's English
 // analyzer through index.Analyze: lower-cased, possessives and stop words
 // removed, Porter-stemmed), in first-occurrence order. These are the
 // "content words and lemmas" of keyword recall (§4.2).
-func termsOf(text string) []string {
+func termsOfText(text string) []string {
 	raw := index.Analyze(text)
 	if len(raw) == 0 {
 		return nil
@@ -246,10 +246,10 @@ var (
 	reQuoted   = regexp.MustCompile(`"([^"\n]{2,60})"|“([^”\n]{2,60})”|(?:^|[\s(])'([^'\n]{2,60})'(?:[\s.,;:!?)]|$)`)
 )
 
-// extractEntities is the offline recall-anchor extractor (the heuristic side
+// entitiesOf is the offline recall-anchor extractor (the heuristic side
 // of node_metadata's "entities"): proper-noun sequences, quoted titles,
 // money, quantities, dates, clock times and links, in text order, at most max.
-func extractEntities(text string, max int) []string {
+func entitiesOf(text string, max int) []string {
 	type hit struct {
 		pos int
 		s   string
