@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -50,6 +51,7 @@ func BenchmarkEpisodeHeap(b *testing.B) {
 	d.models.Tokens.Count("warm up")
 	var live float64
 	for b.Loop() {
+		textmemo.ResetAll()
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
@@ -126,6 +128,7 @@ func BenchmarkOfflineCommit(b *testing.B) {
 			var total time.Duration
 			n := 0
 			for b.Loop() {
+				textmemo.ResetAll() // each run sees the texts for the first time
 				sys, err := f(context.Background(), "bench")
 				if err != nil {
 					b.Fatal(err)

@@ -192,6 +192,11 @@ type System struct {
 	// turnTerms caches the analysed terms of each turn of a node, for the
 	// supplemental channel.
 	turnTerms map[int][]termList
+
+	// vocab interns the terms that nodes, facts and turns keep: each
+	// distinct term is stored once per episode, not once per use.
+	vocabMu sync.Mutex
+	vocab   map[string]string
 }
 
 var (
@@ -292,6 +297,7 @@ func (s *System) reset() {
 	s.tagCache = map[string][]string{}
 	s.tokCache = map[string]int{}
 	s.turnTerms = map[int][]termList{}
+	s.vocab = map[string]string{}
 }
 
 func validateConfig(c config.ArborMem) error {

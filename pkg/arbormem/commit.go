@@ -368,9 +368,9 @@ func (s *System) prepareNode(ctx context.Context, n *Node) {
 	n.sumTokens = tokens.CountContext(ctx, s.deps.Tokens, n.sumText())
 	ents := strings.Join(n.Entities, " ; ")
 	n.lexTerms = index.Analyze(n.Interaction.Text() + "\n" + n.Summary + "\n" + ents + "\n" + n.TopicKey)
-	n.topic = newTermList(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
-	n.Keywords = routingKeywords(n.Summary)
-	n.keyTerms = newTermList(termsOf(ents), n.Keywords)
+	n.topic = s.termList(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
+	n.Keywords = s.interned(routingKeywords(n.Summary))
+	n.keyTerms = s.termList(termsOf(ents), n.Keywords)
 }
 
 // routingKeywords are a node's stored keywords: the distinct analysed
@@ -411,8 +411,8 @@ func factTerms(text string, entities []string) []string {
 // prepareFact computes a fact's derived caches; terms is
 // factTerms(f.Text, f.Entities).
 func (s *System) prepareFact(ctx context.Context, f *Fact, terms []string) {
-	f.terms = newTermList(terms)
-	f.entityTerms = newTermList(termsOf(strings.Join(f.Entities, " ; ")))
+	f.terms = s.termList(terms)
+	f.entityTerms = s.termList(termsOf(strings.Join(f.Entities, " ; ")))
 	f.tokens = tokens.CountContext(ctx, s.deps.Tokens, factLine(f, "", true))
 }
 

@@ -56,7 +56,7 @@ func (s *System) turnTermsOf(seq int) []termList {
 	n := s.forest.Nodes[seq]
 	tt = make([]termList, len(n.Interaction.Turns))
 	for i, t := range n.Interaction.Turns {
-		tt[i] = newTermList(index.Analyze(t.Content))
+		tt[i] = s.termList(index.Analyze(t.Content))
 	}
 	s.cacheMu.Lock()
 	s.turnTerms[seq] = tt

@@ -72,6 +72,25 @@ func newTermList(terms ...[]string) termList {
 	return slices.Clip(slices.Compact(s))
 }
 
+// termList is newTermList(terms...) with its terms interned in the
+// episode's vocabulary.
+func (s *System) termList(terms ...[]string) termList { return termList(s.interned(newTermList(terms...))) }
+
+// interned replaces each term of ts, in place, by the episode's copy of it
+// and returns ts.
+func (s *System) interned(ts []string) []string {
+	s.vocabMu.Lock()
+	defer s.vocabMu.Unlock()
+	for i, t := range ts {
+		if v, ok := s.vocab[t]; ok {
+			ts[i] = v
+		} else {
+			s.vocab[t] = t
+		}
+	}
+	return ts
+}
+
 func (s termList) has(t string) bool { _, ok := slices.BinarySearch(s, t); return ok }
 
 // sorted returns the terms in order.

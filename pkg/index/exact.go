@@ -1,10 +1,10 @@
 package index
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
-	"slices"
 	"sync"
 
 	"github.com/viterin/vek/vek32"
@@ -24,8 +24,8 @@ import (
 // Storage is lossless and chosen per vector: a dense vector (a model's
 // embedding) is kept as its unit float32 row; a sparse one (the offline
 // hashed embedder's, ~300 of 1,024 slots set) as a bitmap of its nonzero
-// slots, a palette of its distinct values and one byte per nonzero (or the
-// values themselves when there are more than 256), together with the
+// slots, a palette of its distinct values and a few bits per nonzero (or
+// the values themselves when there are more than 256), together with the
 // normalisation factor. A search rebuilds a sparse row into a dense scratch
 // row holding exactly the float32 values Add would have stored densely and
 // scores it with the same dot product, so scores are bit for bit those of
@@ -49,15 +49,17 @@ type exactRow struct {
 	sp   *sparseRow
 }
 
-// sparseRow is a vector as given, losslessly: mask has bit i set when slot
-// i is nonzero; the k-th nonzero (in slot order) is pal[codes[k]], or pal[k]
-// when codes is nil. Its unit row is float32(float64(v)*scale) per slot,
-// the arithmetic of normalised.
+// sparseRow is a vector as given, losslessly, in one buffer: a bitmap of
+// its nonzero slots (little-endian uint64 words, bit i of the mask is slot
+// i), then either its npal distinct values and, per nonzero in slot order,
+// the index of its value packed in width bits; or (npal 0) each nonzero's
+// value. Its unit row is float32(float64(v)*scale) per slot, the arithmetic
+// of normalised.
 type sparseRow struct {
-	mask  []uint64
-	codes []uint8
-	pal   []float32
+	buf   []byte
 	scale float64
+	npal  uint16
+	width uint8
 }
 
 // NewExact returns an empty index for vectors of dimension dim (> 0).
@@ -148,21 +150,24 @@ func (x *Exact) encode(vec []float32, scale float64) exactRow {
 	return r
 }
 
-// encodeSparse returns vec's sparse form (nnz nonzeros), or nil when the
-// palette would not save memory.
+// encodeSparse returns vec's sparse form (nnz nonzeros).
 func encodeSparse(vec []float32, nnz int, scale float64) *sparseRow {
-	sp := &sparseRow{mask: make([]uint64, (len(vec)+63)/64), scale: scale}
+	words := (len(vec) + 63) / 64
+	mask := make([]uint64, words)
 	// Palette by open addressing in a table twice the palette's cap.
 	var keys [512]uint32
 	var slot [512]int16 // palette index + 1; 0 is empty
 	var palBuf [256]float32
-	pal := palBuf[:0]
-	codes := make([]uint8, 0, nnz)
+	var codeBuf [1024]uint8
+	pal, codes := palBuf[:0], codeBuf[:0]
+	if nnz > len(codeBuf) {
+		codes = make([]uint8, 0, nnz)
+	}
 	for i, f := range vec {
 		if math.Float32bits(f) == 0 {
 			continue
 		}
-		sp.mask[i/64] |= 1 << (i % 64)
+		mask[i/64] |= 1 << (i % 64)
 		if codes == nil {
 			continue
 		}
@@ -181,70 +186,114 @@ func encodeSparse(vec []float32, nnz int, scale float64) *sparseRow {
 		}
 		codes = append(codes, uint8(slot[h]-1))
 	}
+	sp := &sparseRow{scale: scale}
+	head := 8 * words
 	if codes == nil {
-		sp.pal = make([]float32, 0, nnz)
+		sp.buf = make([]byte, head+4*nnz)
+		off := head
 		for _, f := range vec {
 			if math.Float32bits(f) != 0 {
-				sp.pal = append(sp.pal, f)
+				binary.LittleEndian.PutUint32(sp.buf[off:], math.Float32bits(f))
+				off += 4
 			}
 		}
-		return sp
+	} else {
+		sp.npal = uint16(len(pal))
+		sp.width = uint8(max(1, bits.Len(uint(len(pal)-1))))
+		// One spare byte: a code is read as two bytes.
+		sp.buf = make([]byte, head+4*len(pal)+(len(codes)*int(sp.width)+7)/8+1)
+		off := head
+		for _, f := range pal {
+			binary.LittleEndian.PutUint32(sp.buf[off:], math.Float32bits(f))
+			off += 4
+		}
+		for k, c := range codes {
+			bit := k * int(sp.width)
+			sp.buf[off+bit/8] |= c << (bit % 8)
+			if bit%8+int(sp.width) > 8 {
+				sp.buf[off+bit/8+1] |= c >> (8 - bit%8)
+			}
+		}
 	}
-	sp.codes = codes
-	sp.pal = slices.Clone(pal)
+	for w, m := range mask {
+		binary.LittleEndian.PutUint64(sp.buf[8*w:], m)
+	}
 	return sp
 }
 
 // bytes is the memory the sparse form takes, roughly.
-func (sp *sparseRow) bytes() int { return 8*len(sp.mask) + len(sp.codes) + 4*len(sp.pal) + 96 }
+func (sp *sparseRow) bytes() int { return len(sp.buf) + 48 }
 
-// each calls f with each nonzero slot and its value as given, in slot order.
-func (sp *sparseRow) each(f func(i int, v float32)) {
+// words is the number of mask words of a row of dimension dim.
+func words(dim int) int { return (dim + 63) / 64 }
+
+// decode calls f with each nonzero slot and its value as given (or, with
+// unit, its unit value), in slot order.
+func (sp *sparseRow) decode(dim int, unit bool, f func(i int, v float32)) {
+	if unit && sp.scale == 0 {
+		return
+	}
+	head := 8 * words(dim)
+	var vals [256]float32 // the palette, scaled when unit
+	var pal []float32
+	if sp.npal > 0 {
+		pal = vals[:sp.npal]
+		for c := range pal {
+			v := math.Float32frombits(binary.LittleEndian.Uint32(sp.buf[head+4*c:]))
+			if unit {
+				v = float32(float64(v) * sp.scale)
+			}
+			pal[c] = v
+		}
+	}
+	codes := head + 4*int(sp.npal)
+	width := uint(sp.width)
 	k := 0
-	for w, m := range sp.mask {
-		for m != 0 {
-			b := bits.TrailingZeros64(m)
-			m &= m - 1
-			f(64*w+b, sp.value(k))
+	for w := range words(dim) {
+		for m := binary.LittleEndian.Uint64(sp.buf[8*w:]); m != 0; m &= m - 1 {
+			i := 64*w + bits.TrailingZeros64(m)
+			var v float32
+			if pal != nil {
+				bit := uint(k) * width
+				two := uint(sp.buf[codes+int(bit/8)]) | uint(sp.buf[codes+int(bit/8)+1])<<8
+				v = pal[two>>(bit%8)&(1<<width-1)]
+			} else {
+				v = math.Float32frombits(binary.LittleEndian.Uint32(sp.buf[codes+4*k:]))
+				if unit {
+					v = float32(float64(v) * sp.scale)
+				}
+			}
+			f(i, v)
 			k++
 		}
 	}
 }
 
-// value is the k-th nonzero value.
-func (sp *sparseRow) value(k int) float32 {
-	if sp.codes != nil {
-		return sp.pal[sp.codes[k]]
-	}
-	return sp.pal[k]
-}
-
-// unitInto writes the unit row into dst, which must be zero.
+// unitInto writes the unit row into dst, which must be zero: decode's
+// work without a call per slot, since every search does it for every row.
 func (sp *sparseRow) unitInto(dst []float32) {
+	if sp.npal == 0 {
+		sp.decode(len(dst), true, func(i int, v float32) { dst[i] = v })
+		return
+	}
 	if sp.scale == 0 {
 		return
 	}
-	if sp.codes == nil {
-		k := 0
-		for w, m := range sp.mask {
-			for ; m != 0; m &= m - 1 {
-				dst[64*w+bits.TrailingZeros64(m)] = float32(float64(sp.pal[k]) * sp.scale)
-				k++
-			}
-		}
-		return
+	nw := words(len(dst))
+	buf := sp.buf
+	var pal [256]float32
+	for c := range int(sp.npal) {
+		pal[c] = float32(float64(math.Float32frombits(binary.LittleEndian.Uint32(buf[8*nw+4*c:]))) * sp.scale)
 	}
-	// Scale each palette value once, not once per slot: the same products.
-	var unit [256]float32
-	for c, v := range sp.pal {
-		unit[c] = float32(float64(v) * sp.scale)
-	}
-	codes := sp.codes
-	k := 0
-	for w, m := range sp.mask {
-		for ; m != 0; m &= m - 1 {
-			dst[64*w+bits.TrailingZeros64(m)] = unit[codes[k]]
-			k++
+	codes := buf[8*nw+4*int(sp.npal):]
+	width := uint(sp.width)
+	lim := uint(1)<<width - 1
+	bit := uint(0)
+	for w := range nw {
+		for m := binary.LittleEndian.Uint64(buf[8*w:]); m != 0; m &= m - 1 {
+			two := uint(codes[bit/8]) | uint(codes[bit/8+1])<<8
+			dst[64*w+bits.TrailingZeros64(m)] = pal[uint8(two>>(bit%8)&lim)]
+			bit += width
 		}
 	}
 }
@@ -303,7 +352,7 @@ func (x *Exact) Raw(id int) []float32 {
 	out := make([]float32, x.dim)
 	switch r := x.rows[i]; {
 	case r.sp != nil:
-		r.sp.each(func(i int, v float32) { out[i] = v })
+		r.sp.decode(x.dim, false, func(i int, v float32) { out[i] = v })
 	case r.raw != nil:
 		copy(out, r.raw)
 	default:

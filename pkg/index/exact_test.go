@@ -77,7 +77,7 @@ func TestExactSparseBitIdentical(t *testing.T) {
 	kinds := map[string]int{}
 	for _, r := range x.rows {
 		switch {
-		case r.sp != nil && r.sp.codes != nil:
+		case r.sp != nil && r.sp.npal > 0:
 			kinds["palette"]++
 		case r.sp != nil:
 			kinds["values"]++

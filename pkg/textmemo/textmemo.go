@@ -30,7 +30,34 @@ type slot[T any] struct {
 
 // New returns a memo of f with n slots (n > 0).
 func New[T any](n int, f func(string) T) *Memo[T] {
-	return &Memo[T]{f: f, seed: maphash.MakeSeed(), slots: make([]slot[T], n)}
+	m := &Memo[T]{f: f, seed: maphash.MakeSeed(), slots: make([]slot[T], n)}
+	registry.Lock()
+	registry.memos = append(registry.memos, m)
+	registry.Unlock()
+	return m
+}
+
+// registry lists every memo, for ResetAll.
+var registry struct {
+	sync.Mutex
+	memos []interface{ reset() }
+}
+
+// ResetAll forgets every memo's texts: benchmarks call it between runs over
+// the same texts, so that they measure a first sight of each text, as in a
+// real run, not the memo.
+func ResetAll() {
+	registry.Lock()
+	defer registry.Unlock()
+	for _, m := range registry.memos {
+		m.reset()
+	}
+}
+
+func (m *Memo[T]) reset() {
+	m.mu.Lock()
+	clear(m.slots)
+	m.mu.Unlock()
 }
 
 // Get returns f(text), computing it only when text is not remembered.

@@ -26,6 +26,12 @@ func TestMemo(t *testing.T) {
 	if got := m.Get("abc"); got != 3 || calls.Load() > 1 {
 		t.Fatalf("after evictions Get(abc) = %d with %d calls", got, calls.Load())
 	}
+	ResetAll()
+	calls.Store(0)
+	m.Get("abc")
+	if calls.Load() != 1 {
+		t.Fatal("after ResetAll a text is still remembered")
+	}
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Add(1)

@@ -46,23 +46,9 @@ const (
 // This is a heuristic; results made with it are labelled heuristic.
 type Reranker struct{}
 
-// docTerms is a document's term frequencies (read only once made) and
-// length in terms.
-type docTerms struct {
-	tf map[string]int
-	n  int
-}
-
 // docTermsMemo analyses each document once while it keeps being reranked
 // (ArborMem reranks the same candidate nodes commit after commit).
-var docTermsMemo = textmemo.New(256, func(d string) docTerms {
-	terms := index.Analyze(d)
-	tf := make(map[string]int, len(terms))
-	for _, t := range terms {
-		tf[t]++
-	}
-	return docTerms{tf: tf, n: len(terms)}
-})
+var docTermsMemo = textmemo.New(128, index.Analyze)
 
 // NewReranker returns the lexical reranker.
 func NewReranker() *Reranker { return &Reranker{} }
@@ -84,12 +70,16 @@ func (r *Reranker) Rerank(ctx context.Context, query string, docs []string) ([]f
 	df := make(map[string]int)
 	total := 0
 	for i, d := range docs {
-		dt := docTermsMemo.Get(d)
-		for t := range dt.tf {
-			df[t]++
+		terms := docTermsMemo.Get(d)
+		tf := make(map[string]int, len(terms))
+		for _, t := range terms {
+			if tf[t] == 0 {
+				df[t]++
+			}
+			tf[t]++
 		}
-		tfs[i], lens[i] = dt.tf, dt.n
-		total += dt.n
+		tfs[i], lens[i] = tf, len(terms)
+		total += len(terms)
 	}
 	N := float64(len(docs))
 	avgdl := float64(total) / N
