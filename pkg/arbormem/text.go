@@ -74,7 +74,9 @@ func newTermList(terms ...[]string) termList {
 
 // termList is newTermList(terms...) with its terms interned in the
 // episode's vocabulary.
-func (s *System) termList(terms ...[]string) termList { return termList(s.interned(newTermList(terms...))) }
+func (s *System) termList(terms ...[]string) termList {
+	return termList(s.interned(newTermList(terms...)))
+}
 
 // interned replaces each term of ts, in place, by the episode's copy of it
 // and returns ts.
