@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/textmemo"
 	"os"
 	"runtime"
@@ -23,6 +24,9 @@ import (
 // number of committed turns (default 600; an _m haystack is about 5,000,
 // about 5.6 MB of JSON); ARBOR_HEAP_PROFILE=FILE writes a heap profile
 // while the episode is alive (go tool pprof -sample_index=inuse_space).
+// ARBOR_HEAP_DENSE=1 projects the model path: every embedding is made dense
+// (a small distinct value added to each slot, as a model's 1,024-d vector has no
+// zero slot), so the indexes hold full float32 rows.
 func BenchmarkEpisodeHeap(b *testing.B) {
 	turns := 600
 	if v, err := strconv.Atoi(os.Getenv("ARBOR_HEAP_TURNS")); err == nil && v > 0 {
@@ -42,6 +46,9 @@ func BenchmarkEpisodeHeap(b *testing.B) {
 	d, err := newMemoryDeps(context.Background(), cfg, "longmemeval")
 	if err != nil {
 		b.Fatal(err)
+	}
+	if os.Getenv("ARBOR_HEAP_DENSE") == "1" {
+		d.models.Embed = denseEmbedder{d.models.Embed}
 	}
 	f, err := d.factory("arbormem", "")
 	if err != nil {
@@ -79,6 +86,20 @@ func BenchmarkEpisodeHeap(b *testing.B) {
 	b.ReportMetric(live/float64(len(js)), "heap-x-json")
 	b.ReportMetric(live/1e6, "heap-MB")
 	b.ReportMetric(float64(len(js))/1e6, "json-MB")
+}
+
+// denseEmbedder fills every slot of its embedder's vectors, for the
+// model-path projection of BenchmarkEpisodeHeap.
+type denseEmbedder struct{ llm.Embedder }
+
+func (e denseEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	vs, err := e.Embedder.Embed(ctx, texts)
+	for _, v := range vs {
+		for i := range v {
+			v[i] += 1e-5 * float32(i+1) // every slot set, every value distinct
+		}
+	}
+	return vs, err
 }
 
 func writeHeapProfile(path string) error {
