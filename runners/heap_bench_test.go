@@ -76,7 +76,10 @@ func BenchmarkEpisodeHeap(b *testing.B) {
 		live = float64(after.HeapAlloc) - float64(before.HeapAlloc)
 		if path := os.Getenv("ARBOR_HEAP_PROFILE"); path != "" {
 			// The profile is written while the episode is alive (a
-			// -memprofile at exit would find it collected).
+			// -memprofile at exit would find it collected), after a
+			// second collection: a profile shows the heap as of the
+			// last one but one.
+			runtime.GC()
 			if err := writeHeapProfile(path); err != nil {
 				b.Fatal(err)
 			}

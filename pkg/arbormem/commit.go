@@ -367,7 +367,7 @@ func (s *System) prepareNode(ctx context.Context, n *Node) {
 	n.rawTokens = tokens.CountContext(ctx, s.deps.Tokens, n.rawText())
 	n.sumTokens = tokens.CountContext(ctx, s.deps.Tokens, n.sumText())
 	ents := strings.Join(n.Entities, " ; ")
-	n.lexTerms = index.Analyze(n.Interaction.Text() + "\n" + n.Summary + "\n" + ents + "\n" + n.TopicKey)
+	n.lexTerms = s.interned(index.Analyze(n.Interaction.Text() + "\n" + n.Summary + "\n" + ents + "\n" + n.TopicKey))
 	n.topic = s.termList(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
 	n.Keywords = s.interned(routingKeywords(n.Summary))
 	n.keyTerms = s.termList(termsOf(ents), n.Keywords)
