@@ -51,9 +51,10 @@ type exactRow struct {
 
 // sparseRow is a vector as given, losslessly, in one buffer: a bitmap of
 // its nonzero slots (little-endian uint64 words, bit i of the mask is slot
-// i), then either its npal distinct values and, per nonzero in slot order,
-// the index of its value packed in width bits; or (npal 0) each nonzero's
-// value. Its unit row is float32(float64(v)*scale) per slot, the arithmetic
+// i), then either its npal distinct magnitudes and, per nonzero in slot
+// order, the index of its magnitude and its sign bit (index<<1 | sign)
+// packed in width bits; or (npal 0) each nonzero's value. (Values come in
+// ± pairs, so a palette of magnitudes is half the size.) Its unit row is float32(float64(v)*scale) per slot, the arithmetic
 // of normalised.
 type sparseRow struct {
 	buf   []byte
@@ -157,7 +158,7 @@ func encodeSparse(vec []float32, nnz int, scale float64) *sparseRow {
 	// Palette by open addressing in a table twice the palette's cap.
 	var keys [512]uint32
 	var slot [512]int16 // palette index + 1; 0 is empty
-	var palBuf [256]float32
+	var palBuf [128]uint32 // magnitudes' bits
 	var codeBuf [1024]uint8
 	pal, codes := palBuf[:0], codeBuf[:0]
 	if nnz > len(codeBuf) {
@@ -171,20 +172,20 @@ func encodeSparse(vec []float32, nnz int, scale float64) *sparseRow {
 		if codes == nil {
 			continue
 		}
-		b := math.Float32bits(f)
+		b := math.Float32bits(f) &^ (1 << 31)
 		h := (b * 0x9E3779B1) >> 23
 		for slot[h] != 0 && keys[h] != b {
 			h = (h + 1) & 511
 		}
 		if slot[h] == 0 {
-			if len(pal) == 256 {
+			if len(pal) == len(palBuf) {
 				codes = nil // too many distinct values: keep them all
 				continue
 			}
-			pal = append(pal, f)
+			pal = append(pal, b)
 			keys[h], slot[h] = b, int16(len(pal))
 		}
-		codes = append(codes, uint8(slot[h]-1))
+		codes = append(codes, uint8(slot[h]-1)<<1|uint8(math.Float32bits(f)>>31))
 	}
 	sp := &sparseRow{scale: scale}
 	head := 8 * words
@@ -199,12 +200,12 @@ func encodeSparse(vec []float32, nnz int, scale float64) *sparseRow {
 		}
 	} else {
 		sp.npal = uint16(len(pal))
-		sp.width = uint8(max(1, bits.Len(uint(len(pal)-1))))
+		sp.width = uint8(bits.Len(uint(2*len(pal) - 1)))
 		// One spare byte: a code is read as two bytes.
 		sp.buf = make([]byte, head+4*len(pal)+(len(codes)*int(sp.width)+7)/8+1)
 		off := head
-		for _, f := range pal {
-			binary.LittleEndian.PutUint32(sp.buf[off:], math.Float32bits(f))
+		for _, b := range pal {
+			binary.LittleEndian.PutUint32(sp.buf[off:], b)
 			off += 4
 		}
 		for k, c := range codes {
@@ -234,17 +235,10 @@ func (sp *sparseRow) decode(dim int, unit bool, f func(i int, v float32)) {
 		return
 	}
 	head := 8 * words(dim)
-	var vals [256]float32 // the palette, scaled when unit
 	var pal []float32
+	var palBuf [256]float32
 	if sp.npal > 0 {
-		pal = vals[:sp.npal]
-		for c := range pal {
-			v := math.Float32frombits(binary.LittleEndian.Uint32(sp.buf[head+4*c:]))
-			if unit {
-				v = float32(float64(v) * sp.scale)
-			}
-			pal[c] = v
-		}
+		pal = sp.palette(head, unit, &palBuf)
 	}
 	codes := head + 4*int(sp.npal)
 	width := uint(sp.width)
@@ -269,6 +263,20 @@ func (sp *sparseRow) decode(dim int, unit bool, f func(i int, v float32)) {
 	}
 }
 
+// palette returns the values a code stands for (code c is magnitude c>>1
+// with sign bit c&1), scaled to the unit row when unit.
+func (sp *sparseRow) palette(head int, unit bool, buf *[256]float32) []float32 {
+	pal := buf[:2*int(sp.npal)]
+	for c := range pal {
+		v := math.Float32frombits(binary.LittleEndian.Uint32(sp.buf[head+4*(c>>1):]) | uint32(c&1)<<31)
+		if unit {
+			v = float32(float64(v) * sp.scale)
+		}
+		pal[c] = v
+	}
+	return pal
+}
+
 // unitInto writes the unit row into dst, which must be zero: decode's
 // work without a call per slot, since every search does it for every row.
 func (sp *sparseRow) unitInto(dst []float32) {
@@ -281,10 +289,8 @@ func (sp *sparseRow) unitInto(dst []float32) {
 	}
 	nw := words(len(dst))
 	buf := sp.buf
-	var pal [256]float32
-	for c := range int(sp.npal) {
-		pal[c] = float32(float64(math.Float32frombits(binary.LittleEndian.Uint32(buf[8*nw+4*c:]))) * sp.scale)
-	}
+	var palBuf [256]float32
+	pal := sp.palette(8*nw, true, &palBuf)
 	codes := buf[8*nw+4*int(sp.npal):]
 	width := uint(sp.width)
 	lim := uint(1)<<width - 1
@@ -292,7 +298,7 @@ func (sp *sparseRow) unitInto(dst []float32) {
 	for w := range nw {
 		for m := binary.LittleEndian.Uint64(buf[8*w:]); m != 0; m &= m - 1 {
 			two := uint(codes[bit/8]) | uint(codes[bit/8+1])<<8
-			dst[64*w+bits.TrailingZeros64(m)] = pal[uint8(two>>(bit%8)&lim)]
+			dst[64*w+bits.TrailingZeros64(m)] = pal[two>>(bit%8)&lim]
 			bit += width
 		}
 	}
