@@ -193,10 +193,9 @@ type System struct {
 	// supplemental channel.
 	turnTerms map[int][]termList
 
-	// vocab interns the terms that nodes, facts and turns keep: each
+	// vocab numbers the terms that nodes, facts and turns keep: each
 	// distinct term is stored once per episode, not once per use.
-	vocabMu sync.Mutex
-	vocab   map[string]string
+	vocab *vocab
 }
 
 var (
@@ -297,7 +296,7 @@ func (s *System) reset() {
 	s.tagCache = map[string][]string{}
 	s.tokCache = map[string]int{}
 	s.turnTerms = map[int][]termList{}
-	s.vocab = map[string]string{}
+	s.vocab = newVocab()
 }
 
 func validateConfig(c config.ArborMem) error {

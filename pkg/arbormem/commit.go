@@ -385,7 +385,7 @@ func (s *System) indexNode(n *Node) {
 	}
 	s.nodeLex.AddTerms(n.Seq, n.lexTerms)
 	n.lexTerms = nil // only the index needs them
-	for _, t := range n.keyTerms {
+	for _, t := range n.keyTerms.terms() {
 		s.df[t]++
 	}
 	seen := map[string]bool{}
@@ -396,7 +396,7 @@ func (s *System) indexNode(n *Node) {
 			s.entityIdx[k] = append(s.entityIdx[k], n.Seq)
 		}
 	}
-	for _, t := range n.topic {
+	for _, t := range n.topic.terms() {
 		s.topicIdx[t] = append(s.topicIdx[t], n.Seq)
 	}
 	s.rootLatest[n.Root] = n.Seq
@@ -481,7 +481,7 @@ func (s *System) collisionPairs(drafts []FactDraft, dterms [][]string) ([]AuditP
 		var cs []cand
 		for id, n := range count {
 			small := len(terms)
-			if m := len(s.store.Facts[id].terms); m < small {
+			if m := s.store.Facts[id].terms.len(); m < small {
 				small = m
 			}
 			if n >= 2 || (small > 0 && float64(n)/float64(small) >= 0.5) {

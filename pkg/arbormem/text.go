@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -54,49 +55,121 @@ func newTermSet(terms ...[]string) termSet {
 
 func (s termSet) has(t string) bool { _, ok := s[t]; return ok }
 
-// termList is a set of analyzed terms kept sorted in a slice: what a node,
-// a fact or a turn keeps for the life of an episode (a tenth of a map's
-// memory for the same terms).
-type termList []string
+// vocab numbers the distinct terms of an episode, so that what a node, a
+// fact or a turn keeps for the life of the episode is a list of 4-byte
+// term numbers, not of strings (a string header is 16 bytes, a map entry
+// more), and each term's text is stored once. Safe for concurrent use
+// (commits add terms while recalls look them up).
+type vocab struct {
+	mu    sync.RWMutex
+	ids   map[string]uint32
+	terms []string
+}
 
-func newTermList(terms ...[]string) termList {
+func newVocab() *vocab { return &vocab{ids: map[string]uint32{}} }
+
+// intern returns t's number and the vocabulary's copy of t, adding t if new.
+func (v *vocab) intern(t string) (uint32, string) {
+	v.mu.RLock()
+	id, ok := v.ids[t]
+	v.mu.RUnlock()
+	if ok {
+		return id, v.term(id)
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if id, ok := v.ids[t]; ok {
+		return id, v.terms[id]
+	}
+	id = uint32(len(v.terms))
+	v.ids[t] = id
+	v.terms = append(v.terms, t)
+	return id, t
+}
+
+func (v *vocab) term(id uint32) string {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.terms[id]
+}
+
+// list returns the set of the given terms.
+func (v *vocab) list(terms ...[]string) termList {
 	n := 0
 	for _, ts := range terms {
 		n += len(ts)
 	}
-	s := make([]string, 0, n)
+	ids := make([]uint32, 0, n)
 	for _, ts := range terms {
-		s = append(s, ts...)
+		for _, t := range ts {
+			id, _ := v.intern(t)
+			ids = append(ids, id)
+		}
 	}
-	slices.Sort(s)
-	return slices.Clip(slices.Compact(s))
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	if len(ids) < cap(ids) {
+		ids = slices.Clone(ids)
+	}
+	return termList{v: v, ids: ids}
 }
 
-// termList is newTermList(terms...) with its terms interned in the
-// episode's vocabulary.
-func (s *System) termList(terms ...[]string) termList {
-	return termList(s.interned(newTermList(terms...)))
+// termList is a set of analyzed terms: their numbers in the episode's
+// vocabulary, sorted.
+type termList struct {
+	v   *vocab
+	ids []uint32
 }
+
+// termList is the set of the given terms in the episode's vocabulary.
+func (s *System) termList(terms ...[]string) termList { return s.vocab.list(terms...) }
 
 // interned replaces each term of ts, in place, by the episode's copy of it
 // and returns ts.
 func (s *System) interned(ts []string) []string {
-	s.vocabMu.Lock()
-	defer s.vocabMu.Unlock()
 	for i, t := range ts {
-		if v, ok := s.vocab[t]; ok {
-			ts[i] = v
-		} else {
-			s.vocab[t] = t
-		}
+		_, ts[i] = s.vocab.intern(t)
 	}
 	return ts
 }
 
-func (s termList) has(t string) bool { _, ok := slices.BinarySearch(s, t); return ok }
+func (s termList) has(t string) bool {
+	if s.v == nil || len(s.ids) == 0 {
+		return false
+	}
+	s.v.mu.RLock()
+	id, ok := s.v.ids[t]
+	s.v.mu.RUnlock()
+	if !ok {
+		return false
+	}
+	_, ok = slices.BinarySearch(s.ids, id)
+	return ok
+}
+
+// len is the number of terms.
+func (s termList) len() int { return len(s.ids) }
+
+// terms returns the terms, in no particular order.
+func (s termList) terms() []string {
+	if len(s.ids) == 0 {
+		return nil
+	}
+	out := make([]string, len(s.ids))
+	s.v.mu.RLock()
+	defer s.v.mu.RUnlock()
+	for i, id := range s.ids {
+		out[i] = s.v.terms[id]
+	}
+	return out
+}
 
 // sorted returns the terms in order.
-func (s termList) sorted() []string { return s }
+func (s termList) sorted() []string {
+	out := s.terms()
+	slices.Sort(out)
+	return out
+}
 
 // sorted returns the set's terms in order (for deterministic output).
 func (s termSet) sorted() []string {
