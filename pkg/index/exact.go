@@ -157,7 +157,7 @@ func encodeSparse(vec []float32, nnz int, scale float64) *sparseRow {
 	mask := make([]uint64, words)
 	// Palette by open addressing in a table twice the palette's cap.
 	var keys [512]uint32
-	var slot [512]int16 // palette index + 1; 0 is empty
+	var slot [512]int16    // palette index + 1; 0 is empty
 	var palBuf [128]uint32 // magnitudes' bits
 	var codeBuf [1024]uint8
 	pal, codes := palBuf[:0], codeBuf[:0]
