@@ -438,9 +438,9 @@ func (s *System) indexFact(f *Fact) {
 		if t == "user" {
 			continue
 		}
-		s.store.factByTerm[t] = append(s.store.factByTerm[t], f.ID)
+		s.store.factByTerm[t] = append(s.store.factByTerm[t], int32(f.ID))
 		k := slotKey(f.Tag, t)
-		s.store.factTerms[k] = append(s.store.factTerms[k], f.ID)
+		s.store.factTerms[k] = append(s.store.factTerms[k], int32(f.ID))
 	}
 }
 
@@ -473,7 +473,7 @@ func (s *System) collisionPairs(drafts []FactDraft, dterms [][]string) ([]AuditP
 		for _, t := range look {
 			for _, id := range s.store.factTerms[slotKey(d.Tag, t)] {
 				if s.store.Facts[id].Current() {
-					count[id]++
+					count[int(id)]++
 				}
 			}
 		}

@@ -271,8 +271,8 @@ func (s *System) Load(ctx context.Context, path string) error {
 	}
 	st := snap.Store
 	st.stateByKey = map[string][]int{}
-	st.factTerms = map[string][]int{}
-	st.factByTerm = map[string][]int{}
+	st.factTerms = map[string][]int32{}
+	st.factByTerm = map[string][]int32{}
 	s.store = st
 	for i, fa := range st.Facts {
 		s.prepareFact(ctx, fa, factTerms(fa.Text, fa.Entities))

@@ -483,9 +483,9 @@ func (rc *recallCtx) factOverlaps() map[int]int {
 			continue
 		}
 		for _, id := range ids {
-			count[id]++
+			count[int(id)]++
 			if s.store.Facts[id].entityTerms.has(t) {
-				entity[id] = true
+				entity[int(id)] = true
 			}
 		}
 	}

@@ -41,12 +41,17 @@ type Exact struct {
 	row  map[int]int
 }
 
-// exactRow is one stored vector: dense (unit row in unit, and the vector as
-// given in raw when the index keeps it and it differs) or sparse (sp).
+// exactRow is one stored vector: sparse (sp, kept in the row itself) or,
+// when dense is set, dense.
 type exactRow struct {
-	unit []float32
-	raw  []float32
-	sp   *sparseRow
+	sp    sparseRow
+	dense *denseRow
+}
+
+// denseRow is a unit row and, when the index keeps it and it differs, the
+// vector as given.
+type denseRow struct {
+	unit, raw []float32
 }
 
 // sparseRow is a vector as given, losslessly, in one buffer: a bitmap of
@@ -134,7 +139,7 @@ func (x *Exact) encode(vec []float32, scale float64) exactRow {
 		}
 	}
 	if finite {
-		if sp := encodeSparse(vec, nnz, scale); sp != nil && sp.bytes() < 3*x.dim {
+		if sp := encodeSparse(vec, nnz, scale); sp.bytes() < 3*x.dim {
 			return exactRow{sp: sp}
 		}
 	}
@@ -144,15 +149,15 @@ func (x *Exact) encode(vec []float32, scale float64) exactRow {
 			unit[i] = float32(float64(f) * scale)
 		}
 	}
-	r := exactRow{unit: unit}
+	d := &denseRow{unit: unit}
 	if x.keepRaw && !sameBits(unit, vec) {
-		r.raw = append([]float32(nil), vec...)
+		d.raw = append([]float32(nil), vec...)
 	}
-	return r
+	return exactRow{dense: d}
 }
 
 // encodeSparse returns vec's sparse form (nnz nonzeros).
-func encodeSparse(vec []float32, nnz int, scale float64) *sparseRow {
+func encodeSparse(vec []float32, nnz int, scale float64) sparseRow {
 	words := (len(vec) + 63) / 64
 	mask := make([]uint64, words)
 	// Palette by open addressing in a table twice the palette's cap.
@@ -187,7 +192,7 @@ func encodeSparse(vec []float32, nnz int, scale float64) *sparseRow {
 		}
 		codes = append(codes, uint8(slot[h]-1)<<1|uint8(math.Float32bits(f)>>31))
 	}
-	sp := &sparseRow{scale: scale}
+	sp := sparseRow{scale: scale}
 	head := 8 * words
 	if codes == nil {
 		sp.buf = make([]byte, head+4*nnz)
@@ -223,7 +228,7 @@ func encodeSparse(vec []float32, nnz int, scale float64) *sparseRow {
 }
 
 // bytes is the memory the sparse form takes, roughly.
-func (sp *sparseRow) bytes() int { return len(sp.buf) + 48 }
+func (sp *sparseRow) bytes() int { return len(sp.buf) + 40 }
 
 // words is the number of mask words of a row of dimension dim.
 func words(dim int) int { return (dim + 63) / 64 }
@@ -337,10 +342,10 @@ func (x *Exact) Vector(id int) []float32 {
 		return nil
 	}
 	out := make([]float32, x.dim)
-	if r := x.rows[i]; r.sp != nil {
+	if r := &x.rows[i]; r.dense == nil {
 		r.sp.unitInto(out)
 	} else {
-		copy(out, r.unit)
+		copy(out, r.dense.unit)
 	}
 	return out
 }
@@ -357,12 +362,12 @@ func (x *Exact) Raw(id int) []float32 {
 	}
 	out := make([]float32, x.dim)
 	switch r := x.rows[i]; {
-	case r.sp != nil:
+	case r.dense == nil:
 		r.sp.decode(x.dim, false, func(i int, v float32) { out[i] = v })
-	case r.raw != nil:
-		copy(out, r.raw)
+	case r.dense.raw != nil:
+		copy(out, r.dense.raw)
 	default:
-		copy(out, r.unit)
+		copy(out, r.dense.unit)
 	}
 	return out
 }
@@ -409,9 +414,9 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 	top := newTopK(min(k, len(x.ids)))
 	var scratch []float32
 	for i, id := range x.ids {
-		r := x.rows[i]
-		if r.sp == nil {
-			top.push(id, float64(vek32.Dot(q, r.unit)))
+		r := &x.rows[i]
+		if r.dense != nil {
+			top.push(id, float64(vek32.Dot(q, r.dense.unit)))
 			continue
 		}
 		if scratch == nil {

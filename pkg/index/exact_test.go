@@ -77,9 +77,9 @@ func TestExactSparseBitIdentical(t *testing.T) {
 	kinds := map[string]int{}
 	for _, r := range x.rows {
 		switch {
-		case r.sp != nil && r.sp.npal > 0:
+		case r.dense == nil && r.sp.npal > 0:
 			kinds["palette"]++
-		case r.sp != nil:
+		case r.dense == nil:
 			kinds["values"]++
 		default:
 			kinds["dense"]++
