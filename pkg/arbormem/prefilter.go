@@ -62,6 +62,19 @@ func required(t *syntax.Regexp) ([]foldLit, bool) {
 			}
 		}
 		return []foldLit{{s: strings.ToLower(s), fold: true}}, true
+	case syntax.OpCharClass:
+		// A class of a few runes (its ranges list every rune it matches,
+		// case variants included): one of them.
+		var lits []foldLit
+		for i := 0; i+1 < len(t.Rune); i += 2 {
+			for r := t.Rune[i]; r <= t.Rune[i+1]; r++ {
+				if len(lits) == 8 {
+					return nil, false
+				}
+				lits = append(lits, foldLit{s: string(r)})
+			}
+		}
+		return lits, len(lits) > 0
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(t.Sub[0])
 	case syntax.OpRepeat:
@@ -99,7 +112,7 @@ func required(t *syntax.Regexp) ([]foldLit, bool) {
 		}
 		return all, len(all) > 0
 	}
-	// Character classes, any-char, empty-width assertions, star, quest:
+	// Large classes, any-char, empty-width assertions, star, quest:
 	// nothing required.
 	return nil, false
 }
@@ -184,6 +197,14 @@ func findStringSubmatchIndex(re *regexp.Regexp, s string) []int {
 		return nil
 	}
 	return re.FindStringSubmatchIndex(s)
+}
+
+// findAllStringIndex is re.FindAllStringIndex(s, n), prefiltered.
+func findAllStringIndex(re *regexp.Regexp, s string, n int) [][]int {
+	if !filterOf(re).may(s) {
+		return nil
+	}
+	return re.FindAllStringIndex(s, n)
 }
 
 // findStringIndex is re.FindStringIndex(s), prefiltered.

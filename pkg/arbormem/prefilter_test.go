@@ -14,7 +14,7 @@ var prefiltered = map[string]*regexp.Regexp{
 	"reContinuation": reContinuation, "reQuoted": reQuoted, "reDateText": reDateText, "reFirstPerson": reFirstPerson,
 	"rePreferVerb": rePreferVerb, "rePreference": rePreference, "reAskList": reAskList, "reFavorite": reFavorite,
 	"reHobby": reHobby, "reTemporal": reTemporal, "reReturnCue": reReturnCue, "reNewTopic": reNewTopic,
-	"reNewTopicTail": reNewTopicTail,
+	"reNewTopicTail": reNewTopicTail, "reMoney": reMoney,
 }
 
 func init() {
@@ -73,6 +73,9 @@ func TestRequiredLiterals(t *testing.T) {
 		{`[ab]cd(?:ef){2}`, []string{"cd"}},
 		{`(?i)caf\x{e9}`, nil},
 		{`“([^”]+)”`, []string{"“"}},
+		{`[$€£]\s?\d|\d+ (?:usd|eur)`, []string{"$", "£", "€", "usd", "eur"}},
+		{`(?i)[a-c]x`, []string{"A", "B", "C", "a", "b", "c"}}, // the class, as long as "x"
+		{`[a-z]x`, []string{"x"}},
 	} {
 		f := filterOf(regexp.MustCompile(tc.expr))
 		var got []string

@@ -365,7 +365,11 @@ func entitiesOf(text string, max int) []string {
 		if re == reDateText && !mayNameMonth(text) {
 			continue
 		}
-		for _, m := range re.FindAllStringIndex(text, -1) {
+		find := re.FindAllStringIndex
+		if re == reMoney { // most texts with digits name no currency
+			find = func(s string, n int) [][]int { return findAllStringIndex(re, s, n) }
+		}
+		for _, m := range find(text, -1) {
 			add(m[0], text[m[0]:m[1]])
 		}
 	}
