@@ -139,7 +139,9 @@ func (x *Exact) encode(vec []float32, scale float64) exactRow {
 		}
 	}
 	if finite {
-		if sp := encodeSparse(vec, nnz, scale); sp.bytes() < 3*x.dim {
+		// Sparse only when it takes under three quarters of the dense row
+		// (a search rebuilds it, which costs time).
+		if sp, ok := encodeSparse(vec, nnz, scale, 3*x.dim); ok {
 			return exactRow{sp: sp}
 		}
 	}
@@ -156,10 +158,11 @@ func (x *Exact) encode(vec []float32, scale float64) exactRow {
 	return exactRow{dense: d}
 }
 
-// encodeSparse returns vec's sparse form (nnz nonzeros).
-func encodeSparse(vec []float32, nnz int, scale float64) sparseRow {
-	words := (len(vec) + 63) / 64
-	mask := make([]uint64, words)
+// encodeSparse returns vec's sparse form (nnz nonzeros), or false when it
+// would take limit bytes or more.
+func encodeSparse(vec []float32, nnz int, scale float64, limit int) (sparseRow, bool) {
+	nw := words(len(vec))
+	mask := make([]uint64, nw)
 	// Palette by open addressing in a table twice the palette's cap.
 	var keys [512]uint32
 	var slot [512]int16    // palette index + 1; 0 is empty
@@ -193,8 +196,11 @@ func encodeSparse(vec []float32, nnz int, scale float64) sparseRow {
 		codes = append(codes, uint8(slot[h]-1)<<1|uint8(math.Float32bits(f)>>31))
 	}
 	sp := sparseRow{scale: scale}
-	head := 8 * words
+	head := 8 * nw
 	if codes == nil {
+		if head+4*nnz >= limit {
+			return sp, false
+		}
 		sp.buf = make([]byte, head+4*nnz)
 		off := head
 		for _, f := range vec {
@@ -207,7 +213,11 @@ func encodeSparse(vec []float32, nnz int, scale float64) sparseRow {
 		sp.npal = uint16(len(pal))
 		sp.width = uint8(bits.Len(uint(2*len(pal) - 1)))
 		// One spare byte: a code is read as two bytes.
-		sp.buf = make([]byte, head+4*len(pal)+(len(codes)*int(sp.width)+7)/8+1)
+		size := head + 4*len(pal) + (len(codes)*int(sp.width)+7)/8 + 1
+		if size >= limit {
+			return sp, false
+		}
+		sp.buf = make([]byte, size)
 		off := head
 		for _, b := range pal {
 			binary.LittleEndian.PutUint32(sp.buf[off:], b)
@@ -224,11 +234,8 @@ func encodeSparse(vec []float32, nnz int, scale float64) sparseRow {
 	for w, m := range mask {
 		binary.LittleEndian.PutUint64(sp.buf[8*w:], m)
 	}
-	return sp
+	return sp, true
 }
-
-// bytes is the memory the sparse form takes, roughly.
-func (sp *sparseRow) bytes() int { return len(sp.buf) + 40 }
 
 // words is the number of mask words of a row of dimension dim.
 func words(dim int) int { return (dim + 63) / 64 }
