@@ -114,7 +114,7 @@ func BenchmarkExactSearchSparse12400x1024Top20(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n, dim = 12400, 1024
 	x := NewExact(dim)
-	for i, v := range sparseVecs(rng, n, dim, 340, 24) {
+	for i, v := range sparseVecs(rng, n, dim, 300, 64) {
 		x.Add(i, v)
 	}
 	queries := sparseVecs(rng, 64, dim, 200, 24)
