@@ -177,12 +177,24 @@ var reReturnCue = regexp.MustCompile(`(?i)\b(?:(?:get|go|going|come|coming|switc
 // notReturnVerbs precede "back to/on" without making it a return.
 var notReturnVerbs = toSet("came comes got gets went goes sent send sends brought bring brings called call calls wrote write writes paid pay pays moved refer refers referring look looking")
 
+// reFrontedTopic is a topic fronted at the start of an input and set off by
+// a dash or colon ("Okay, about the move — which day was it?", "As for the
+// party: who's coming?") or by "again" ("On the paper again, …"): the
+// speaker names the topic the rest of the input is about, which in a
+// branching dialogue is an earlier one. Its capture is the topic.
+var reFrontedTopic = regexp.MustCompile(`(?i)^\s*(?:(?:okay|ok|so|right|anyway|hmm|alright|now|well|oh|and)[,.!]?\s+)*(?:(?:about|as\s+for|as\s+to)\s+(?:the\s+|my\s+|our\s+|that\s+|this\s+)?([\p{L}0-9'’ -]{3,60}?)(?:\s+again)?\s*[—–:]|on\s+(?:the\s+|my\s+|our\s+|that\s+|this\s+)?([\p{L}0-9'’ -]{3,60}?)\s+again\b)`)
+
 // returnCue reports an explicit return cue and the topic phrase it names.
 // "pick up" counts only with "again" ("let's pick up the move again").
 func returnCue(text string) (string, bool) {
 	m := reReturnCue.FindStringSubmatchIndex(text)
 	if m == nil {
-		return "", false
+		f := reFrontedTopic.FindStringSubmatch(text)
+		if f == nil {
+			return "", false
+		}
+		obj := cleanAnchorPhrase(f[1] + f[2])
+		return obj, obj != ""
 	}
 	cue := strings.ToLower(text[m[0]:m[2]])
 	if strings.HasPrefix(cue, "back") {

@@ -44,6 +44,14 @@ func TestReturnCue(t *testing.T) {
 		{"I'll want to refer back to it later.", "", false},
 		{"Can you pick up the kids?", "", false},
 		{"I went back home.", "", false},
+		// A topic fronted at the start and set off by a dash, a colon or
+		// "again" names the topic the input returns to.
+		{"Okay, about the garden shed — what did we say the cost was?", "garden shed", true},
+		{"As for Nadia's recital: which day was it?", "Nadia's recital", true},
+		{"Hmm, on the thesis again — when is it due?", "thesis", true},
+		{"What did you think about the garden shed?", "", false},
+		{"On Monday I went to the gym.", "", false},
+		{"Thinking about the move — it makes me tired.", "", false},
 	} {
 		obj, ok := returnCue(tc.text)
 		if ok != tc.ok || obj != tc.obj {
