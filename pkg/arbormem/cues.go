@@ -378,13 +378,16 @@ var (
 	reOrdering   = regexp.MustCompile(`(?i)\b(?:in what order|what order|which came first|which (?:did|happened) (?:i|first)|chronolog\w*|sequence|before or after|order of)\b`)
 	reDateDiff   = regexp.MustCompile(`(?i)\b(?:how many (?:days|weeks|months|years)|how long (?:ago|since|between|before|after)|days? (?:between|since|until|before|after)|weeks? (?:between|since|until))\b`)
 	reBridge     = regexp.MustCompile(`(?i)\b(?:connect(?:s|ed|ion)?|alongside|link(?:s|ed)? (?:to|with|between)|tie[sd]? (?:in|together)|combine[sd]?|together with|both (?:the|of)|relate[sd]? to|in common|same as (?:the|my))\b`)
-	reOrdinal    = regexp.MustCompile(`(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|1st|2nd|3rd|[4-9]th|10th|number \d+|#\d+|no\. ?\d+|item \d+)\b`)
+	reOrdinal    = regexp.MustCompile(`(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|1st|2nd|3rd|[4-9]th|10th|number (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)|#\d+|no\. ?\d+|item \d+)\b`)
 )
 
 var reDigits = regexp.MustCompile(`\d+`)
 
 var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
 	"last": -1, "final": -1, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10}
+
+// cardinalWords spell the positions "number three" names.
+var cardinalWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 // reListNoun marks an ordinal as a list position ("the second restaurant you
 // suggested") rather than a time ("the first time").
@@ -409,6 +412,8 @@ func classifyQuery(text string) QueryType {
 	if m := reOrdinal.FindStringSubmatch(text); m != nil && reListNoun.MatchString(text) && !strings.Contains(strings.ToLower(text), m[1]+" time") {
 		w := strings.ToLower(m[1])
 		if n, ok := ordinalWords[w]; ok {
+			q.Ordinal = n
+		} else if n, ok := cardinalWords[strings.TrimPrefix(w, "number ")]; ok {
 			q.Ordinal = n
 		} else if d := reDigits.FindString(w); d != "" {
 			q.Ordinal, _ = strconv.Atoi(d)

@@ -151,6 +151,8 @@ func TestClassifyQuery(t *testing.T) {
 		{"Did I book the hotel?", func(q QueryType) bool { return q.YesNo }},
 		{"What was the third suggestion you made in that list?", func(q QueryType) bool { return q.Ordinal == 3 }},
 		{"What was the last recommendation you gave?", func(q QueryType) bool { return q.Ordinal == -1 && !q.Latest }},
+		{"What was number three on your list?", func(q QueryType) bool { return q.Ordinal == 3 }},
+		{"Which one was number 4 in the list?", func(q QueryType) bool { return q.Ordinal == 4 }},
 		{"How many days between the two concerts?", func(q QueryType) bool { return q.DateDiff && !q.Count }},
 		{"Can you recommend a restaurant for our anniversary?", func(q QueryType) bool { return q.Preference }},
 		{"What's the budget for Kofi's party?", func(q QueryType) bool { return len(q.Anchors) == 1 && q.Anchors[0] == "Kofi's party" }},
