@@ -184,17 +184,27 @@ var notReturnVerbs = toSet("came comes got gets went goes sent send sends brough
 // branching dialogue is an earlier one. Its capture is the topic.
 var reFrontedTopic = regexp.MustCompile(`(?i)^\s*(?:(?:okay|ok|so|right|anyway|hmm|alright|now|well|oh|and)[,.!]?\s+)*(?:(?:about|as\s+for|as\s+to)\s+(?:the\s+|my\s+|our\s+|that\s+|this\s+)?([\p{L}0-9'’ -]{3,60}?)(?:\s+again)?\s*[—–:]|on\s+(?:the\s+|my\s+|our\s+|that\s+|this\s+)?([\p{L}0-9'’ -]{3,60}?)\s+again\b)`)
 
+// resumeCue reports, for the offline routing, a return cue or a topic
+// fronted at the start of the input, and the topic phrase it names. Only
+// the explicit return cue makes a topic anchor (on every path).
+func resumeCue(text string) (string, bool) {
+	if obj, ok := returnCue(text); ok {
+		return obj, true
+	}
+	f := reFrontedTopic.FindStringSubmatch(text)
+	if f == nil {
+		return "", false
+	}
+	obj := cleanAnchorPhrase(f[1] + f[2])
+	return obj, obj != ""
+}
+
 // returnCue reports an explicit return cue and the topic phrase it names.
 // "pick up" counts only with "again" ("let's pick up the move again").
 func returnCue(text string) (string, bool) {
 	m := reReturnCue.FindStringSubmatchIndex(text)
 	if m == nil {
-		f := reFrontedTopic.FindStringSubmatch(text)
-		if f == nil {
-			return "", false
-		}
-		obj := cleanAnchorPhrase(f[1] + f[2])
-		return obj, obj != ""
+		return "", false
 	}
 	cue := strings.ToLower(text[m[0]:m[2]])
 	if strings.HasPrefix(cue, "back") {

@@ -44,18 +44,36 @@ func TestReturnCue(t *testing.T) {
 		{"I'll want to refer back to it later.", "", false},
 		{"Can you pick up the kids?", "", false},
 		{"I went back home.", "", false},
-		// A topic fronted at the start and set off by a dash, a colon or
-		// "again" names the topic the input returns to.
-		{"Okay, about the garden shed — what did we say the cost was?", "garden shed", true},
-		{"As for Nadia's recital: which day was it?", "Nadia's recital", true},
-		{"Hmm, on the thesis again — when is it due?", "thesis", true},
-		{"What did you think about the garden shed?", "", false},
-		{"On Monday I went to the gym.", "", false},
-		{"Thinking about the move — it makes me tired.", "", false},
 	} {
 		obj, ok := returnCue(tc.text)
 		if ok != tc.ok || obj != tc.obj {
 			t.Errorf("returnCue(%q) = %q, %v; want %q, %v", tc.text, obj, ok, tc.obj, tc.ok)
+		}
+	}
+}
+
+// The offline routing also reads a topic fronted at the start of an input
+// and set off by a dash, a colon or "again" as a return to it; that form
+// is no topic anchor (returnCue), so the model path does not see it.
+func TestResumeCue(t *testing.T) {
+	for _, tc := range []struct {
+		text, obj string
+		ok        bool
+	}{
+		{"Okay, about the garden shed — what did we say the cost was?", "garden shed", true},
+		{"As for Nadia's recital: which day was it?", "Nadia's recital", true},
+		{"Hmm, on the thesis again — when is it due?", "thesis", true},
+		{"Okay, back to the renovation. What goes wrong?", "renovation", true},
+		{"What did you think about the garden shed?", "", false},
+		{"On Monday I went to the gym.", "", false},
+		{"Thinking about the move — it makes me tired.", "", false},
+	} {
+		obj, ok := resumeCue(tc.text)
+		if ok != tc.ok || obj != tc.obj {
+			t.Errorf("resumeCue(%q) = %q, %v; want %q, %v", tc.text, obj, ok, tc.obj, tc.ok)
+		}
+		if _, anchor := returnCue(tc.text); anchor && strings.HasPrefix(tc.text, "Okay, about") {
+			t.Errorf("returnCue(%q): a fronted topic must not be an anchor", tc.text)
 		}
 	}
 }

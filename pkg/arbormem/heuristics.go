@@ -183,7 +183,7 @@ func hasValue(s string) bool {
 // returnOnly reports a sentence that only announces a return to a topic
 // ("Right, back to Kofi's party.").
 func returnOnly(s string) bool {
-	obj, ok := returnCue(s)
+	obj, ok := resumeCue(s)
 	return ok && len(strings.Fields(s)) <= len(strings.Fields(obj))+5
 }
 

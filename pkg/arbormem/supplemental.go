@@ -31,7 +31,7 @@ func (rc *recallCtx) detached() bool {
 	if rc.s.forest.Active < 0 || rc.s.sameConversation(rc.q.Time, "", true) {
 		return false
 	}
-	if _, back := returnCue(rc.q.Text); back {
+	if _, back := resumeCue(rc.q.Text); back {
 		return false
 	}
 	return rc.dec == nil || rc.dec.Path == "scored"
@@ -136,6 +136,7 @@ func (rc *recallCtx) supplementalRank(k int) []suppTurn {
 			out = append(out, suppTurn{seq: h.ID, turn: i, score: sc + suppNodeWeight*h.Score, rule: rule})
 		}
 	}
+	out = rc.withReplies(out)
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].score != out[j].score {
 			return out[i].score > out[j].score
@@ -148,6 +149,53 @@ func (rc *recallCtx) supplementalRank(k int) []suppTurn {
 	return out
 }
 
+// withReplies adds, for each matched turn that asks a question, the turn
+// that answers it (the next turn of the same session, by another speaker),
+// scored at suppReplyWeight of the question's score: in conversation the
+// answer often repeats none of the question's words ("What genre is your
+// screenplay?" — "A mix of drama and romance!"). A turn matched on its own
+// keeps the better of its two scores.
+func (rc *recallCtx) withReplies(ranked []suppTurn) []suppTurn {
+	if !rc.s.cfg.SupplementalReplies {
+		return ranked
+	}
+	at := map[[2]int]int{}
+	for i, t := range ranked {
+		at[[2]int{t.seq, t.turn}] = i
+	}
+	out := ranked
+	for _, q := range ranked {
+		n := rc.s.forest.Nodes[q.seq]
+		qt := n.Interaction.Turns[q.turn]
+		if !strings.Contains(qt.Content, "?") {
+			continue
+		}
+		seq, turn := q.seq, q.turn+1
+		if turn == len(n.Interaction.Turns) {
+			seq, turn = q.seq+1, 0
+			if seq >= len(rc.s.forest.Nodes) || rc.s.forest.Nodes[seq].Interaction.Session != n.Interaction.Session {
+				continue
+			}
+		}
+		rt := rc.s.forest.Nodes[seq].Interaction.Turns
+		if turn >= len(rt) || rt[turn].Speaker == qt.Speaker {
+			continue
+		}
+		sc := suppReplyWeight * q.score
+		rule := speakerName(rt[turn]) + ": reply to " + speakerName(qt) + "'s matching question"
+		key := [2]int{seq, turn}
+		if i, ok := at[key]; ok {
+			if out[i].score < sc {
+				out[i].score, out[i].rule = sc, rule
+			}
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, suppTurn{seq: seq, turn: turn, score: sc, rule: rule})
+	}
+	return out
+}
+
 // Supplemental ranking constants (offline profile): nodes proposed by
 // lexical match, the factor a turn gains when its speaker is the person the
 // question names, and the weight of its node's BM25 score beside its own
@@ -156,6 +204,7 @@ const (
 	suppNodes        = 200
 	suppSpeakerBoost = 1.5
 	suppNodeWeight   = 0.3
+	suppReplyWeight  = 0.6
 )
 
 // suppPick is a ranked turn chosen for the supplemental channel, rendered

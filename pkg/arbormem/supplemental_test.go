@@ -188,3 +188,41 @@ func TestExplainNamesSupplementalRule(t *testing.T) {
 		t.Errorf("explain lacks the supplemental rule:\n%s", out)
 	}
 }
+
+// A matched turn that asks a question brings the turn that answers it,
+// even across interactions, though the answer repeats none of its words;
+// supplemental_replies false leaves it out.
+func TestSupplementalReplyToMatchedQuestion(t *testing.T) {
+	day := time.Date(2024, 5, 4, 20, 0, 0, 0, time.UTC)
+	pair := func(id, a, b string) dialog.Interaction {
+		return dialog.Interaction{ID: id, Session: "s1", Time: day, Turns: []dialog.Turn{
+			{Role: dialog.RoleUser, Speaker: "Rosa", Content: a},
+			{Role: dialog.RoleAssistant, Speaker: "Tomas", Content: b},
+		}}
+	}
+	talk := []dialog.Interaction{
+		pair("D1:1", "I watched a film last night with my sister.", "Nice! What genre was the film?"),
+		pair("D1:3", "A slow Korean thriller, we loved it.", "I'll add it to my list."),
+		pair("D1:5", "Work starts early tomorrow, so I should sleep.", "Good night then!"),
+	}
+	q := memory.Query{ID: "q", Text: "What genre of film did Rosa watch?", Time: day.AddDate(0, 1, 0), Budget: 200}
+	for _, on := range []bool{true, false} {
+		s := offlineSystem(t, func(c *config.ArborMem, _ *Deps) { c.SupplementalReplies = on })
+		mustCommit(t, s, talk...)
+		sup := suppItems(mustRecall(t, s, q))
+		got := memory.Bundle{Items: sup}.Sources()["D1:3"]
+		if got != on {
+			t.Errorf("supplemental_replies %v: the answering turn D1:3 quoted = %v; supplemental %+v", on, got, sup)
+		}
+		if !on {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := Explain(&buf, s, &q); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), "Rosa: reply to Tomas's matching question") {
+			t.Errorf("explain does not name the reply rule:\n%s", buf.String())
+		}
+	}
+}
