@@ -2,8 +2,11 @@ package arbormem
 
 import (
 	"math"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/index"
@@ -91,6 +94,24 @@ func (rc *recallCtx) supplementalRank(k int) []suppTurn {
 		}
 	}
 	nodes := s.nodeLex.SearchTerms(qterms, k)
+	// Time matching: the nodes of the dates the question names are
+	// candidates whatever their words.
+	inWindow := map[int]bool{}
+	if s.cfg.SupplementalDates {
+		proposed := map[int]bool{}
+		for _, h := range nodes {
+			proposed[h.ID] = true
+		}
+		for _, w := range questionDates(rc.q.Text, s.forest) {
+			for _, seq := range s.forest.Window(w[0], w[1]) {
+				inWindow[seq] = true
+				if !proposed[seq] {
+					proposed[seq] = true
+					nodes = append(nodes, index.Hit{ID: seq})
+				}
+			}
+		}
+	}
 	// A speaker's name in another speaker's turn is mostly an address
 	// ("Thanks, Rosa!"), not a statement about them, while a speaker's own
 	// first-person turn is about them: a speaker's name counts only through
@@ -124,14 +145,24 @@ func (rc *recallCtx) supplementalRank(k int) []suppTurn {
 					hits++
 				}
 			}
-			if hits == 0 {
+			who := speakerName(n.Interaction.Turns[i])
+			isNamed := named[strings.ToLower(n.Interaction.Turns[i].Speaker)]
+			rule := who + ": term match"
+			switch {
+			case hits > 0 && inWindow[h.ID]:
+				sc *= suppDateBoost
+				rule += ", date match"
+			case hits == 0 && inWindow[h.ID] && isNamed:
+				// A named speaker's turn on the date asked about, though
+				// it holds no question term.
+				sc = suppDateBase
+				rule = who + ": date match"
+			case hits == 0:
 				continue
 			}
-			who := speakerName(n.Interaction.Turns[i])
-			rule := who + ": term match"
-			if named[strings.ToLower(n.Interaction.Turns[i].Speaker)] {
+			if isNamed {
 				sc *= suppSpeakerBoost
-				rule = who + ": term match, named speaker"
+				rule += ", named speaker"
 			}
 			out = append(out, suppTurn{seq: h.ID, turn: i, score: sc + suppNodeWeight*h.Score, rule: rule})
 		}
@@ -205,7 +236,58 @@ const (
 	suppSpeakerBoost = 1.5
 	suppNodeWeight   = 0.3
 	suppReplyWeight  = 0.6
+	suppDateBoost    = 2.0
+	suppDateBase     = 1.0
 )
+
+// reQuestionDate finds a calendar date a question names: "25 May, 2022",
+// "May 25, 2022", "May 2022", "in May" (a month alone is read only after
+// a preposition, since "May" is also a verb).
+var reQuestionDate = regexp.MustCompile(`\b(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(January|February|March|April|May|June|July|August|September|October|November|December),?\s*(\d{4})?|(January|February|March|April|June|July|August|September|October|November|December|(?:in|of|on|since|by|during|early|late|mid-)\s*May)\.?(?:\s+(\d{1,2})(?:st|nd|rd|th)?)?,?\s*(\d{4})?)\b`)
+
+// questionDates returns the time windows of the dates a question names
+// (offline profile, supplemental_dates): a day with a day's slack either
+// side, or a whole month; a date without a year matches it in every year
+// the conversation spans.
+func questionDates(text string, f *Forest) [][2]time.Time {
+	if f.Len() == 0 {
+		return nil
+	}
+	first, last := f.Nodes[f.byTime[0]].Time(), f.Nodes[f.byTime[len(f.byTime)-1]].Time()
+	var out [][2]time.Time
+	for _, m := range reQuestionDate.FindAllStringSubmatch(text, -1) {
+		dayS, monS, yearS := m[1], m[2], m[3]
+		if monS == "" {
+			monS, dayS, yearS = m[4], m[5], m[6]
+			if f := strings.Fields(strings.ReplaceAll(monS, "-", " ")); len(f) > 0 {
+				monS = f[len(f)-1]
+			}
+		}
+		mon, ok := monthNames[strings.ToLower(monS[:3])]
+		if !ok {
+			continue
+		}
+		years := []int{}
+		if y, err := strconv.Atoi(yearS); err == nil {
+			years = append(years, y)
+		} else {
+			for y := first.Year(); y <= last.Year(); y++ {
+				years = append(years, y)
+			}
+		}
+		day, _ := strconv.Atoi(dayS)
+		for _, y := range years {
+			if day > 0 {
+				d := time.Date(y, mon, day, 0, 0, 0, 0, time.UTC)
+				out = append(out, [2]time.Time{d.AddDate(0, 0, -1), d.AddDate(0, 0, 2)})
+			} else {
+				d := time.Date(y, mon, 1, 0, 0, 0, 0, time.UTC)
+				out = append(out, [2]time.Time{d, d.AddDate(0, 1, 0)})
+			}
+		}
+	}
+	return out
+}
 
 // suppPick is a ranked turn chosen for the supplemental channel, rendered
 // as an excerpt (its sentences that hold a question term) or in full.
