@@ -276,6 +276,9 @@ func questionDates(text string, f *Forest) [][2]time.Time {
 			}
 		}
 		day, _ := strconv.Atoi(dayS)
+		if day > 31 {
+			continue
+		}
 		for _, y := range years {
 			if day > 0 {
 				d := time.Date(y, mon, day, 0, 0, 0, 0, time.UTC)

@@ -276,6 +276,7 @@ func TestQuestionDates(t *testing.T) {
 		{"Where did Rosa go in May?", [][2]time.Time{{day(2022, 5, 1), day(2022, 6, 1)}, {day(2023, 5, 1), day(2023, 6, 1)}}},
 		{"May I ask what Rosa likes?", nil},
 		{"What does Rosa like?", nil},
+		{"What did Rosa do on May 40, 2023?", nil},
 	} {
 		got := questionDates(c.q, f)
 		if len(got) != len(c.want) {
