@@ -430,9 +430,12 @@ var (
 	// does or is: "I collect …", "I've been volunteering …", "We adopted …",
 	// "I'm a counselor", "My kids love …".
 	reSelfStatement = regexp.MustCompile(`(?i)\b(?:(?:i|we)(?:'ve| have)?\s+(?:(?:really|also|just|always|still|often|usually|recently|finally|been)\s+)*(?:collect|have|own|play|practice|volunteer|work|live|started|start|joined|adopted|learned|learning|teach|study|run|paint|read|write|bake|cook|take|took|went|go|got|made|make|bought|love|enjoy|signed)\w*|i'm (?:a|an|into|learning|taking|working|volunteering|studying|training|planning)|my (?:kids|son|daughter|husband|wife|partner|family|mom|dad|parents|brother|sister|dog|cat|pet)\b)`)
-	reFirstPerson   = regexp.MustCompile(`(?i)\b(?:i|i'm|i've|i'd|i'll|my|mine|me|we|our|we're|we've|us)\b`)
-	rePreferVerb    = regexp.MustCompile(`(?i)\b(?:love|loves|like|likes|prefer|prefers|favou?rite|hate|hates|enjoy|enjoys|allergic|vegetarian|vegan|pescatarian|gluten-free|can't stand|dislike)\b`)
-	reUpdateCue     = regexp.MustCompile(`(?i)\b(?:now|actually|changed|change(?:d)? to|switched|moved|no longer|instead|updated?|raised|lowered|increased|decreased|renamed|new|anymore|correction|revised|bumped|cut)\b`)
+)
+
+var (
+	reFirstPerson = regexp.MustCompile(`(?i)\b(?:i|i'm|i've|i'd|i'll|my|mine|me|we|our|we're|we've|us)\b`)
+	rePreferVerb  = regexp.MustCompile(`(?i)\b(?:love|loves|like|likes|prefer|prefers|favou?rite|hate|hates|enjoy|enjoys|allergic|vegetarian|vegan|pescatarian|gluten-free|can't stand|dislike)\b`)
+	reUpdateCue   = regexp.MustCompile(`(?i)\b(?:now|actually|changed|change(?:d)? to|switched|moved|no longer|instead|updated?|raised|lowered|increased|decreased|renamed|new|anymore|correction|revised|bumped|cut)\b`)
 )
 
 // Facts keeps self-contained statements with concrete detail from the human
