@@ -180,12 +180,12 @@ func (rc *recallCtx) supplementalRank(k int) []suppTurn {
 	return out
 }
 
-// withReplies adds, for each matched turn that asks a question, the turn
-// that answers it (the next turn of the same session, by another speaker),
-// scored at suppReplyWeight of the question's score: in conversation the
-// answer often repeats none of the question's words ("What genre is your
-// screenplay?" — "A mix of drama and romance!"). A turn matched on its own
-// keeps the better of its two scores.
+// withReplies adds, for each matched turn, the turn that answers it (the
+// next turn of the same session, by another speaker), scored at
+// suppReplyWeight of the matched turn's score: in conversation the answer
+// or the detail often repeats none of the question's words ("What genre
+// is your screenplay?" — "A mix of drama and romance!"). A turn matched on
+// its own keeps the better of its two scores.
 func (rc *recallCtx) withReplies(ranked []suppTurn) []suppTurn {
 	if !rc.s.cfg.SupplementalReplies {
 		return ranked
@@ -194,13 +194,10 @@ func (rc *recallCtx) withReplies(ranked []suppTurn) []suppTurn {
 	for i, t := range ranked {
 		at[[2]int{t.seq, t.turn}] = i
 	}
-	out := ranked
+	out := append([]suppTurn(nil), ranked...)
 	for _, q := range ranked {
 		n := rc.s.forest.Nodes[q.seq]
 		qt := n.Interaction.Turns[q.turn]
-		if !strings.Contains(qt.Content, "?") {
-			continue
-		}
 		seq, turn := q.seq, q.turn+1
 		if turn == len(n.Interaction.Turns) {
 			seq, turn = q.seq+1, 0
@@ -213,7 +210,7 @@ func (rc *recallCtx) withReplies(ranked []suppTurn) []suppTurn {
 			continue
 		}
 		sc := suppReplyWeight * q.score
-		rule := speakerName(rt[turn]) + ": reply to " + speakerName(qt) + "'s matching question"
+		rule := speakerName(rt[turn]) + ": reply to " + speakerName(qt) + "'s matching turn"
 		key := [2]int{seq, turn}
 		if i, ok := at[key]; ok {
 			if out[i].score < sc {

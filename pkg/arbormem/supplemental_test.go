@@ -189,8 +189,8 @@ func TestExplainNamesSupplementalRule(t *testing.T) {
 	}
 }
 
-// A matched turn that asks a question brings the turn that answers it,
-// even across interactions, though the answer repeats none of its words;
+// A matched turn brings the turn that answers it, even across
+// interactions, though the answer repeats none of its words;
 // supplemental_replies false leaves it out.
 func TestSupplementalReplyToMatchedQuestion(t *testing.T) {
 	day := time.Date(2024, 5, 4, 20, 0, 0, 0, time.UTC)
@@ -221,7 +221,7 @@ func TestSupplementalReplyToMatchedQuestion(t *testing.T) {
 		if err := Explain(&buf, s, &q); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(buf.String(), "Rosa: reply to Tomas's matching question") {
+		if !strings.Contains(buf.String(), "Rosa: reply to Tomas's matching turn") {
 			t.Errorf("explain does not name the reply rule:\n%s", buf.String())
 		}
 	}

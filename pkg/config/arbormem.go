@@ -80,8 +80,8 @@ type ArborMem struct {
 	// turns only (fewer turns under a tight budget, more of each).
 	SupplementalExcerpt bool `mapstructure:"supplemental_excerpt" yaml:"supplemental_excerpt"`
 	// SupplementalReplies (offline profile, with supplemental_fill): a
-	// matched turn that asks a question brings the turn that answers it,
-	// which in conversation often repeats none of the question's words.
+	// matched turn brings the next turn, the other speaker's reply, which
+	// in conversation often repeats none of the question's words.
 	SupplementalReplies bool `mapstructure:"supplemental_replies" yaml:"supplemental_replies"`
 	// SupplementalDates (offline profile, with supplemental_fill): the
 	// turns of a date the question names ("in May 2022", "on 3 June")
