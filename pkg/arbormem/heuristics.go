@@ -31,21 +31,35 @@ func (ruleOps) Heuristic() bool { return true }
 // turnSource is one turn a rule reads, with the name facts about its author
 // are written with ("User" for the user side; a corpus speaker's name when
 // the corpus gives one, as LoCoMo does for both speakers).
+// to is the one other named speaker of the interaction, whom "you" in
+// the turn addresses ("" when the speakers are unnamed or more than two).
 type turnSource struct {
 	who   string
+	to    string
 	text  string
 	human bool
 }
 
 func sourcesOf(in dialog.Interaction) []turnSource {
 	var out []turnSource
+	names := map[string]bool{}
 	for _, t := range in.Turns {
 		who := "User"
 		human := t.Role == dialog.RoleUser
 		if t.Speaker != "" {
 			who, human = t.Speaker, true
+			names[t.Speaker] = true
 		}
 		out = append(out, turnSource{who: who, text: t.Content, human: human})
+	}
+	if len(names) == 2 {
+		for i := range out {
+			for n := range names {
+				if n != out[i].who {
+					out[i].to = n
+				}
+			}
+		}
 	}
 	return out
 }
@@ -82,7 +96,10 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 				continue
 			}
 			text := sent
-			if src.human {
+			switch {
+			case src.human && src.who != "User":
+				text = personalizeNamed(sent, src.who, src.to)
+			case src.human:
 				text = personalize(sent, src.who)
 			}
 			var dt []string
@@ -154,6 +171,82 @@ func personalize(s, who string) string {
 	return out
 }
 
+// personalizeNamed writes a named speaker's sentence in the third person,
+// as a question about the conversation names them ("What does Caroline
+// collect?" for "I collect classic children's books"): first-person words
+// become the speaker's name, "you" the one other speaker's (to, when
+// known), and a common verb after either agrees ("Caroline collects").
+// Unnamed speakers (the user of an assistant dialogue) keep personalize.
+func personalizeNamed(s, who, to string) string {
+	f := strings.Fields(s)
+	for i, w := range f {
+		core := strings.TrimRight(w, ".,;:!?")
+		tail := w[len(core):]
+		lc := strings.ToLower(strings.ReplaceAll(core, "’", "'"))
+		name, rest := "", ""
+		switch lc {
+		case "i", "me", "myself":
+			name = who
+		case "i'm":
+			name, rest = who, " is"
+		case "i've":
+			name, rest = who, " has"
+		case "i'd":
+			name, rest = who, " would"
+		case "i'll":
+			name, rest = who, " will"
+		case "my", "mine":
+			name = who + "'s"
+		case "you", "yourself":
+			name = to
+		case "you're":
+			name, rest = to, " is"
+		case "you've":
+			name, rest = to, " has"
+		case "your", "yours":
+			if to != "" {
+				name = to + "'s"
+			}
+		}
+		if name == "" {
+			continue
+		}
+		f[i] = name + rest + tail
+		if rest == "" && tail == "" && (lc == "i" || lc == "you") {
+			agreeVerb(f, i+1)
+		}
+	}
+	return strings.Join(f, " ")
+}
+
+// agreeVerb puts the verb at f[i] (after adverbs like "really") in the
+// third person singular, for a small set of common verbs only, so that a
+// past tense or a noun is never changed.
+func agreeVerb(f []string, i int) {
+	for i < len(f) && agreeSkip[strings.ToLower(f[i])] {
+		i++
+	}
+	if i >= len(f) {
+		return
+	}
+	core := strings.TrimRight(f[i], ".,;:!?")
+	tail := f[i][len(core):]
+	if v, ok := agreeVerbs[core]; ok {
+		f[i] = v + tail
+	}
+}
+
+var agreeSkip = toSet("really also just always still often usually sometimes never even actually totally definitely absolutely")
+
+// agreeVerbs maps common present-tense verbs to their third-person form.
+var agreeVerbs = func() map[string]string {
+	m := map[string]string{"have": "has", "do": "does", "go": "goes", "am": "is", "don't": "doesn't", "do't": "doesn't", "try": "tries", "watch": "watches", "teach": "teaches", "wish": "wishes", "miss": "misses"}
+	for _, v := range strings.Fields("love like enjoy collect want need think know feel hope work live read write paint play run make take use own volunteer prefer hate plan keep find believe study practice dream cook bake swim dance sing draw visit help get see spend remember mean agree wonder") {
+		m[v] = v + "s"
+	}
+	return m
+}()
+
 var reMarkdown = regexp.MustCompile(`\*\*|__|#+\s|` + "`")
 
 func stripMarkdown(s string) string { return reMarkdown.ReplaceAllString(s, "") }
@@ -183,7 +276,7 @@ func hasValue(s string) bool {
 // returnOnly reports a sentence that only announces a return to a topic
 // ("Right, back to Kofi's party.").
 func returnOnly(s string) bool {
-	obj, ok := returnCue(s)
+	obj, ok := resumeCue(s)
 	return ok && len(strings.Fields(s)) <= len(strings.Fields(obj))+5
 }
 
@@ -331,6 +424,15 @@ func contentWords(s string, n int) []string {
 }
 
 var (
+	// reSharedImage is an image caption as the LoCoMo loader renders it.
+	reSharedImage = regexp.MustCompile(`(?i)(?:^|\s)and shared ((?:a|an|the)\s+(?:photo|photograph|photography|picture|image|pic)\b.*)$`)
+	// reSelfStatement is a first-person statement of what the speaker has,
+	// does or is: "I collect …", "I've been volunteering …", "We adopted …",
+	// "I'm a counselor", "My kids love …".
+	reSelfStatement = regexp.MustCompile(`(?i)\b(?:(?:i|we)(?:'ve| have)?\s+(?:(?:really|also|just|always|still|often|usually|recently|finally|been)\s+)*(?:collect|have|own|play|practice|volunteer|work|live|started|start|joined|adopted|learned|learning|teach|study|run|paint|read|write|bake|cook|take|took|went|go|got|made|make|bought|love|enjoy|signed)\w*|i'm (?:a|an|into|learning|taking|working|volunteering|studying|training|planning)|my (?:kids|son|daughter|husband|wife|partner|family|mom|dad|parents|brother|sister|dog|cat|pet)\b)`)
+)
+
+var (
 	reFirstPerson = regexp.MustCompile(`(?i)\b(?:i|i'm|i've|i'd|i'll|my|mine|me|we|our|we're|we've|us)\b`)
 	rePreferVerb  = regexp.MustCompile(`(?i)\b(?:love|loves|like|likes|prefer|prefers|favou?rite|hate|hates|enjoy|enjoys|allergic|vegetarian|vegan|pescatarian|gluten-free|can't stand|dislike)\b`)
 	reUpdateCue   = regexp.MustCompile(`(?i)\b(?:now|actually|changed|change(?:d)? to|switched|moved|no longer|instead|updated?|raised|lowered|increased|decreased|renamed|new|anymore|correction|revised|bumped|cut)\b`)
@@ -345,16 +447,31 @@ func (ruleOps) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, err
 		if !src.human {
 			continue
 		}
+		named := src.who != "User"
 		for _, sent := range sentences(src.text) {
 			sent = strings.TrimSpace(stripMarkdown(sent))
+			if named {
+				// An image the speaker shared (the loader appends its
+				// caption as "… and shared a photo of …").
+				if m := reSharedImage.FindStringSubmatch(sent); m != nil {
+					out = append(out, FactDraft{Fact: clipRunes(src.who+" shared "+strings.TrimRight(m[1], " .!"), 300), Entities: extractEntities(m[1], 6)})
+					sent = strings.TrimSpace(sent[:len(sent)-len(m[0])])
+				}
+			}
 			if strings.HasSuffix(sent, "?") || len(strings.Fields(sent)) < 4 {
 				continue
 			}
-			// A statement with a concrete value, or a first-person preference.
-			if returnOnly(sent) || !hasValue(sent) && !(reFirstPerson.MatchString(sent) && rePreferVerb.MatchString(sent)) {
+			// A statement with a concrete value, or a first-person
+			// preference; in a conversation between named people, also
+			// what the speaker has, does or is ("I collect …").
+			if returnOnly(sent) || !hasValue(sent) && !(reFirstPerson.MatchString(sent) && rePreferVerb.MatchString(sent)) && !(named && reSelfStatement.MatchString(sent)) {
 				continue
 			}
-			fact := clipRunes(personalize(sent, src.who), 300)
+			fact := personalize(sent, src.who)
+			if named {
+				fact = personalizeNamed(sent, src.who, src.to)
+			}
+			fact = clipRunes(fact, 300)
 			tags := ruleTags(sent, 1)
 			tag := ""
 			if len(tags) > 0 {

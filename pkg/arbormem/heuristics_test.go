@@ -67,6 +67,61 @@ func TestRuleFacts(t *testing.T) {
 	}
 }
 
+// In a conversation between two named people, facts are written in the
+// third person as questions about the conversation name them: the
+// speaker's name for "I", the other speaker's for "you", common verbs in
+// agreement; what a speaker has, does or is becomes a fact though it holds
+// no number or name; an image the speaker shared becomes "X shared …".
+func TestRuleFactsNamedSpeakers(t *testing.T) {
+	in := dialog.Interaction{ID: "c", Turns: []dialog.Turn{
+		{Role: dialog.RoleUser, Speaker: "Rosa", Content: "I collect old vinyl records from flea markets. Thanks for asking! Look at this! and shared a photo of a shelf full of records"},
+		{Role: dialog.RoleAssistant, Speaker: "Tomas", Content: "I really love your collection, it looks great. Nice weather today."},
+	}}
+	fs, err := ruleOps{}.Facts(ctx0, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, f := range fs {
+		texts = append(texts, f.Fact)
+	}
+	all := strings.Join(texts, " | ")
+	for _, want := range []string{
+		"Rosa collects old vinyl records from flea markets.",
+		"Rosa shared a photo of a shelf full of records",
+		"Tomas really loves Rosa's collection",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("facts %q lack %q", texts, want)
+		}
+	}
+	for _, not := range []string{"Thanks", "weather", "and shared"} {
+		if strings.Contains(all, not) {
+			t.Errorf("facts %q hold %q", texts, not)
+		}
+	}
+	// The user of an assistant dialogue keeps the value-or-preference rule.
+	if fs, _ := (ruleOps{}).Facts(ctx0, inter("u", "I collect old vinyl records from flea markets.", "Nice.")); len(fs) != 0 {
+		t.Errorf("unnamed user: want no fact without a value, got %+v", fs)
+	}
+}
+
+func TestPersonalizeNamed(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"I love hiking with my dog.", "Rosa loves hiking with Rosa's dog."},
+		{"I went there and I'm tired.", "Rosa went there and Rosa is tired."},
+		{"You've got this, your talent shows.", "Tomas has got this, Tomas's talent shows."},
+		{"I don't eat meat.", "Rosa doesn't eat meat."},
+	} {
+		if got := personalizeNamed(c.in, "Rosa", "Tomas"); got != c.want {
+			t.Errorf("personalizeNamed(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := personalizeNamed("Do you like it?", "Rosa", ""); got != "Do you like it?" {
+		t.Errorf("no known addressee: %q", got)
+	}
+}
+
 func TestRuleArtifacts(t *testing.T) {
 	in := inter("a", "Can you suggest three novels for my book club?",
 		"Here are three picks:\n1. The Overstory by Richard Powers\n2. **Piranesi** — by Susanna Clarke\n3. Klara and the Sun by Kazuo Ishiguro\nMore at https://example.org/books")
