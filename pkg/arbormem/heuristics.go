@@ -198,6 +198,9 @@ func personalizeNamed(s, who, to string) string {
 		case "my", "mine":
 			name = who + "'s"
 		case "you", "yourself":
+			if lc == "you" && tail == "" && i+1 < len(f) && pluralYou[strings.ToLower(strings.TrimRight(f[i+1], ".,;:!?"))] {
+				continue // "you all", "you both": both or all of them, not one name
+			}
 			name = to
 		case "you're":
 			name, rest = to, " is"
@@ -214,6 +217,10 @@ func personalizeNamed(s, who, to string) string {
 		f[i] = name + rest + tail
 		if rest == "" && tail == "" && (lc == "i" || lc == "you") {
 			agreeVerb(f, i+1)
+		}
+		if lc == "you" && i > 0 {
+			// An auxiliary before its subject: "How have you been?"
+			agreeAux(f, i-1)
 		}
 	}
 	return strings.Join(f, " ")
@@ -236,11 +243,33 @@ func agreeVerb(f []string, i int) {
 	}
 }
 
+// agreeAux puts an auxiliary that precedes "you" (a question's inverted
+// subject, now a name) in the third person singular: "have you" → "has
+// Melanie". Only the auxiliaries, so "thank you" or "see you" stay.
+func agreeAux(f []string, i int) {
+	core := f[i]
+	low := strings.ToLower(core)
+	v, ok := auxAgree[low]
+	if !ok {
+		return
+	}
+	if core != low { // sentence-initial capital
+		v = strings.ToUpper(v[:1]) + v[1:]
+	}
+	f[i] = v
+}
+
+var auxAgree = map[string]string{"have": "has", "are": "is", "were": "was", "do": "does", "don't": "doesn't", "aren't": "isn't", "weren't": "wasn't", "haven't": "hasn't"}
+
+// pluralYou are the words after which "you" addresses more than the other
+// speaker ("you all", "you both", "you guys", "you two").
+var pluralYou = toSet("all both guys two three folks")
+
 var agreeSkip = toSet("really also just always still often usually sometimes never even actually totally definitely absolutely")
 
 // agreeVerbs maps common present-tense verbs to their third-person form.
 var agreeVerbs = func() map[string]string {
-	m := map[string]string{"have": "has", "do": "does", "go": "goes", "am": "is", "don't": "doesn't", "do't": "doesn't", "try": "tries", "watch": "watches", "teach": "teaches", "wish": "wishes", "miss": "misses"}
+	m := map[string]string{"have": "has", "are": "is", "were": "was", "do": "does", "go": "goes", "am": "is", "don't": "doesn't", "do't": "doesn't", "try": "tries", "watch": "watches", "teach": "teaches", "wish": "wishes", "miss": "misses"}
 	for _, v := range strings.Fields("love like enjoy collect want need think know feel hope work live read write paint play run make take use own volunteer prefer hate plan keep find believe study practice dream cook bake swim dance sing draw visit help get see spend remember mean agree wonder") {
 		m[v] = v + "s"
 	}

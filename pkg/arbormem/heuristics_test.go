@@ -112,6 +112,10 @@ func TestPersonalizeNamed(t *testing.T) {
 		{"I went there and I'm tired.", "Rosa went there and Rosa is tired."},
 		{"You've got this, your talent shows.", "Tomas has got this, Tomas's talent shows."},
 		{"I don't eat meat.", "Rosa doesn't eat meat."},
+		{"How have you been? Are you still painting?", "How has Tomas been? Is Tomas still painting?"},
+		{"You are so kind and you were right.", "Tomas is so kind and Tomas was right."},
+		{"You both looked great, thank you!", "You both looked great, thank Tomas!"},
+		{"Did you all have fun?", "Did you all have fun?"},
 	} {
 		if got := personalizeNamed(c.in, "Rosa", "Tomas"); got != c.want {
 			t.Errorf("personalizeNamed(%q) = %q, want %q", c.in, got, c.want)
