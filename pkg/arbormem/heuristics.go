@@ -391,9 +391,10 @@ func deriveTopic(in dialog.Interaction, meta NodeMeta) string {
 	if as := detectAnchors(u); len(as) > 0 {
 		return as[0].Text
 	}
+	speakers := speakerNames(in)
 	var names []string
 	for _, e := range extractEntities(u, 6) {
-		if isNameLike(e) {
+		if isNameLike(e) && !speakers.names(e) {
 			names = append(names, e)
 			if len(names) == 3 {
 				break
@@ -408,8 +409,18 @@ func deriveTopic(in dialog.Interaction, meta NodeMeta) string {
 		}
 	}
 	for _, w := range contentWords(u, 8) {
-		if !inName[w] && len(cw) < 4 {
+		if !inName[w] && !speakers.chat(w) && len(cw) < 4 {
 			cw = append(cw, w)
+		}
+	}
+	if len(names) == 0 && len(cw) == 0 && len(speakers) > 0 {
+		// A named speaker's greeting says nothing of the topic; the reply
+		// in the same interaction usually does ("Hey Mel!" — "I'm swamped
+		// with the kids & work").
+		for _, w := range contentWords(in.Text(), 12) {
+			if !speakers.chat(w) && len(cw) < 4 {
+				cw = append(cw, w)
+			}
 		}
 	}
 	switch {
@@ -422,6 +433,52 @@ func deriveTopic(in dialog.Interaction, meta NodeMeta) string {
 	}
 	return clipWords(meta.Summary, 6)
 }
+
+// speakerSet holds the lower-cased names of an interaction's named
+// speakers (LoCoMo gives both); empty for an assistant dialogue.
+type speakerSet map[string]bool
+
+func speakerNames(in dialog.Interaction) speakerSet {
+	out := speakerSet{}
+	for _, t := range in.Turns {
+		if t.Speaker != "" {
+			out[strings.ToLower(t.Speaker)] = true
+		}
+	}
+	return out
+}
+
+// names reports whether e holds a speaker's name or a short form of it
+// ("Mel" for Melanie, "Woohoo Melanie"): in a conversation between named people the speakers'
+// names say who talks, not what about, so they never name a branch.
+func (sp speakerSet) names(e string) bool {
+	for _, w := range strings.Fields(strings.ToLower(e)) {
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		if len(w) < 3 {
+			continue
+		}
+		for n := range sp {
+			if strings.HasPrefix(n, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// chat reports a word that names no topic in a conversation between
+// named people: a speaker's name or a chat word. An assistant dialogue
+// (no named speakers) keeps every content word.
+func (sp speakerSet) chat(w string) bool {
+	return len(sp) > 0 && (sp.names(w) || chatWords[w])
+}
+
+// chatWords are the greetings and reactions of casual conversation
+// between people ("long time no talk", "congrats", "sorry to hear"), which
+// never name what a branch is about.
+var chatWords = toSet(`see seeing chat chatted talk talked spoke speak catch caught hear heard happened happening wanted say said
+hope hoping doing guess whoa wow woohoo yay oops omg congrats congratulations sorry awesome amazing wonderful cool
+glad happy lately hectic news gotta gonna wanna long since last you're what's how's that's there's here's it's`)
 
 // genericWords are frequent chat words that never name a topic.
 var genericWords = toSet(`want need like love think know help please thanks thank hi hello hey could would should can will just really

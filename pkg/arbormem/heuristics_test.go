@@ -268,3 +268,28 @@ func TestStructuredExtractionSwitch(t *testing.T) {
 		t.Errorf("%d records/facts extracted with extraction switched off", n)
 	}
 }
+
+func TestDeriveTopicNamedSpeakers(t *testing.T) {
+	named := func(a, b string) dialog.Interaction {
+		return dialog.Interaction{ID: "x", Turns: []dialog.Turn{
+			{Role: dialog.RoleUser, Speaker: "Rosalind", Content: a},
+			{Role: dialog.RoleAssistant, Speaker: "Tomas", Content: b},
+		}}
+	}
+	for _, c := range []struct {
+		name string
+		in   dialog.Interaction
+		want string
+	}{
+		// A greeting and the speakers' names (and "Ros", a short form)
+		// name nothing; the reply says what the branch is about.
+		{"greeting", named("Hey Tomas! Long time no talk, how have you been?", "Hi Ros! I've been busy fixing my old sailboat."), "busy fixing old sailboat"},
+		{"chat words", named("Wow, congrats Tomas! Sorry to hear about the flooded garage though.", "Thanks!"), "flooded garage"},
+		// An assistant dialogue keeps every content word.
+		{"unnamed", inter("a", "Long time no talk! I need a pasta recipe.", "Sure."), "long talk pasta recipe"},
+	} {
+		if got := deriveTopic(c.in, NodeMeta{}); got != c.want {
+			t.Errorf("%s: deriveTopic = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
