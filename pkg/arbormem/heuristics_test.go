@@ -44,8 +44,10 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-func TestRuleFacts(t *testing.T) {
-	in := inter("f", "I live in Porto now. What should I pack? Right, back to Kofi's party. Gloria Abernathy is at the Hawthorn table. I love green tea.", "ok")
+// ruleFactTexts runs the rule-based fact extractor and returns the facts'
+// texts, also joined with " | " for substring checks.
+func ruleFactTexts(t *testing.T, in dialog.Interaction) ([]string, string) {
+	t.Helper()
 	fs, err := ruleOps{}.Facts(ctx0, in)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +56,12 @@ func TestRuleFacts(t *testing.T) {
 	for _, f := range fs {
 		texts = append(texts, f.Fact)
 	}
-	all := strings.Join(texts, " | ")
+	return texts, strings.Join(texts, " | ")
+}
+
+func TestRuleFacts(t *testing.T) {
+	in := inter("f", "I live in Porto now. What should I pack? Right, back to Kofi's party. Gloria Abernathy is at the Hawthorn table. I love green tea.", "ok")
+	texts, all := ruleFactTexts(t, in)
 	for _, want := range []string{"User live in Porto now.", "Gloria Abernathy is at the Hawthorn table.", "User love green tea."} {
 		if !strings.Contains(all, want) {
 			t.Errorf("facts %q lack %q", texts, want)
@@ -77,15 +84,7 @@ func TestRuleFactsNamedSpeakers(t *testing.T) {
 		{Role: dialog.RoleUser, Speaker: "Rosa", Content: "I collect old vinyl records from flea markets. Thanks for asking! Look at this! and shared a photo of a shelf full of records"},
 		{Role: dialog.RoleAssistant, Speaker: "Tomas", Content: "I really love your collection, it looks great. Nice weather today."},
 	}}
-	fs, err := ruleOps{}.Facts(ctx0, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var texts []string
-	for _, f := range fs {
-		texts = append(texts, f.Fact)
-	}
-	all := strings.Join(texts, " | ")
+	texts, all := ruleFactTexts(t, in)
 	for _, want := range []string{
 		"Rosa collects old vinyl records from flea markets.",
 		"Rosa shared a photo of a shelf full of records",
