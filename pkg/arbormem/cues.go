@@ -177,6 +177,28 @@ var reReturnCue = regexp.MustCompile(`(?i)\b(?:(?:get|go|going|come|coming|switc
 // notReturnVerbs precede "back to/on" without making it a return.
 var notReturnVerbs = toSet("came comes got gets went goes sent send sends brought bring brings called call calls wrote write writes paid pay pays moved refer refers referring look looking")
 
+// reFrontedTopic is a topic fronted at the start of an input and set off by
+// a dash or colon ("Okay, about the move — which day was it?", "As for the
+// party: who's coming?") or by "again" ("On the paper again, …"): the
+// speaker names the topic the rest of the input is about, which in a
+// branching dialogue is an earlier one. Its capture is the topic.
+var reFrontedTopic = regexp.MustCompile(`(?i)^\s*(?:(?:okay|ok|so|right|anyway|hmm|alright|now|well|oh|and)[,.!]?\s+)*(?:(?:about|as\s+for|as\s+to)\s+(?:the\s+|my\s+|our\s+|that\s+|this\s+)?([\p{L}0-9'’ -]{3,60}?)(?:\s+again)?\s*[—–:]|on\s+(?:the\s+|my\s+|our\s+|that\s+|this\s+)?([\p{L}0-9'’ -]{3,60}?)\s+again\b)`)
+
+// resumeCue reports, for the offline routing, a return cue or a topic
+// fronted at the start of the input, and the topic phrase it names. Only
+// the explicit return cue makes a topic anchor (on every path).
+func resumeCue(text string) (string, bool) {
+	if obj, ok := returnCue(text); ok {
+		return obj, true
+	}
+	f := reFrontedTopic.FindStringSubmatch(text)
+	if f == nil {
+		return "", false
+	}
+	obj := cleanAnchorPhrase(f[1] + f[2])
+	return obj, obj != ""
+}
+
 // returnCue reports an explicit return cue and the topic phrase it names.
 // "pick up" counts only with "again" ("let's pick up the move again").
 func returnCue(text string) (string, bool) {
@@ -366,13 +388,16 @@ var (
 	reOrdering   = regexp.MustCompile(`(?i)\b(?:in what order|what order|which came first|which (?:did|happened) (?:i|first)|chronolog\w*|sequence|before or after|order of)\b`)
 	reDateDiff   = regexp.MustCompile(`(?i)\b(?:how many (?:days|weeks|months|years)|how long (?:ago|since|between|before|after)|days? (?:between|since|until|before|after)|weeks? (?:between|since|until))\b`)
 	reBridge     = regexp.MustCompile(`(?i)\b(?:connect(?:s|ed|ion)?|alongside|link(?:s|ed)? (?:to|with|between)|tie[sd]? (?:in|together)|combine[sd]?|together with|both (?:the|of)|relate[sd]? to|in common|same as (?:the|my))\b`)
-	reOrdinal    = regexp.MustCompile(`(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|1st|2nd|3rd|[4-9]th|10th|number \d+|#\d+|no\. ?\d+|item \d+)\b`)
+	reOrdinal    = regexp.MustCompile(`(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|1st|2nd|3rd|[4-9]th|10th|number (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)|#\d+|no\. ?\d+|item \d+)\b`)
 )
 
 var reDigits = regexp.MustCompile(`\d+`)
 
 var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
 	"last": -1, "final": -1, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10}
+
+// cardinalWords spell the positions "number three" names.
+var cardinalWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 // reListNoun marks an ordinal as a list position ("the second restaurant you
 // suggested") rather than a time ("the first time").
@@ -397,6 +422,8 @@ func classifyQuery(text string) QueryType {
 	if m := reOrdinal.FindStringSubmatch(text); m != nil && reListNoun.MatchString(text) && !strings.Contains(strings.ToLower(text), m[1]+" time") {
 		w := strings.ToLower(m[1])
 		if n, ok := ordinalWords[w]; ok {
+			q.Ordinal = n
+		} else if n, ok := cardinalWords[strings.TrimPrefix(w, "number ")]; ok {
 			q.Ordinal = n
 		} else if d := reDigits.FindString(w); d != "" {
 			q.Ordinal, _ = strconv.Atoi(d)

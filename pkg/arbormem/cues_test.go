@@ -52,6 +52,32 @@ func TestReturnCue(t *testing.T) {
 	}
 }
 
+// The offline routing also reads a topic fronted at the start of an input
+// and set off by a dash, a colon or "again" as a return to it; that form
+// is no topic anchor (returnCue), so the model path does not see it.
+func TestResumeCue(t *testing.T) {
+	for _, tc := range []struct {
+		text, obj string
+		ok        bool
+	}{
+		{"Okay, about the garden shed — what did we say the cost was?", "garden shed", true},
+		{"As for Nadia's recital: which day was it?", "Nadia's recital", true},
+		{"Hmm, on the thesis again — when is it due?", "thesis", true},
+		{"Okay, back to the renovation. What goes wrong?", "renovation", true},
+		{"What did you think about the garden shed?", "", false},
+		{"On Monday I went to the gym.", "", false},
+		{"Thinking about the move — it makes me tired.", "", false},
+	} {
+		obj, ok := resumeCue(tc.text)
+		if ok != tc.ok || obj != tc.obj {
+			t.Errorf("resumeCue(%q) = %q, %v; want %q, %v", tc.text, obj, ok, tc.obj, tc.ok)
+		}
+		if _, anchor := returnCue(tc.text); anchor && strings.HasPrefix(tc.text, "Okay, about") {
+			t.Errorf("returnCue(%q): a fronted topic must not be an anchor", tc.text)
+		}
+	}
+}
+
 func TestNewTopicCue(t *testing.T) {
 	for _, tc := range []struct {
 		text string
@@ -143,6 +169,8 @@ func TestClassifyQuery(t *testing.T) {
 		{"Did I book the hotel?", func(q QueryType) bool { return q.YesNo }},
 		{"What was the third suggestion you made in that list?", func(q QueryType) bool { return q.Ordinal == 3 }},
 		{"What was the last recommendation you gave?", func(q QueryType) bool { return q.Ordinal == -1 && !q.Latest }},
+		{"What was number three on your list?", func(q QueryType) bool { return q.Ordinal == 3 }},
+		{"Which one was number 4 in the list?", func(q QueryType) bool { return q.Ordinal == 4 }},
 		{"How many days between the two concerts?", func(q QueryType) bool { return q.DateDiff && !q.Count }},
 		{"Can you recommend a restaurant for our anniversary?", func(q QueryType) bool { return q.Preference }},
 		{"What's the budget for Kofi's party?", func(q QueryType) bool { return len(q.Anchors) == 1 && q.Anchors[0] == "Kofi's party" }},

@@ -100,6 +100,7 @@ func FuzzRules(f *testing.F) {
 		"I didn't visit the museum yesterday. My favorite drink is 'oolong' tea. I moved to New York.",
 		"Last week when we discussed the garden, what did you suggest? 'book club picks'",
 		"", "’s 's ' \" — 3:30 pm 2024-13-45",
+		"Okay, about the move — what did I do on 25 May, 2022? I love your cat! and shared a photo of a cat", "in mid-May 2023 or on May 40",
 	} {
 		f.Add(s)
 	}
@@ -108,6 +109,7 @@ func FuzzRules(f *testing.F) {
 		classifyQuery(text)
 		detectTemporal(text, now)
 		returnCue(text)
+		resumeCue(text)
 		newTopicCue(text)
 		continuationCue(text)
 		resolveDate(text, now)
@@ -122,6 +124,10 @@ func FuzzRules(f *testing.F) {
 		}
 		r.PathSummary(ctx0, "Topic: x | Progress: y", m, in)
 		r.Facts(ctx0, in)
+		named := dialog.Interaction{ID: "n", Time: now, Turns: []dialog.Turn{{Role: dialog.RoleUser, Speaker: "Ana", Content: text}, {Role: dialog.RoleAssistant, Speaker: "Bo", Content: text}}}
+		r.Facts(ctx0, named)
+		r.NodeMetadata(ctx0, named)
+		questionDates(text, &Forest{Nodes: []*Node{{Interaction: in}}, byTime: []int{0}})
 		if as, _ := r.Artifacts(ctx0, in); len(as) > maxArtifacts {
 			t.Fatal("artifact limit ignored")
 		}

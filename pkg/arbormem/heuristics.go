@@ -31,21 +31,35 @@ func (ruleOps) Heuristic() bool { return true }
 // turnSource is one turn a rule reads, with the name facts about its author
 // are written with ("User" for the user side; a corpus speaker's name when
 // the corpus gives one, as LoCoMo does for both speakers).
+// to is the one other named speaker of the interaction, whom "you" in
+// the turn addresses ("" when the speakers are unnamed or more than two).
 type turnSource struct {
 	who   string
+	to    string
 	text  string
 	human bool
 }
 
 func sourcesOf(in dialog.Interaction) []turnSource {
 	var out []turnSource
+	names := map[string]bool{}
 	for _, t := range in.Turns {
 		who := "User"
 		human := t.Role == dialog.RoleUser
 		if t.Speaker != "" {
 			who, human = t.Speaker, true
+			names[t.Speaker] = true
 		}
 		out = append(out, turnSource{who: who, text: t.Content, human: human})
+	}
+	if len(names) == 2 {
+		for i := range out {
+			for n := range names {
+				if n != out[i].who {
+					out[i].to = n
+				}
+			}
+		}
 	}
 	return out
 }
@@ -82,7 +96,10 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 				continue
 			}
 			text := sent
-			if src.human {
+			switch {
+			case src.human && src.who != "User":
+				text = personalizeNamed(sent, src.who, src.to)
+			case src.human:
 				text = personalize(sent, src.who)
 			}
 			var dt []string
@@ -154,6 +171,111 @@ func personalize(s, who string) string {
 	return out
 }
 
+// personalizeNamed writes a named speaker's sentence in the third person,
+// as a question about the conversation names them ("What does Caroline
+// collect?" for "I collect classic children's books"): first-person words
+// become the speaker's name, "you" the one other speaker's (to, when
+// known), and a common verb after either agrees ("Caroline collects").
+// Unnamed speakers (the user of an assistant dialogue) keep personalize.
+func personalizeNamed(s, who, to string) string {
+	f := strings.Fields(s)
+	for i, w := range f {
+		core := strings.TrimRight(w, ".,;:!?")
+		tail := w[len(core):]
+		lc := strings.ToLower(strings.ReplaceAll(core, "’", "'"))
+		name, rest := "", ""
+		switch lc {
+		case "i", "me", "myself":
+			name = who
+		case "i'm":
+			name, rest = who, " is"
+		case "i've":
+			name, rest = who, " has"
+		case "i'd":
+			name, rest = who, " would"
+		case "i'll":
+			name, rest = who, " will"
+		case "my", "mine":
+			name = who + "'s"
+		case "you", "yourself":
+			if lc == "you" && tail == "" && i+1 < len(f) && pluralYou[strings.ToLower(strings.TrimRight(f[i+1], ".,;:!?"))] {
+				continue // "you all", "you both": both or all of them, not one name
+			}
+			name = to
+		case "you're":
+			name, rest = to, " is"
+		case "you've":
+			name, rest = to, " has"
+		case "your", "yours":
+			if to != "" {
+				name = to + "'s"
+			}
+		}
+		if name == "" {
+			continue
+		}
+		f[i] = name + rest + tail
+		if rest == "" && tail == "" && (lc == "i" || lc == "you") {
+			agreeVerb(f, i+1)
+		}
+		if lc == "you" && i > 0 {
+			// An auxiliary before its subject: "How have you been?"
+			agreeAux(f, i-1)
+		}
+	}
+	return strings.Join(f, " ")
+}
+
+// agreeVerb puts the verb at f[i] (after adverbs like "really") in the
+// third person singular, for a small set of common verbs only, so that a
+// past tense or a noun is never changed.
+func agreeVerb(f []string, i int) {
+	for i < len(f) && agreeSkip[strings.ToLower(f[i])] {
+		i++
+	}
+	if i >= len(f) {
+		return
+	}
+	core := strings.TrimRight(f[i], ".,;:!?")
+	tail := f[i][len(core):]
+	if v, ok := agreeVerbs[core]; ok {
+		f[i] = v + tail
+	}
+}
+
+// agreeAux puts an auxiliary that precedes "you" (a question's inverted
+// subject, now a name) in the third person singular: "have you" → "has
+// Melanie". Only the auxiliaries, so "thank you" or "see you" stay.
+func agreeAux(f []string, i int) {
+	core := f[i]
+	low := strings.ToLower(core)
+	v, ok := auxAgree[low]
+	if !ok {
+		return
+	}
+	if core != low { // sentence-initial capital
+		v = strings.ToUpper(v[:1]) + v[1:]
+	}
+	f[i] = v
+}
+
+var auxAgree = map[string]string{"have": "has", "are": "is", "were": "was", "do": "does", "don't": "doesn't", "aren't": "isn't", "weren't": "wasn't", "haven't": "hasn't"}
+
+// pluralYou are the words after which "you" addresses more than the other
+// speaker ("you all", "you both", "you guys", "you two").
+var pluralYou = toSet("all both guys two three folks")
+
+var agreeSkip = toSet("really also just always still often usually sometimes never even actually totally definitely absolutely")
+
+// agreeVerbs maps common present-tense verbs to their third-person form.
+var agreeVerbs = func() map[string]string {
+	m := map[string]string{"have": "has", "are": "is", "were": "was", "do": "does", "go": "goes", "am": "is", "don't": "doesn't", "do't": "doesn't", "try": "tries", "watch": "watches", "teach": "teaches", "wish": "wishes", "miss": "misses"}
+	for _, v := range strings.Fields("love like enjoy collect want need think know feel hope work live read write paint play run make take use own volunteer prefer hate plan keep find believe study practice dream cook bake swim dance sing draw visit help get see spend remember mean agree wonder") {
+		m[v] = v + "s"
+	}
+	return m
+}()
+
 var reMarkdown = regexp.MustCompile(`\*\*|__|#+\s|` + "`")
 
 // stripMarkdown is reMarkdown.ReplaceAllString(s, "") by hand (one pass,
@@ -221,7 +343,7 @@ func hasValue(s string) bool {
 // returnOnly reports a sentence that only announces a return to a topic
 // ("Right, back to Kofi's party.").
 func returnOnly(s string) bool {
-	obj, ok := returnCue(s)
+	obj, ok := resumeCue(s)
 	return ok && len(strings.Fields(s)) <= len(strings.Fields(obj))+5
 }
 
@@ -307,9 +429,10 @@ func deriveTopic(in dialog.Interaction, meta NodeMeta) string {
 	if as := detectAnchors(u); len(as) > 0 {
 		return as[0].Text
 	}
+	speakers := speakerNames(in)
 	var names []string
 	for _, e := range extractEntities(u, 6) {
-		if isNameLike(e) {
+		if isNameLike(e) && !speakers.names(e) {
 			names = append(names, e)
 			if len(names) == 3 {
 				break
@@ -324,8 +447,18 @@ func deriveTopic(in dialog.Interaction, meta NodeMeta) string {
 		}
 	}
 	for _, w := range contentWords(u, 8) {
-		if !inName[w] && len(cw) < 4 {
+		if !inName[w] && !speakers.chat(w) && len(cw) < 4 {
 			cw = append(cw, w)
+		}
+	}
+	if len(names) == 0 && len(cw) == 0 && len(speakers) > 0 {
+		// A named speaker's greeting says nothing of the topic; the reply
+		// in the same interaction usually does ("Hey Mel!" — "I'm swamped
+		// with the kids & work").
+		for _, w := range contentWords(in.Text(), 12) {
+			if !speakers.chat(w) && len(cw) < 4 {
+				cw = append(cw, w)
+			}
 		}
 	}
 	switch {
@@ -338,6 +471,52 @@ func deriveTopic(in dialog.Interaction, meta NodeMeta) string {
 	}
 	return clipWords(meta.Summary, 6)
 }
+
+// speakerSet holds the lower-cased names of an interaction's named
+// speakers (LoCoMo gives both); empty for an assistant dialogue.
+type speakerSet map[string]bool
+
+func speakerNames(in dialog.Interaction) speakerSet {
+	out := speakerSet{}
+	for _, t := range in.Turns {
+		if t.Speaker != "" {
+			out[strings.ToLower(t.Speaker)] = true
+		}
+	}
+	return out
+}
+
+// names reports whether e holds a speaker's name or a short form of it
+// ("Mel" for Melanie, "Woohoo Melanie"): in a conversation between named people the speakers'
+// names say who talks, not what about, so they never name a branch.
+func (sp speakerSet) names(e string) bool {
+	for _, w := range strings.Fields(strings.ToLower(e)) {
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		if len(w) < 3 {
+			continue
+		}
+		for n := range sp {
+			if strings.HasPrefix(n, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// chat reports a word that names no topic in a conversation between
+// named people: a speaker's name or a chat word. An assistant dialogue
+// (no named speakers) keeps every content word.
+func (sp speakerSet) chat(w string) bool {
+	return len(sp) > 0 && (sp.names(w) || chatWords[w])
+}
+
+// chatWords are the greetings and reactions of casual conversation
+// between people ("long time no talk", "congrats", "sorry to hear"), which
+// never name what a branch is about.
+var chatWords = toSet(`see seeing chat chatted talk talked spoke speak catch caught hear heard happened happening wanted say said
+hope hoping doing guess whoa wow woohoo yay oops omg congrats congratulations sorry awesome amazing wonderful cool
+glad happy lately hectic news gotta gonna wanna long since last you're what's how's that's there's here's it's`)
 
 // genericWords are frequent chat words that never name a topic.
 var genericWords = toSet(`want need like love think know help please thanks thank hi hello hey could would should can will just really
@@ -369,6 +548,15 @@ func contentWords(s string, n int) []string {
 }
 
 var (
+	// reSharedImage is an image caption as the LoCoMo loader renders it.
+	reSharedImage = regexp.MustCompile(`(?i)(?:^|\s)and shared ((?:a|an|the)\s+(?:photo|photograph|photography|picture|image|pic)\b.*)$`)
+	// reSelfStatement is a first-person statement of what the speaker has,
+	// does or is: "I collect …", "I've been volunteering …", "We adopted …",
+	// "I'm a counselor", "My kids love …".
+	reSelfStatement = regexp.MustCompile(`(?i)\b(?:(?:i|we)(?:'ve| have)?\s+(?:(?:really|also|just|always|still|often|usually|recently|finally|been)\s+)*(?:collect|have|own|play|practice|volunteer|work|live|started|start|joined|adopted|learned|learning|teach|study|run|paint|read|write|bake|cook|take|took|went|go|got|made|make|bought|love|enjoy|signed)\w*|i'm (?:a|an|into|learning|taking|working|volunteering|studying|training|planning)|my (?:kids|son|daughter|husband|wife|partner|family|mom|dad|parents|brother|sister|dog|cat|pet)\b)`)
+)
+
+var (
 	reFirstPerson = regexp.MustCompile(`(?i)\b(?:i|i'm|i've|i'd|i'll|my|mine|me|we|our|we're|we've|us)\b`)
 	rePreferVerb  = regexp.MustCompile(`(?i)\b(?:love|loves|like|likes|prefer|prefers|favou?rite|hate|hates|enjoy|enjoys|allergic|vegetarian|vegan|pescatarian|gluten-free|can't stand|dislike)\b`)
 	reUpdateCue   = regexp.MustCompile(`(?i)\b(?:now|actually|changed|change(?:d)? to|switched|moved|no longer|instead|updated?|raised|lowered|increased|decreased|renamed|new|anymore|correction|revised|bumped|cut)\b`)
@@ -383,16 +571,31 @@ func (ruleOps) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, err
 		if !src.human {
 			continue
 		}
+		named := src.who != "User"
 		for _, sent := range sentences(src.text) {
 			sent = strings.TrimSpace(stripMarkdown(sent))
+			if named {
+				// An image the speaker shared (the loader appends its
+				// caption as "… and shared a photo of …").
+				if m := reSharedImage.FindStringSubmatch(sent); m != nil {
+					out = append(out, FactDraft{Fact: clipRunes(src.who+" shared "+strings.TrimRight(m[1], " .!"), 300), Entities: extractEntities(m[1], 6)})
+					sent = strings.TrimSpace(sent[:len(sent)-len(m[0])])
+				}
+			}
 			if strings.HasSuffix(sent, "?") || len(strings.Fields(sent)) < 4 {
 				continue
 			}
-			// A statement with a concrete value, or a first-person preference.
-			if returnOnly(sent) || !hasValue(sent) && !(matchString(reFirstPerson, sent) && matchString(rePreferVerb, sent)) {
+			// A statement with a concrete value, or a first-person
+			// preference; in a conversation between named people, also
+			// what the speaker has, does or is ("I collect …").
+			if returnOnly(sent) || !hasValue(sent) && !(matchString(reFirstPerson, sent) && matchString(rePreferVerb, sent)) && !(named && reSelfStatement.MatchString(sent)) {
 				continue
 			}
-			fact := clipRunes(personalize(sent, src.who), 300)
+			fact := personalize(sent, src.who)
+			if named {
+				fact = personalizeNamed(sent, src.who, src.to)
+			}
+			fact = clipRunes(fact, 300)
 			tags := ruleTags(sent, 1)
 			tag := ""
 			if len(tags) > 0 {

@@ -44,8 +44,10 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-func TestRuleFacts(t *testing.T) {
-	in := inter("f", "I live in Porto now. What should I pack? Right, back to Kofi's party. Gloria Abernathy is at the Hawthorn table. I love green tea.", "ok")
+// ruleFactTexts runs the rule-based fact extractor and returns the facts'
+// texts, also joined with " | " for substring checks.
+func ruleFactTexts(t *testing.T, in dialog.Interaction) ([]string, string) {
+	t.Helper()
 	fs, err := ruleOps{}.Facts(ctx0, in)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +56,12 @@ func TestRuleFacts(t *testing.T) {
 	for _, f := range fs {
 		texts = append(texts, f.Fact)
 	}
-	all := strings.Join(texts, " | ")
+	return texts, strings.Join(texts, " | ")
+}
+
+func TestRuleFacts(t *testing.T) {
+	in := inter("f", "I live in Porto now. What should I pack? Right, back to Kofi's party. Gloria Abernathy is at the Hawthorn table. I love green tea.", "ok")
+	texts, all := ruleFactTexts(t, in)
 	for _, want := range []string{"User live in Porto now.", "Gloria Abernathy is at the Hawthorn table.", "User love green tea."} {
 		if !strings.Contains(all, want) {
 			t.Errorf("facts %q lack %q", texts, want)
@@ -64,6 +71,57 @@ func TestRuleFacts(t *testing.T) {
 		if strings.Contains(all, not) {
 			t.Errorf("facts %q contain a question or a bare return (%q)", texts, not)
 		}
+	}
+}
+
+// In a conversation between two named people, facts are written in the
+// third person as questions about the conversation name them: the
+// speaker's name for "I", the other speaker's for "you", common verbs in
+// agreement; what a speaker has, does or is becomes a fact though it holds
+// no number or name; an image the speaker shared becomes "X shared …".
+func TestRuleFactsNamedSpeakers(t *testing.T) {
+	in := dialog.Interaction{ID: "c", Turns: []dialog.Turn{
+		{Role: dialog.RoleUser, Speaker: "Rosa", Content: "I collect old vinyl records from flea markets. Thanks for asking! Look at this! and shared a photo of a shelf full of records"},
+		{Role: dialog.RoleAssistant, Speaker: "Tomas", Content: "I really love your collection, it looks great. Nice weather today."},
+	}}
+	texts, all := ruleFactTexts(t, in)
+	for _, want := range []string{
+		"Rosa collects old vinyl records from flea markets.",
+		"Rosa shared a photo of a shelf full of records",
+		"Tomas really loves Rosa's collection",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("facts %q lack %q", texts, want)
+		}
+	}
+	for _, not := range []string{"Thanks", "weather", "and shared"} {
+		if strings.Contains(all, not) {
+			t.Errorf("facts %q hold %q", texts, not)
+		}
+	}
+	// The user of an assistant dialogue keeps the value-or-preference rule.
+	if fs, _ := (ruleOps{}).Facts(ctx0, inter("u", "I collect old vinyl records from flea markets.", "Nice.")); len(fs) != 0 {
+		t.Errorf("unnamed user: want no fact without a value, got %+v", fs)
+	}
+}
+
+func TestPersonalizeNamed(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"I love hiking with my dog.", "Rosa loves hiking with Rosa's dog."},
+		{"I went there and I'm tired.", "Rosa went there and Rosa is tired."},
+		{"You've got this, your talent shows.", "Tomas has got this, Tomas's talent shows."},
+		{"I don't eat meat.", "Rosa doesn't eat meat."},
+		{"How have you been? Are you still painting?", "How has Tomas been? Is Tomas still painting?"},
+		{"You are so kind and you were right.", "Tomas is so kind and Tomas was right."},
+		{"You both looked great, thank you!", "You both looked great, thank Tomas!"},
+		{"Did you all have fun?", "Did you all have fun?"},
+	} {
+		if got := personalizeNamed(c.in, "Rosa", "Tomas"); got != c.want {
+			t.Errorf("personalizeNamed(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := personalizeNamed("Do you like it?", "Rosa", ""); got != "Do you like it?" {
+		t.Errorf("no known addressee: %q", got)
 	}
 }
 
@@ -207,5 +265,30 @@ func TestStructuredExtractionSwitch(t *testing.T) {
 	mustCommit(t, s, inter("x", "I bought 2 cups of coffee. I live in Porto.", "Here:\n1. One\n2. Two"))
 	if n := len(s.store.Events) + len(s.store.States) + len(s.store.Artifacts) + len(s.store.Facts); n != 0 {
 		t.Errorf("%d records/facts extracted with extraction switched off", n)
+	}
+}
+
+func TestDeriveTopicNamedSpeakers(t *testing.T) {
+	named := func(a, b string) dialog.Interaction {
+		return dialog.Interaction{ID: "x", Turns: []dialog.Turn{
+			{Role: dialog.RoleUser, Speaker: "Rosalind", Content: a},
+			{Role: dialog.RoleAssistant, Speaker: "Tomas", Content: b},
+		}}
+	}
+	for _, c := range []struct {
+		name string
+		in   dialog.Interaction
+		want string
+	}{
+		// A greeting and the speakers' names (and "Ros", a short form)
+		// name nothing; the reply says what the branch is about.
+		{"greeting", named("Hey Tomas! Long time no talk, how have you been?", "Hi Ros! I've been busy fixing my old sailboat."), "busy fixing old sailboat"},
+		{"chat words", named("Wow, congrats Tomas! Sorry to hear about the flooded garage though.", "Thanks!"), "flooded garage"},
+		// An assistant dialogue keeps every content word.
+		{"unnamed", inter("a", "Long time no talk! I need a pasta recipe.", "Sure."), "long talk pasta recipe"},
+	} {
+		if got := deriveTopic(c.in, NodeMeta{}); got != c.want {
+			t.Errorf("%s: deriveTopic = %q, want %q", c.name, got, c.want)
+		}
 	}
 }

@@ -71,7 +71,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 			return d, nil
 		}
 	}
-	_, isReturn := returnCue(text)
+	_, isReturn := resumeCue(text)
 	newTopic := newTopicCue(text)
 	// Offline routing only: an input with no sign of leaving the active
 	// state (no return or new-topic cue, no foreign anchor, no pause or

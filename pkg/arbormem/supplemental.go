@@ -2,8 +2,11 @@ package arbormem
 
 import (
 	"math"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/index"
@@ -31,7 +34,7 @@ func (rc *recallCtx) detached() bool {
 	if rc.s.forest.Active < 0 || rc.s.sameConversation(rc.q.Time, "", true) {
 		return false
 	}
-	if _, back := returnCue(rc.q.Text); back {
+	if _, back := resumeCue(rc.q.Text); back {
 		return false
 	}
 	return rc.dec == nil || rc.dec.Path == "scored"
@@ -91,6 +94,24 @@ func (rc *recallCtx) supplementalRank(k int) []suppTurn {
 		}
 	}
 	nodes := s.nodeLex.SearchTerms(qterms, k)
+	// Time matching: the nodes of the dates the question names are
+	// candidates whatever their words.
+	inWindow := map[int]bool{}
+	if s.cfg.SupplementalDates {
+		proposed := map[int]bool{}
+		for _, h := range nodes {
+			proposed[h.ID] = true
+		}
+		for _, w := range questionDates(rc.q.Text, s.forest) {
+			for _, seq := range s.forest.Window(w[0], w[1]) {
+				inWindow[seq] = true
+				if !proposed[seq] {
+					proposed[seq] = true
+					nodes = append(nodes, index.Hit{ID: seq})
+				}
+			}
+		}
+	}
 	// A speaker's name in another speaker's turn is mostly an address
 	// ("Thanks, Rosa!"), not a statement about them, while a speaker's own
 	// first-person turn is about them: a speaker's name counts only through
@@ -124,18 +145,29 @@ func (rc *recallCtx) supplementalRank(k int) []suppTurn {
 					hits++
 				}
 			}
-			if hits == 0 {
+			who := speakerName(n.Interaction.Turns[i])
+			isNamed := named[strings.ToLower(n.Interaction.Turns[i].Speaker)]
+			rule := who + ": term match"
+			switch {
+			case hits > 0 && inWindow[h.ID]:
+				sc *= suppDateBoost
+				rule += ", date match"
+			case hits == 0 && inWindow[h.ID] && isNamed:
+				// A named speaker's turn on the date asked about, though
+				// it holds no question term.
+				sc = suppDateBase
+				rule = who + ": date match"
+			case hits == 0:
 				continue
 			}
-			who := speakerName(n.Interaction.Turns[i])
-			rule := who + ": term match"
-			if named[strings.ToLower(n.Interaction.Turns[i].Speaker)] {
+			if isNamed {
 				sc *= suppSpeakerBoost
-				rule = who + ": term match, named speaker"
+				rule += ", named speaker"
 			}
 			out = append(out, suppTurn{seq: h.ID, turn: i, score: sc + suppNodeWeight*h.Score, rule: rule})
 		}
 	}
+	out = rc.withReplies(out)
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].score != out[j].score {
 			return out[i].score > out[j].score
@@ -148,6 +180,50 @@ func (rc *recallCtx) supplementalRank(k int) []suppTurn {
 	return out
 }
 
+// withReplies adds, for each matched turn, the turn that answers it (the
+// next turn of the same session, by another speaker), scored at
+// suppReplyWeight of the matched turn's score: in conversation the answer
+// or the detail often repeats none of the question's words ("What genre
+// is your screenplay?" — "A mix of drama and romance!"). A turn matched on
+// its own keeps the better of its two scores.
+func (rc *recallCtx) withReplies(ranked []suppTurn) []suppTurn {
+	if !rc.s.cfg.SupplementalReplies {
+		return ranked
+	}
+	at := map[[2]int]int{}
+	for i, t := range ranked {
+		at[[2]int{t.seq, t.turn}] = i
+	}
+	out := append([]suppTurn(nil), ranked...)
+	for _, q := range ranked {
+		n := rc.s.forest.Nodes[q.seq]
+		qt := n.Interaction.Turns[q.turn]
+		seq, turn := q.seq, q.turn+1
+		if turn == len(n.Interaction.Turns) {
+			seq, turn = q.seq+1, 0
+			if seq >= len(rc.s.forest.Nodes) || rc.s.forest.Nodes[seq].Interaction.Session != n.Interaction.Session {
+				continue
+			}
+		}
+		rt := rc.s.forest.Nodes[seq].Interaction.Turns
+		if turn >= len(rt) || rt[turn].Speaker == qt.Speaker {
+			continue
+		}
+		sc := suppReplyWeight * q.score
+		rule := speakerName(rt[turn]) + ": reply to " + speakerName(qt) + "'s matching turn"
+		key := [2]int{seq, turn}
+		if i, ok := at[key]; ok {
+			if out[i].score < sc {
+				out[i].score, out[i].rule = sc, rule
+			}
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, suppTurn{seq: seq, turn: turn, score: sc, rule: rule})
+	}
+	return out
+}
+
 // Supplemental ranking constants (offline profile): nodes proposed by
 // lexical match, the factor a turn gains when its speaker is the person the
 // question names, and the weight of its node's BM25 score beside its own
@@ -156,7 +232,62 @@ const (
 	suppNodes        = 200
 	suppSpeakerBoost = 1.5
 	suppNodeWeight   = 0.3
+	suppReplyWeight  = 0.6
+	suppDateBoost    = 2.0
+	suppDateBase     = 1.0
 )
+
+// reQuestionDate finds a calendar date a question names: "25 May, 2022",
+// "May 25, 2022", "May 2022", "in May" (a month alone is read only after
+// a preposition, since "May" is also a verb).
+var reQuestionDate = regexp.MustCompile(`\b(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(January|February|March|April|May|June|July|August|September|October|November|December),?\s*(\d{4})?|(January|February|March|April|June|July|August|September|October|November|December|(?:in|of|on|since|by|during|early|late|mid-)\s*May)\.?(?:\s+(\d{1,2})(?:st|nd|rd|th)?)?,?\s*(\d{4})?)\b`)
+
+// questionDates returns the time windows of the dates a question names
+// (offline profile, supplemental_dates): a day with a day's slack either
+// side, or a whole month; a date without a year matches it in every year
+// the conversation spans.
+func questionDates(text string, f *Forest) [][2]time.Time {
+	if f.Len() == 0 {
+		return nil
+	}
+	first, last := f.Nodes[f.byTime[0]].Time(), f.Nodes[f.byTime[len(f.byTime)-1]].Time()
+	var out [][2]time.Time
+	for _, m := range reQuestionDate.FindAllStringSubmatch(text, -1) {
+		dayS, monS, yearS := m[1], m[2], m[3]
+		if monS == "" {
+			monS, dayS, yearS = m[4], m[5], m[6]
+			if f := strings.Fields(strings.ReplaceAll(monS, "-", " ")); len(f) > 0 {
+				monS = f[len(f)-1]
+			}
+		}
+		mon, ok := monthNames[strings.ToLower(monS[:3])]
+		if !ok {
+			continue
+		}
+		years := []int{}
+		if y, err := strconv.Atoi(yearS); err == nil {
+			years = append(years, y)
+		} else {
+			for y := first.Year(); y <= last.Year(); y++ {
+				years = append(years, y)
+			}
+		}
+		day, _ := strconv.Atoi(dayS)
+		if day > 31 {
+			continue
+		}
+		for _, y := range years {
+			if day > 0 {
+				d := time.Date(y, mon, day, 0, 0, 0, 0, time.UTC)
+				out = append(out, [2]time.Time{d.AddDate(0, 0, -1), d.AddDate(0, 0, 2)})
+			} else {
+				d := time.Date(y, mon, 1, 0, 0, 0, 0, time.UTC)
+				out = append(out, [2]time.Time{d, d.AddDate(0, 1, 0)})
+			}
+		}
+	}
+	return out
+}
 
 // suppPick is a ranked turn chosen for the supplemental channel, rendered
 // as an excerpt (its sentences that hold a question term) or in full.

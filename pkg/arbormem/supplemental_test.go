@@ -188,3 +188,105 @@ func TestExplainNamesSupplementalRule(t *testing.T) {
 		t.Errorf("explain lacks the supplemental rule:\n%s", out)
 	}
 }
+
+// A matched turn brings the turn that answers it, even across
+// interactions, though the answer repeats none of its words;
+// supplemental_replies false leaves it out.
+func TestSupplementalReplyToMatchedQuestion(t *testing.T) {
+	day := time.Date(2024, 5, 4, 20, 0, 0, 0, time.UTC)
+	pair := func(id, a, b string) dialog.Interaction {
+		return dialog.Interaction{ID: id, Session: "s1", Time: day, Turns: []dialog.Turn{
+			{Role: dialog.RoleUser, Speaker: "Rosa", Content: a},
+			{Role: dialog.RoleAssistant, Speaker: "Tomas", Content: b},
+		}}
+	}
+	talk := []dialog.Interaction{
+		pair("D1:1", "I watched a film last night with my sister.", "Nice! What genre was the film?"),
+		pair("D1:3", "A slow Korean thriller, we loved it.", "I'll add it to my list."),
+		pair("D1:5", "Work starts early tomorrow, so I should sleep.", "Good night then!"),
+	}
+	q := memory.Query{ID: "q", Text: "What genre of film did Rosa watch?", Time: day.AddDate(0, 1, 0), Budget: 200}
+	for _, on := range []bool{true, false} {
+		s := offlineSystem(t, func(c *config.ArborMem, _ *Deps) { c.SupplementalReplies = on })
+		mustCommit(t, s, talk...)
+		sup := suppItems(mustRecall(t, s, q))
+		got := memory.Bundle{Items: sup}.Sources()["D1:3"]
+		if got != on {
+			t.Errorf("supplemental_replies %v: the answering turn D1:3 quoted = %v; supplemental %+v", on, got, sup)
+		}
+		if !on {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := Explain(&buf, s, &q); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), "Rosa: reply to Tomas's matching turn") {
+			t.Errorf("explain does not name the reply rule:\n%s", buf.String())
+		}
+	}
+}
+
+// A question naming a date reads the named speaker's turns of that date,
+// though they hold none of its words; supplemental_dates false does not.
+func TestSupplementalDateMatch(t *testing.T) {
+	march := time.Date(2024, 3, 10, 18, 0, 0, 0, time.UTC)
+	may := time.Date(2024, 5, 25, 18, 0, 0, 0, time.UTC)
+	talk := []dialog.Interaction{
+		{ID: "D1:1", Session: "s1", Time: march, Turns: []dialog.Turn{
+			{Role: dialog.RoleUser, Speaker: "Rosa", Content: "I baked bread for the neighbours this morning."},
+			{Role: dialog.RoleAssistant, Speaker: "Tomas", Content: "Lucky neighbours!"}}},
+		{ID: "D2:1", Session: "s2", Time: may, Turns: []dialog.Turn{
+			{Role: dialog.RoleUser, Speaker: "Rosa", Content: "Guess what, I made a lemon tart for the street party!"},
+			{Role: dialog.RoleAssistant, Speaker: "Tomas", Content: "Save me a slice."}}},
+	}
+	at := time.Date(2024, 6, 1, 9, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		q  string
+		on bool
+	}{
+		{"What dessert did Rosa prepare in May 2024?", true},
+		{"What dessert did Rosa prepare on 25 May, 2024?", true},
+		{"What dessert did Rosa prepare in May 2024?", false},
+	} {
+		s := offlineSystem(t, func(cf *config.ArborMem, _ *Deps) { cf.SupplementalDates = c.on })
+		mustCommit(t, s, talk...)
+		sup := suppItems(mustRecall(t, s, memory.Query{ID: "q", Text: c.q, Time: at, Budget: 300}))
+		src := memory.Bundle{Items: sup}.Sources()
+		if src["D2:1"] != c.on || src["D1:1"] {
+			t.Errorf("%q (supplemental_dates %v): supplemental %+v", c.q, c.on, sup)
+		}
+	}
+}
+
+func TestQuestionDates(t *testing.T) {
+	f := &Forest{}
+	for i, at := range []time.Time{time.Date(2022, 11, 3, 0, 0, 0, 0, time.UTC), time.Date(2023, 8, 1, 0, 0, 0, 0, time.UTC)} {
+		f.Nodes = append(f.Nodes, &Node{Seq: i, Interaction: dialog.Interaction{ID: "x", Time: at}})
+		f.byTime = append(f.byTime, i)
+	}
+	day := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+	for _, c := range []struct {
+		q    string
+		want [][2]time.Time
+	}{
+		{"What did Rosa do on 25 May, 2023?", [][2]time.Time{{day(2023, 5, 24), day(2023, 5, 27)}}},
+		{"What did Rosa do on May 25, 2023?", [][2]time.Time{{day(2023, 5, 24), day(2023, 5, 27)}}},
+		{"What did Rosa start in December 2022?", [][2]time.Time{{day(2022, 12, 1), day(2023, 1, 1)}}},
+		{"Where did Rosa go in May?", [][2]time.Time{{day(2022, 5, 1), day(2022, 6, 1)}, {day(2023, 5, 1), day(2023, 6, 1)}}},
+		{"May I ask what Rosa likes?", nil},
+		{"What does Rosa like?", nil},
+		{"What did Rosa do on May 40, 2023?", nil},
+	} {
+		got := questionDates(c.q, f)
+		if len(got) != len(c.want) {
+			t.Errorf("%q: windows %v, want %v", c.q, got, c.want)
+			continue
+		}
+		for i := range got {
+			if !got[i][0].Equal(c.want[i][0]) || !got[i][1].Equal(c.want[i][1]) {
+				t.Errorf("%q: window %d = %v, want %v", c.q, i, got[i], c.want[i])
+			}
+		}
+	}
+}

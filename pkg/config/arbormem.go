@@ -79,6 +79,15 @@ type ArborMem struct {
 	// term, and the budget left restores whole turns; false quotes whole
 	// turns only (fewer turns under a tight budget, more of each).
 	SupplementalExcerpt bool `mapstructure:"supplemental_excerpt" yaml:"supplemental_excerpt"`
+	// SupplementalReplies (offline profile, with supplemental_fill): a
+	// matched turn brings the next turn, the other speaker's reply, which
+	// in conversation often repeats none of the question's words.
+	SupplementalReplies bool `mapstructure:"supplemental_replies" yaml:"supplemental_replies"`
+	// SupplementalDates (offline profile, with supplemental_fill): the
+	// turns of a date the question names ("in May 2022", "on 3 June")
+	// rank higher, and a named speaker's turns on that date are
+	// candidates though they hold no question term.
+	SupplementalDates bool `mapstructure:"supplemental_dates" yaml:"supplemental_dates"`
 	// EvidenceReserve is the share of the answer-time budget kept for
 	// cross-branch evidence before the trajectory is packed. The paper packs
 	// the trajectory first and retrieves evidence "under the remaining read
@@ -130,7 +139,7 @@ func DefaultArborMem() ArborMem {
 		RecencyMax: 1.0, RecencyScale: 8, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
 		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
 		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
-		SupplementalBudget: 0, SupplementalFill: "auto", SupplementalExcerpt: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
+		SupplementalBudget: 0, SupplementalFill: "auto", SupplementalExcerpt: true, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3,
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
