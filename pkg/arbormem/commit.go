@@ -369,8 +369,8 @@ func (s *System) prepareNode(ctx context.Context, n *Node) {
 	ents := strings.Join(n.Entities, " ; ")
 	n.lexTerms = s.interned(index.Analyze(n.Interaction.Text() + "\n" + n.Summary + "\n" + ents + "\n" + n.TopicKey))
 	n.topic = s.termList(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
-	n.Keywords = s.interned(routingKeywords(n.Summary))
-	n.keyTerms = s.termList(termsOf(ents), n.Keywords)
+	n.keyTerms = s.termList(termsOf(ents), routingKeywords(n.Summary))
+	n.Keywords = nil // MarshalJSON recomputes them
 }
 
 // routingKeywords are a node's stored keywords: the distinct analysed

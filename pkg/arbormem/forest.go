@@ -1,6 +1,7 @@
 package arbormem
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 	"time"
@@ -22,6 +23,9 @@ type Node struct {
 	// its path summary); the reranker sees it first (§4.2).
 	TopicKey string   `json:"topic_key"`
 	Entities []string `json:"entities"`
+	// Keywords are the node's routing keywords, routingKeywords(Summary).
+	// A live node does not keep them (its keyTerms hold them, among the
+	// entity terms); they are filled in when the node is written as JSON.
 	Keywords []string `json:"keywords"`
 	// Parent is the parent's Seq, -1 for a root.
 	Parent   int   `json:"parent"`
@@ -41,6 +45,17 @@ type Node struct {
 	lexTerms  []string // analyzed lexical text, until indexed
 	keyTerms  termList // keyword/entity terms of the node (s_key)
 	topic     termList // topic terms: topic key, path summary, entities
+}
+
+// MarshalJSON writes the node with its keywords, which a live node does not
+// keep.
+func (n *Node) MarshalJSON() ([]byte, error) {
+	type plain Node // without this method
+	p := plain(*n)
+	if p.Keywords == nil {
+		p.Keywords = routingKeywords(n.Summary)
+	}
+	return json.Marshal(p)
 }
 
 // rawText is the node as evidence: its time and turns (rawTokens long).
