@@ -38,7 +38,10 @@ type Exact struct {
 	mu   sync.RWMutex
 	rows []exactRow
 	ids  []int // row → caller's id
-	row  map[int]int
+	// row maps id → row; nil while every id equals its row (ids added as
+	// 0, 1, 2, … and none removed, as ArborMem adds them), which saves
+	// the map.
+	row map[int]int
 }
 
 // exactRow is one stored vector: sparse (sp, kept in the row itself) or,
@@ -73,7 +76,7 @@ func NewExact(dim int) *Exact {
 	if dim <= 0 {
 		panic(fmt.Sprintf("index: NewExact(%d): dimension must be positive", dim))
 	}
-	return &Exact{dim: dim, row: make(map[int]int)}
+	return &Exact{dim: dim}
 }
 
 // NewExactRaw is NewExact for callers that need each vector back as given
@@ -330,11 +333,16 @@ func sameBits(a, b []float32) bool {
 func (x *Exact) store(id int, r exactRow) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if i, ok := x.row[id]; ok {
+	if i, ok := x.rowOf(id); ok {
 		x.rows[i] = r
 		return
 	}
-	x.row[id] = len(x.ids)
+	if x.row == nil && id != len(x.ids) {
+		x.indexRows()
+	}
+	if x.row != nil {
+		x.row[id] = len(x.ids)
+	}
 	x.ids = append(x.ids, id)
 	x.rows = append(x.rows, r)
 }
@@ -344,7 +352,7 @@ func (x *Exact) store(id int, r exactRow) {
 func (x *Exact) Vector(id int) []float32 {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	i, ok := x.row[id]
+	i, ok := x.rowOf(id)
 	if !ok {
 		return nil
 	}
@@ -363,7 +371,7 @@ func (x *Exact) Vector(id int) []float32 {
 func (x *Exact) Raw(id int) []float32 {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	i, ok := x.row[id]
+	i, ok := x.rowOf(id)
 	if !ok {
 		return nil
 	}
@@ -379,16 +387,36 @@ func (x *Exact) Raw(id int) []float32 {
 	return out
 }
 
+// rowOf is id's row.
+func (x *Exact) rowOf(id int) (int, bool) {
+	if x.row == nil {
+		return id, id >= 0 && id < len(x.ids)
+	}
+	r, ok := x.row[id]
+	return r, ok
+}
+
+// indexRows builds the id → row map, when ids stop being their rows.
+func (x *Exact) indexRows() {
+	x.row = make(map[int]int, len(x.ids)+1)
+	for r, id := range x.ids {
+		x.row[id] = r
+	}
+}
+
 // Remove deletes id's vector; it reports whether there was one. The last
 // row moves into the hole, which search order does not depend on.
 func (x *Exact) Remove(id int) bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	r, ok := x.row[id]
+	r, ok := x.rowOf(id)
 	if !ok {
 		return false
 	}
 	last := len(x.ids) - 1
+	if x.row == nil {
+		x.indexRows()
+	}
 	if r != last {
 		x.rows[r] = x.rows[last]
 		x.ids[r] = x.ids[last]
