@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/llm"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -22,10 +24,18 @@ import (
 // number of committed turns (default 600; an _m haystack is about 5,000,
 // about 5.6 MB of JSON); ARBOR_HEAP_PROFILE=FILE writes a heap profile
 // while the episode is alive (go tool pprof -sample_index=inuse_space).
+// ARBOR_HEAP_DENSE=1 projects the model path: every embedding is made dense
+// (a small distinct value added to each slot, as a model's 1,024-d vector has no
+// zero slot), so the indexes hold full float32 rows.
 func BenchmarkEpisodeHeap(b *testing.B) {
 	turns := 600
 	if v, err := strconv.Atoi(os.Getenv("ARBOR_HEAP_TURNS")); err == nil && v > 0 {
 		turns = v
+	}
+	if os.Getenv("ARBOR_HEAP_PROFILE") != "" {
+		// Sample every allocation of 4 KB on average, not of 512 KB: the
+		// episode's holders are many small slices.
+		runtime.MemProfileRate = 4096
 	}
 	ep := SyntheticLongMemEval(turns, 40, 160)
 	js, err := json.Marshal(ep)
@@ -37,6 +47,9 @@ func BenchmarkEpisodeHeap(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	if os.Getenv("ARBOR_HEAP_DENSE") == "1" {
+		d.models.Embed = denseEmbedder{d.models.Embed}
+	}
 	f, err := d.factory("arbormem", "")
 	if err != nil {
 		b.Fatal(err)
@@ -45,9 +58,8 @@ func BenchmarkEpisodeHeap(b *testing.B) {
 	d.models.Tokens.Count("warm up")
 	var live float64
 	for b.Loop() {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
+		textmemo.ResetAll()
+		var after, released runtime.MemStats
 		sys, err := f(context.Background(), ep.ID)
 		if err != nil {
 			b.Fatal(err)
@@ -59,19 +71,43 @@ func BenchmarkEpisodeHeap(b *testing.B) {
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		live = float64(after.HeapAlloc) - float64(before.HeapAlloc)
 		if path := os.Getenv("ARBOR_HEAP_PROFILE"); path != "" {
 			// The profile is written while the episode is alive (a
-			// -memprofile at exit would find it collected).
+			// -memprofile at exit would find it collected), after a
+			// second collection: a profile shows the heap as of the
+			// last one but one.
+			runtime.GC()
 			if err := writeHeapProfile(path); err != nil {
 				b.Fatal(err)
 			}
 		}
+		// The episode's heap is what dropping it frees: not the memory
+		// of things a run may load once for the whole process (which a
+		// before/after difference counted or not by the timing of their
+		// loading, 8 MB apart between runs).
 		runtime.KeepAlive(sys)
+		sys = nil
+		runtime.GC()
+		runtime.ReadMemStats(&released)
+		live = float64(after.HeapAlloc) - float64(released.HeapAlloc)
 	}
 	b.ReportMetric(live/float64(len(js)), "heap-x-json")
 	b.ReportMetric(live/1e6, "heap-MB")
 	b.ReportMetric(float64(len(js))/1e6, "json-MB")
+}
+
+// denseEmbedder fills every slot of its embedder's vectors, for the
+// model-path projection of BenchmarkEpisodeHeap.
+type denseEmbedder struct{ llm.Embedder }
+
+func (e denseEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	vs, err := e.Embedder.Embed(ctx, texts)
+	for _, v := range vs {
+		for i := range v {
+			v[i] += 1e-5 * float32(i+1) // every slot set, every value distinct
+		}
+	}
+	return vs, err
 }
 
 func writeHeapProfile(path string) error {
@@ -121,6 +157,7 @@ func BenchmarkOfflineCommit(b *testing.B) {
 			var total time.Duration
 			n := 0
 			for b.Loop() {
+				textmemo.ResetAll() // each run sees the texts for the first time
 				sys, err := f(context.Background(), "bench")
 				if err != nil {
 					b.Fatal(err)

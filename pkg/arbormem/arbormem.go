@@ -164,10 +164,10 @@ type System struct {
 	nodeLex *index.BM25
 	factVec *index.Exact
 	// recVec indexes structured records by their embedding, keyed by
-	// position in store.records; recVecs holds the same vectors by id
-	// (nil when embedding failed) and recByEntity the records by entity term.
+	// position in store.records, and keeps each vector as given (Raw; a
+	// record whose embedding failed has none); recByEntity lists the
+	// records by entity term.
 	recVec      *index.Exact
-	recVecs     [][]float32
 	recByEntity map[string][]int
 	// df counts, per analyzed term, the nodes whose keyword terms contain it
 	// (the 40% rule of s_key).
@@ -191,7 +191,11 @@ type System struct {
 	tokCache map[string]int
 	// turnTerms caches the analysed terms of each turn of a node, for the
 	// supplemental channel.
-	turnTerms map[int][]termSet
+	turnTerms map[int][]termList
+
+	// vocab numbers the terms that nodes, facts and turns keep: each
+	// distinct term is stored once per episode, not once per use.
+	vocab *vocab
 }
 
 var (
@@ -279,8 +283,7 @@ func (s *System) reset() {
 	s.nodeVec = index.NewExact(s.deps.Embed.Dim())
 	s.nodeLex = index.NewBM25()
 	s.factVec = index.NewExact(s.deps.Embed.Dim())
-	s.recVec = index.NewExact(s.deps.Embed.Dim())
-	s.recVecs = nil
+	s.recVec = index.NewExactRaw(s.deps.Embed.Dim())
 	s.recByEntity = map[string][]int{}
 	s.df = map[string]int{}
 	s.entityIdx = map[string][]int{}
@@ -292,7 +295,8 @@ func (s *System) reset() {
 	s.locCache = map[string]*Decision{}
 	s.tagCache = map[string][]string{}
 	s.tokCache = map[string]int{}
-	s.turnTerms = map[int][]termSet{}
+	s.turnTerms = map[int][]termList{}
+	s.vocab = newVocab()
 }
 
 func validateConfig(c config.ArborMem) error {

@@ -364,16 +364,13 @@ func (s *System) embedOne(ctx context.Context, text string) ([]float32, error) {
 // the node summary, so a long raw interaction earns no more s_key than a
 // short one that says as much.
 func (s *System) prepareNode(ctx context.Context, n *Node) {
-	n.rawText = rawItemText(n.Interaction)
-	n.rawTokens = tokens.CountContext(ctx, s.deps.Tokens, n.rawText)
-	n.sumText = summaryItemText(n)
-	n.sumTokens = tokens.CountContext(ctx, s.deps.Tokens, n.sumText)
+	n.rawTokens = tokens.CountContext(ctx, s.deps.Tokens, n.rawText())
+	n.sumTokens = tokens.CountContext(ctx, s.deps.Tokens, n.sumText())
 	ents := strings.Join(n.Entities, " ; ")
-	n.lexTerms = index.Analyze(n.Interaction.Text() + "\n" + n.Summary + "\n" + ents + "\n" + n.TopicKey)
-	n.topic = newTermSet(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
-	n.Keywords = routingKeywords(n.Summary)
-	n.keyTerms = newTermSet(termsOf(ents), n.Keywords)
-	n.rerankDoc = rerankText(n)
+	n.lexTerms = s.interned(index.Analyze(n.Interaction.Text() + "\n" + n.Summary + "\n" + ents + "\n" + n.TopicKey))
+	n.topic = s.termList(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
+	n.keyTerms = s.termList(termsOf(ents), routingKeywords(n.Summary))
+	n.Keywords = nil // MarshalJSON recomputes them
 }
 
 // routingKeywords are a node's stored keywords: the distinct analysed
@@ -388,7 +385,7 @@ func (s *System) indexNode(n *Node) {
 	}
 	s.nodeLex.AddTerms(n.Seq, n.lexTerms)
 	n.lexTerms = nil // only the index needs them
-	for t := range n.keyTerms {
+	for _, t := range n.keyTerms.terms() {
 		s.df[t]++
 	}
 	seen := map[string]bool{}
@@ -399,7 +396,7 @@ func (s *System) indexNode(n *Node) {
 			s.entityIdx[k] = append(s.entityIdx[k], n.Seq)
 		}
 	}
-	for t := range n.topic {
+	for _, t := range n.topic.terms() {
 		s.topicIdx[t] = append(s.topicIdx[t], n.Seq)
 	}
 	s.rootLatest[n.Root] = n.Seq
@@ -414,8 +411,8 @@ func factTerms(text string, entities []string) []string {
 // prepareFact computes a fact's derived caches; terms is
 // factTerms(f.Text, f.Entities).
 func (s *System) prepareFact(ctx context.Context, f *Fact, terms []string) {
-	f.terms = newTermSet(terms)
-	f.entityTerms = newTermSet(termsOf(strings.Join(f.Entities, " ; ")))
+	f.terms = s.termList(terms)
+	f.entityTerms = s.termList(termsOf(strings.Join(f.Entities, " ; ")))
 	f.tokens = tokens.CountContext(ctx, s.deps.Tokens, factLine(f, "", true))
 }
 
@@ -441,9 +438,9 @@ func (s *System) indexFact(f *Fact) {
 		if t == "user" {
 			continue
 		}
-		s.store.factByTerm[t] = append(s.store.factByTerm[t], f.ID)
+		s.store.factByTerm[t] = append(s.store.factByTerm[t], int32(f.ID))
 		k := slotKey(f.Tag, t)
-		s.store.factTerms[k] = append(s.store.factTerms[k], f.ID)
+		s.store.factTerms[k] = append(s.store.factTerms[k], int32(f.ID))
 	}
 }
 
@@ -476,7 +473,7 @@ func (s *System) collisionPairs(drafts []FactDraft, dterms [][]string) ([]AuditP
 		for _, t := range look {
 			for _, id := range s.store.factTerms[slotKey(d.Tag, t)] {
 				if s.store.Facts[id].Current() {
-					count[id]++
+					count[int(id)]++
 				}
 			}
 		}
@@ -484,7 +481,7 @@ func (s *System) collisionPairs(drafts []FactDraft, dterms [][]string) ([]AuditP
 		var cs []cand
 		for id, n := range count {
 			small := len(terms)
-			if m := len(s.store.Facts[id].terms); m < small {
+			if m := s.store.Facts[id].terms.len(); m < small {
 				small = m
 			}
 			if n >= 2 || (small > 0 && float64(n)/float64(small) >= 0.5) {
@@ -524,10 +521,7 @@ func (s *System) indexRecord(r recordRef, vec []float32) {
 	id := len(s.store.records)
 	if len(vec) == s.deps.Embed.Dim() {
 		s.recVec.Add(id, vec)
-	} else {
-		vec = nil
 	}
-	s.recVecs = append(s.recVecs, vec)
 	for _, t := range s.store.recordEntities(r) {
 		s.recByEntity[t] = append(s.recByEntity[t], id)
 	}

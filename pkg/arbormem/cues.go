@@ -23,7 +23,7 @@ var reContinuation = regexp.MustCompile(`(?i)^\s*(?:(?:ok(?:ay)?|great|thanks|th
 	`related to (?:that|this)\b|speaking of (?:that|which)\b|while we're (?:at it|on (?:it|this|that))\b|(?:can|could|would|should) (?:you|i|we) also\b|same (?:question|thing) for\b|then\s+(?:what|how|should|can)\b)`)
 
 // continuationCue reports whether text opens with an explicit continuation cue.
-func continuationCue(text string) bool { return reContinuation.MatchString(text) }
+func continuationCue(text string) bool { return matchString(reContinuation, text) }
 
 // temporalCue is a resolved explicit temporal-return cue: a time window
 // relative to the input's time, and the topic phrase it names, if any
@@ -52,7 +52,7 @@ var reConversationRef = regexp.MustCompile(`(?i)\b(?:(?:we|you and i)\s+(?:discu
 // refers back to the conversation) and resolves its window against now; ok
 // is false without a cue or without a time.
 func detectTemporal(text string, now time.Time) (temporalCue, bool) {
-	m := reTemporal.FindStringSubmatch(text)
+	m := findStringSubmatch(reTemporal, text)
 	if m == nil || now.IsZero() || !reConversationRef.MatchString(text) {
 		return temporalCue{}, false
 	}
@@ -202,7 +202,7 @@ func resumeCue(text string) (string, bool) {
 // returnCue reports an explicit return cue and the topic phrase it names.
 // "pick up" counts only with "again" ("let's pick up the move again").
 func returnCue(text string) (string, bool) {
-	m := reReturnCue.FindStringSubmatchIndex(text)
+	m := findStringSubmatchIndex(reReturnCue, text)
 	if m == nil {
 		return "", false
 	}
@@ -246,11 +246,11 @@ var reNewTopicTail = regexp.MustCompile(`(?i)\b(?:(?:can|could) you help me (?:p
 
 // newTopicCue reports whether text opens a new agenda (see reNewTopic).
 func newTopicCue(text string) bool {
-	return reNewTopic.MatchString(text) || reNewTopicTail.MatchString(text)
+	return matchString(reNewTopic, text) || matchString(reNewTopicTail, text)
 }
 
-// detectAnchors finds explicit topic anchors in text (at most 3).
-func detectAnchors(text string) []anchor {
+// anchorsOf finds explicit topic anchors in text (at most 3).
+func anchorsOf(text string) []anchor {
 	var out []anchor
 	seen := map[string]bool{}
 	add := func(phrase, kind string, names map[string]bool) {
@@ -342,7 +342,7 @@ func properNounStrings(p string) []string {
 // topicMatch is the share of an anchor's weighted terms found in a
 // candidate's topic terms, in [0,1] (the "topic-match score" of Table
 // "Reference implementation settings").
-func topicMatch(a anchor, topic termSet) float64 {
+func topicMatch(a anchor, topic termList) float64 {
 	var hit, all float64
 	for i, t := range a.Terms {
 		all += a.Weights[i]

@@ -1,6 +1,7 @@
 package arbormem
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 	"time"
@@ -22,6 +23,9 @@ type Node struct {
 	// its path summary); the reranker sees it first (§4.2).
 	TopicKey string   `json:"topic_key"`
 	Entities []string `json:"entities"`
+	// Keywords are the node's routing keywords, routingKeywords(Summary).
+	// A live node does not keep them (its keyTerms hold them, among the
+	// entity terms); they are filled in when the node is written as JSON.
 	Keywords []string `json:"keywords"`
 	// Parent is the parent's Seq, -1 for a root.
 	Parent   int   `json:"parent"`
@@ -32,16 +36,37 @@ type Node struct {
 	// holds the only copy; snapshots read it from there).
 	Vector []float32 `json:"-"`
 
-	// Caches derived from the fields above; rebuilt by index().
-	rawText   string
+	// Caches derived from the fields above; rebuilt by index(). The texts
+	// themselves (rawText, sumText, rerankDoc) are rendered when used, not
+	// kept: the fields they derive from do not change once the node is
+	// prepared, and an episode would otherwise hold its dialogue twice.
 	rawTokens int
-	sumText   string
 	sumTokens int
 	lexTerms  []string // analyzed lexical text, until indexed
-	keyTerms  termSet  // keyword/entity terms of the node (s_key)
-	topic     termSet  // topic terms: topic key, path summary, entities
-	rerankDoc string   // branch-aware representation for the cross-encoder
+	keyTerms  termList // keyword/entity terms of the node (s_key)
+	topic     termList // topic terms: topic key, path summary, entities
 }
+
+// MarshalJSON writes the node with its keywords, which a live node does not
+// keep.
+func (n *Node) MarshalJSON() ([]byte, error) {
+	type plain Node // without this method
+	p := plain(*n)
+	if p.Keywords == nil {
+		p.Keywords = routingKeywords(n.Summary)
+	}
+	return json.Marshal(p)
+}
+
+// rawText is the node as evidence: its time and turns (rawTokens long).
+func (n *Node) rawText() string { return rawItemText(n.Interaction) }
+
+// sumText is the node compressed to its summary (sumTokens long).
+func (n *Node) sumText() string { return summaryItemText(n) }
+
+// rerankDoc is the node's branch-aware representation for the
+// cross-encoder.
+func (n *Node) rerankDoc() string { return rerankText(n) }
 
 // ID is the node's interaction ID.
 func (n *Node) ID() string { return n.Interaction.ID }

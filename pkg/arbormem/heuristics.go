@@ -154,7 +154,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 // isFiller reports a sentence that is only a discourse cue ("One more
 // thing on this.", "Okay, another thing:").
 func isFiller(sent string) bool {
-	loc := reContinuation.FindStringIndex(sent)
+	loc := findStringIndex(reContinuation, sent)
 	if loc == nil || hasDetail(sent) {
 		return false
 	}
@@ -278,7 +278,45 @@ var agreeVerbs = func() map[string]string {
 
 var reMarkdown = regexp.MustCompile(`\*\*|__|#+\s|` + "`")
 
-func stripMarkdown(s string) string { return reMarkdown.ReplaceAllString(s, "") }
+// stripMarkdown is reMarkdown.ReplaceAllString(s, "") by hand (one pass,
+// no regexp machine; TestStripMarkdownMatchesRegexp): it drops "**", "__",
+// backquotes, and runs of '#' followed by one ASCII space character.
+func stripMarkdown(s string) string {
+	if !strings.ContainsAny(s, "*_#`") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case (c == '*' || c == '_') && i+1 < len(s) && s[i+1] == c:
+			i += 2
+			continue
+		case c == '`':
+			i++
+			continue
+		case c == '#':
+			j := i
+			for j < len(s) && s[j] == '#' {
+				j++
+			}
+			if j < len(s) && isRE2Space(s[j]) {
+				i = j + 1
+				continue
+			}
+			// No match at any '#' of this run: keep them all.
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// isRE2Space is RE2's \s: ASCII space, tab, newline, form feed, return.
+func isRE2Space(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
 // hasValue reports whether a sentence states a recallable value: a number,
 // a date, a quoted title, or a name that is not just the possessor of a
@@ -289,7 +327,7 @@ func hasValue(s string) bool {
 			return true
 		}
 	}
-	if reQuoted.MatchString(s) || reDateText.MatchString(s) {
+	if matchString(reQuoted, s) || matchString(reDateText, s) {
 		return true
 	}
 	for _, p := range properNouns(s) {
@@ -550,7 +588,7 @@ func (ruleOps) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, err
 			// A statement with a concrete value, or a first-person
 			// preference; in a conversation between named people, also
 			// what the speaker has, does or is ("I collect …").
-			if returnOnly(sent) || !hasValue(sent) && !(reFirstPerson.MatchString(sent) && rePreferVerb.MatchString(sent)) && !(named && reSelfStatement.MatchString(sent)) {
+			if returnOnly(sent) || !hasValue(sent) && !(matchString(reFirstPerson, sent) && matchString(rePreferVerb, sent)) && !(named && reSelfStatement.MatchString(sent)) {
 				continue
 			}
 			fact := personalize(sent, src.who)
@@ -598,7 +636,7 @@ func (ruleOps) Artifacts(_ context.Context, in dialog.Interaction) ([]Artifact, 
 		kind = "recipe"
 	case strings.Contains(lu, "step"):
 		kind = "step"
-	case rePreference.MatchString(lu):
+	case matchString(rePreference, lu):
 		kind = "recommendation"
 	}
 	var out []Artifact
@@ -659,13 +697,13 @@ func artifactTopic(user string) string {
 	if ss := sentences(user); len(ss) > 0 {
 		first = ss[len(ss)-1]
 		for _, s := range ss {
-			if reAskList.MatchString(s) {
+			if matchString(reAskList, s) {
 				first = s
 				break
 			}
 		}
 	}
-	if m := reAskList.FindStringSubmatch(first); m != nil && strings.TrimSpace(m[1]) != "" {
+	if m := findStringSubmatch(reAskList, first); m != nil && strings.TrimSpace(m[1]) != "" {
 		first = m[1]
 	}
 	return clipWords(strings.Trim(oneLine(first), " ?.!"), 8)
@@ -857,16 +895,16 @@ func (ruleOps) States(_ context.Context, in dialog.Interaction) ([]State, error)
 				continue
 			}
 			for _, r := range stateRules {
-				if m := r.re.FindStringSubmatch(sent); m != nil {
+				if m := findStringSubmatch(r.re, sent); m != nil {
 					v := strings.TrimSpace(m[1])
 					out = append(out, State{Key: prefix + r.key, Value: v, Tag: r.tag, Entities: []string{v}, Evidence: under(sent, maxStateField)})
 				}
 			}
-			if m := reFavorite.FindStringSubmatch(sent); m != nil {
+			if m := findStringSubmatch(reFavorite, sent); m != nil {
 				out = append(out, State{Key: prefix + "favorite_" + snakeKey(m[1]), Value: strings.TrimSpace(m[2]), Tag: firstTag(sent),
 					Entities: extractEntities(m[2], 3), Evidence: under(sent, maxStateField)})
 			}
-			if m := reHobby.FindStringSubmatch(sent); m != nil {
+			if m := findStringSubmatch(reHobby, sent); m != nil {
 				out = append(out, State{Key: prefix + "hobby", Value: strings.TrimSpace(m[1]), Tag: "2.6", Evidence: under(sent, maxStateField)})
 			}
 		}

@@ -124,7 +124,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	sort.Ints(seqs)
 	docs := make([]string, len(seqs))
 	for i, seq := range seqs {
-		docs[i] = f.Nodes[seq].rerankDoc
+		docs[i] = f.Nodes[seq].rerankDoc()
 	}
 	rq, err := s.rerankQuery(text)
 	if err != nil {

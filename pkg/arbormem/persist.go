@@ -59,8 +59,9 @@ func (s *System) Save(ctx context.Context, path string) error {
 		return fmt.Errorf("arbormem: save: %w", err)
 	}
 	err = writeFileAtomic(filepath.Join(path, snapshotVectors), func(w io.Writer) error {
-		// Node and fact vectors live only in their indexes (unit length;
-		// Load puts them back unchanged with AddUnit).
+		// Vectors live only in their indexes: node and fact vectors of unit
+		// length (Load puts them back unchanged with AddUnit), record
+		// vectors as given (Load indexes them as a commit does).
 		nv := make([][]float32, len(s.forest.Nodes))
 		for i, n := range s.forest.Nodes {
 			nv[i] = s.nodeVec.Vector(n.Seq)
@@ -69,7 +70,11 @@ func (s *System) Save(ctx context.Context, path string) error {
 		for i, f := range s.store.Facts {
 			fv[i] = s.factVec.Vector(f.ID)
 		}
-		return writeVectors(w, snap.Dim, nv, fv, s.recVecs)
+		rv := make([][]float32, len(s.store.records))
+		for i := range rv {
+			rv[i] = s.recVec.Raw(i)
+		}
+		return writeVectors(w, snap.Dim, nv, fv, rv)
 	})
 	if err != nil {
 		return fmt.Errorf("arbormem: save: %w", err)
@@ -266,8 +271,8 @@ func (s *System) Load(ctx context.Context, path string) error {
 	}
 	st := snap.Store
 	st.stateByKey = map[string][]int{}
-	st.factTerms = map[string][]int{}
-	st.factByTerm = map[string][]int{}
+	st.factTerms = map[string][]int32{}
+	st.factByTerm = map[string][]int32{}
 	s.store = st
 	for i, fa := range st.Facts {
 		s.prepareFact(ctx, fa, factTerms(fa.Text, fa.Entities))

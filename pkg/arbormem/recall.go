@@ -321,9 +321,9 @@ func (rc *recallCtx) fitPath(path []int, capTokens int) []memory.Item {
 		}
 		it := memory.Item{Channel: memory.ChannelLocal, Block: memory.BlockHistory, Sources: []string{nd.ID()}, Time: nd.Time()}
 		if raw[i] {
-			it.Text, it.Tokens = nd.rawText, nd.rawTokens
+			it.Text, it.Tokens = nd.rawText(), nd.rawTokens
 		} else {
-			it.Text, it.Tokens = nd.sumText, nd.sumTokens
+			it.Text, it.Tokens = nd.sumText(), nd.sumTokens
 		}
 		out = append(out, it)
 	}
@@ -353,7 +353,7 @@ func (rc *recallCtx) supplemental(capTokens int, local []memory.Item) []memory.I
 			continue
 		}
 		used += n.rawTokens
-		out = append(out, memory.Item{Channel: memory.ChannelTurn, Block: memory.BlockSupplemental, Text: n.rawText, Tokens: n.rawTokens,
+		out = append(out, memory.Item{Channel: memory.ChannelTurn, Block: memory.BlockSupplemental, Text: n.rawText(), Tokens: n.rawTokens,
 			Sources: []string{n.ID()}, Time: n.Time()})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
@@ -483,9 +483,9 @@ func (rc *recallCtx) factOverlaps() map[int]int {
 			continue
 		}
 		for _, id := range ids {
-			count[id]++
+			count[int(id)]++
 			if s.store.Facts[id].entityTerms.has(t) {
-				entity[id] = true
+				entity[int(id)] = true
 			}
 		}
 	}

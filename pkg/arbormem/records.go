@@ -126,7 +126,7 @@ func (rc *recallCtx) retrieveRecords() ([]int, error) {
 			}
 			for _, id := range ids {
 				if _, ok := score[id]; !ok {
-					score[id] = cosine(v, s.recVecs[id])
+					score[id] = cosine(v, s.recVec.Raw(id))
 				}
 				score[id] += 0.1
 			}

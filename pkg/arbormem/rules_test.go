@@ -165,7 +165,7 @@ func TestTopicRule(t *testing.T) {
 	if len(a) != 1 || a[0].Text != "Sam's trip" {
 		t.Fatalf("anchors %+v", a)
 	}
-	node := func(topic string) *Node { return &Node{topic: newTermSet(termsOf(topic))} }
+	node := func(topic string) *Node { return &Node{topic: newVocab().list(termsOf(topic))} }
 	for _, tc := range []struct {
 		topic string
 		want  float64

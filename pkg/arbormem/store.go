@@ -40,8 +40,8 @@ type Fact struct {
 	// indexed (factVec then holds the only copy).
 	Vector []float32 `json:"-"`
 
-	terms       termSet
-	entityTerms termSet
+	terms       termList
+	entityTerms termList
 	tokens      int
 }
 
@@ -117,9 +117,11 @@ type Store struct {
 	stateByKey map[string][]int
 	// factTerms indexes non-superseded facts by tag and informative term,
 	// for finding same-slot collision candidates without a scan.
-	factTerms map[string][]int
+	factTerms map[string][]int32
 	// factByTerm indexes all facts by analyzed term (entity-based route).
-	factByTerm map[string][]int
+	// Both hold fact IDs as int32: an episode's largest memory after its
+	// vectors, at half the size of int.
+	factByTerm map[string][]int32
 	// records lists structured records in the lexical record index's id order.
 	records []recordRef
 }
@@ -139,7 +141,7 @@ type recordRef struct {
 }
 
 func newStore() *Store {
-	return &Store{stateByKey: map[string][]int{}, factTerms: map[string][]int{}, factByTerm: map[string][]int{}}
+	return &Store{stateByKey: map[string][]int{}, factTerms: map[string][]int32{}, factByTerm: map[string][]int32{}}
 }
 
 // Current reports whether the fact is still current.

@@ -49,7 +49,7 @@ type suppTurn struct {
 }
 
 // turnTermsOf returns the analysed terms of each turn of node seq, cached.
-func (s *System) turnTermsOf(seq int) []termSet {
+func (s *System) turnTermsOf(seq int) []termList {
 	s.cacheMu.Lock()
 	tt, ok := s.turnTerms[seq]
 	s.cacheMu.Unlock()
@@ -57,9 +57,9 @@ func (s *System) turnTermsOf(seq int) []termSet {
 		return tt
 	}
 	n := s.forest.Nodes[seq]
-	tt = make([]termSet, len(n.Interaction.Turns))
+	tt = make([]termList, len(n.Interaction.Turns))
 	for i, t := range n.Interaction.Turns {
-		tt[i] = newTermSet(index.Analyze(t.Content))
+		tt[i] = s.termList(index.Analyze(t.Content))
 	}
 	s.cacheMu.Lock()
 	s.turnTerms[seq] = tt

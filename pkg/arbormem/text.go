@@ -2,19 +2,21 @@ package arbormem
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/arbor-eval/arbor/pkg/index"
 )
 
-// termsOf returns the distinct analyzed terms of text (bleve's English
+// termsOfText returns the distinct analyzed terms of text (bleve's English
 // analyzer through index.Analyze: lower-cased, possessives and stop words
 // removed, Porter-stemmed), in first-occurrence order. These are the
 // "content words and lemmas" of keyword recall (§4.2).
-func termsOf(text string) []string {
+func termsOfText(text string) []string {
 	raw := index.Analyze(text)
 	if len(raw) == 0 {
 		return nil
@@ -52,6 +54,122 @@ func newTermSet(terms ...[]string) termSet {
 }
 
 func (s termSet) has(t string) bool { _, ok := s[t]; return ok }
+
+// vocab numbers the distinct terms of an episode, so that what a node, a
+// fact or a turn keeps for the life of the episode is a list of 4-byte
+// term numbers, not of strings (a string header is 16 bytes, a map entry
+// more), and each term's text is stored once. Safe for concurrent use
+// (commits add terms while recalls look them up).
+type vocab struct {
+	mu    sync.RWMutex
+	ids   map[string]uint32
+	terms []string
+}
+
+func newVocab() *vocab { return &vocab{ids: map[string]uint32{}} }
+
+// intern returns t's number and the vocabulary's copy of t, adding t if new.
+func (v *vocab) intern(t string) (uint32, string) {
+	v.mu.RLock()
+	id, ok := v.ids[t]
+	v.mu.RUnlock()
+	if ok {
+		return id, v.term(id)
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if id, ok := v.ids[t]; ok {
+		return id, v.terms[id]
+	}
+	id = uint32(len(v.terms))
+	v.ids[t] = id
+	v.terms = append(v.terms, t)
+	return id, t
+}
+
+func (v *vocab) term(id uint32) string {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.terms[id]
+}
+
+// list returns the set of the given terms.
+func (v *vocab) list(terms ...[]string) termList {
+	n := 0
+	for _, ts := range terms {
+		n += len(ts)
+	}
+	ids := make([]uint32, 0, n)
+	for _, ts := range terms {
+		for _, t := range ts {
+			id, _ := v.intern(t)
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	if len(ids) < cap(ids) {
+		ids = slices.Clone(ids)
+	}
+	return termList{v: v, ids: ids}
+}
+
+// termList is a set of analyzed terms: their numbers in the episode's
+// vocabulary, sorted.
+type termList struct {
+	v   *vocab
+	ids []uint32
+}
+
+// termList is the set of the given terms in the episode's vocabulary.
+func (s *System) termList(terms ...[]string) termList { return s.vocab.list(terms...) }
+
+// interned replaces each term of ts, in place, by the episode's copy of it
+// and returns ts.
+func (s *System) interned(ts []string) []string {
+	for i, t := range ts {
+		_, ts[i] = s.vocab.intern(t)
+	}
+	return ts
+}
+
+func (s termList) has(t string) bool {
+	if s.v == nil || len(s.ids) == 0 {
+		return false
+	}
+	s.v.mu.RLock()
+	id, ok := s.v.ids[t]
+	s.v.mu.RUnlock()
+	if !ok {
+		return false
+	}
+	_, ok = slices.BinarySearch(s.ids, id)
+	return ok
+}
+
+// len is the number of terms.
+func (s termList) len() int { return len(s.ids) }
+
+// terms returns the terms, in no particular order.
+func (s termList) terms() []string {
+	if len(s.ids) == 0 {
+		return nil
+	}
+	out := make([]string, len(s.ids))
+	s.v.mu.RLock()
+	defer s.v.mu.RUnlock()
+	for i, id := range s.ids {
+		out[i] = s.v.terms[id]
+	}
+	return out
+}
+
+// sorted returns the terms in order.
+func (s termList) sorted() []string {
+	out := s.terms()
+	slices.Sort(out)
+	return out
+}
 
 // sorted returns the set's terms in order (for deterministic output).
 func (s termSet) sorted() []string {
@@ -222,10 +340,10 @@ var (
 	reQuoted   = regexp.MustCompile(`"([^"\n]{2,60})"|“([^”\n]{2,60})”|(?:^|[\s(])'([^'\n]{2,60})'(?:[\s.,;:!?)]|$)`)
 )
 
-// extractEntities is the offline recall-anchor extractor (the heuristic side
+// entitiesOf is the offline recall-anchor extractor (the heuristic side
 // of node_metadata's "entities"): proper-noun sequences, quoted titles,
 // money, quantities, dates, clock times and links, in text order, at most max.
-func extractEntities(text string, max int) []string {
+func entitiesOf(text string, max int) []string {
 	type hit struct {
 		pos int
 		s   string
@@ -247,7 +365,11 @@ func extractEntities(text string, max int) []string {
 		if re == reDateText && !mayNameMonth(text) {
 			continue
 		}
-		for _, m := range re.FindAllStringIndex(text, -1) {
+		find := re.FindAllStringIndex
+		if re == reMoney { // most texts with digits name no currency
+			find = func(s string, n int) [][]int { return findAllStringIndex(re, s, n) }
+		}
+		for _, m := range find(text, -1) {
 			add(m[0], text[m[0]:m[1]])
 		}
 	}

@@ -106,3 +106,21 @@ func BenchmarkBM25Search12400Turns(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkExactSearchSparse12400x1024Top20 is the same search over rows
+// shaped like the offline embedder's (~290 of 1,024 slots set), which the
+// index stores compactly and rebuilds densely per search.
+func BenchmarkExactSearchSparse12400x1024Top20(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n, dim = 12400, 1024
+	x := NewExact(dim)
+	for i, v := range sparseVecs(rng, n, dim, 300, 64) {
+		x.Add(i, v)
+	}
+	queries := sparseVecs(rng, 64, dim, 200, 24)
+	i := 0
+	for b.Loop() {
+		x.Search(queries[i%len(queries)], 20)
+		i++
+	}
+}

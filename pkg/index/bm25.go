@@ -45,10 +45,12 @@ type posting struct {
 	tf  int32
 }
 
+// bm25Doc is a document's id and length. Its terms are not kept (they
+// would be the index's largest part after the postings): Remove finds the
+// document in every posting list instead, which only replacement needs.
 type bm25Doc struct {
 	id     int
-	length int      // -1 once removed
-	terms  []string // distinct terms, for Remove
+	length int // -1 once removed
 }
 
 type accumulator struct {
@@ -81,12 +83,10 @@ func (x *BM25) addLocked(id int, terms []string) {
 	}
 	x.removeLocked(id)
 	n := int32(len(x.docs))
-	distinct := make([]string, 0, len(tf))
 	for t, c := range tf {
 		x.postings[t] = append(x.postings[t], posting{doc: n, tf: c})
-		distinct = append(distinct, t)
 	}
-	x.docs = append(x.docs, bm25Doc{id: id, length: len(terms), terms: distinct})
+	x.docs = append(x.docs, bm25Doc{id: id, length: len(terms)})
 	x.internal[id] = int(n)
 	x.live++
 	x.totalLen += len(terms)
@@ -119,14 +119,16 @@ func (x *BM25) AppendTerms(id int, terms []string) {
 		}
 		if !found {
 			x.postings[t] = append(ps, posting{doc: int32(n), tf: 1})
-			d.terms = append(d.terms, t)
 		}
 	}
 	d.length += len(terms)
 	x.totalLen += len(terms)
 }
 
-// Remove deletes id's document; it reports whether there was one.
+// Remove deletes id's document; it reports whether there was one. It looks
+// through every posting list (documents do not keep their terms), so it
+// costs about a search over the whole vocabulary; arbor's callers never
+// remove or replace a document.
 func (x *BM25) Remove(id int) bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -139,23 +141,22 @@ func (x *BM25) removeLocked(id int) bool {
 		return false
 	}
 	d := &x.docs[n]
-	for _, t := range d.terms {
-		ps := x.postings[t]
+	for t, ps := range x.postings {
 		for i, p := range ps {
 			if int(p.doc) == n {
 				ps = append(ps[:i], ps[i+1:]...)
+				if len(ps) == 0 {
+					delete(x.postings, t)
+				} else {
+					x.postings[t] = ps
+				}
 				break
 			}
-		}
-		if len(ps) == 0 {
-			delete(x.postings, t)
-		} else {
-			x.postings[t] = ps
 		}
 	}
 	x.live--
 	x.totalLen -= d.length
-	d.length, d.terms = -1, nil
+	d.length = -1
 	delete(x.internal, id)
 	return true
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/arbor-eval/arbor/pkg/index"
 )
@@ -69,12 +70,27 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	return out, nil
 }
 
+// vecScratch is the working memory of one embedding, reused (its maps and
+// accumulator are most of the embedder's allocations).
+type vecScratch struct {
+	uni, bi, tri map[uint64]float64
+	acc          []float64
+	feats        []feature
+}
+
+var scratchPool = sync.Pool{New: func() any {
+	return &vecScratch{uni: map[uint64]float64{}, bi: map[uint64]float64{}, tri: map[uint64]float64{}}
+}}
+
 // vector builds one embedding.
 func (e *Embedder) vector(text string) []float32 {
 	words := index.ContentWords(text)
-	uni := make(map[uint64]float64, len(words))
-	bi := make(map[uint64]float64, len(words))
-	tri := make(map[uint64]float64, 4*len(words))
+	sc := scratchPool.Get().(*vecScratch)
+	defer scratchPool.Put(sc)
+	clear(sc.uni)
+	clear(sc.bi)
+	clear(sc.tri)
+	uni, bi, tri := sc.uni, sc.bi, sc.tri
 	prev := ""
 	for i, w := range words {
 		stem := index.Stem(w)
@@ -98,11 +114,15 @@ func (e *Embedder) vector(text string) []float32 {
 			tri[fnv1a('t', padded[starts[n%3]:])]++
 		}
 	}
-	acc := make([]float64, e.dim)
-	var scratch []feature
+	if cap(sc.acc) < e.dim {
+		sc.acc = make([]float64, e.dim)
+	}
+	acc := sc.acc[:e.dim]
+	clear(acc)
+	scratch := sc.feats
 	scratch = e.addGroup(acc, scratch, uni, weightUnigram)
 	scratch = e.addGroup(acc, scratch, bi, weightBigram)
-	e.addGroup(acc, scratch, tri, weightTrigram)
+	sc.feats = e.addGroup(acc, scratch, tri, weightTrigram)
 
 	var ss float64
 	for _, v := range acc {

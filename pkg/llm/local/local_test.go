@@ -6,6 +6,9 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/viterin/vek/vek32"
 )
 
 func cosine(a, b []float32) float64 {
@@ -187,4 +190,55 @@ func FuzzEmbedRerank(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestExactStoresEmbeddingsLosslessly checks, on this embedder's vectors,
+// that index.Exact's compact storage of sparse rows scores bit for bit as
+// the dense unit rows it replaced (normalised in float64, rounded to
+// float32, scored with vek's dot product) and returns each vector as given.
+func TestExactStoresEmbeddingsLosslessly(t *testing.T) {
+	texts := []string{
+		"I adopted a puppy named Biscuit last Saturday.",
+		"We agreed the kitchen renovation budget is $12,500 and the tiles arrive on 3 May 2023.",
+		"About the trip to Lisbon: the flight leaves at 7:45, we booked the hotel near Alfama, and my sister joins on Tuesday.",
+		"the plan needs more detail about timing budget materials schedule people places costs options and the next steps we agreed on last week while reviewing notes from earlier sessions 42.",
+		"", "the and of",
+	}
+	e := NewEmbedder(1024)
+	vecs, err := e.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := index.NewExactRaw(e.Dim())
+	for i, v := range vecs {
+		x.Add(i, v)
+	}
+	unit := func(v []float32) []float32 {
+		out := make([]float32, len(v))
+		var ss float64
+		for _, f := range v {
+			ss += float64(f) * float64(f)
+		}
+		if ss == 0 {
+			return out
+		}
+		inv := 1 / math.Sqrt(ss)
+		for i, f := range v {
+			out[i] = float32(float64(f) * inv)
+		}
+		return out
+	}
+	for qi, q := range vecs {
+		for _, h := range x.Search(q, len(vecs)) {
+			want := float64(vek32.Dot(unit(q), unit(vecs[h.ID])))
+			if math.Float64bits(h.Score) != math.Float64bits(want) {
+				t.Errorf("query %d, text %d: score %v, dense storage %v", qi, h.ID, h.Score, want)
+			}
+		}
+	}
+	for i, v := range vecs {
+		if got := x.Raw(i); !slices.Equal(got, v) {
+			t.Errorf("text %d: Raw differs from the embedding", i)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // Reranker parameters. k1 and b are Lucene's BM25 defaults, as in
@@ -45,6 +46,10 @@ const (
 // This is a heuristic; results made with it are labelled heuristic.
 type Reranker struct{}
 
+// docTermsMemo analyses each document once while it keeps being reranked
+// (ArborMem reranks the same candidate nodes commit after commit).
+var docTermsMemo = textmemo.New(128, index.Analyze)
+
 // NewReranker returns the lexical reranker.
 func NewReranker() *Reranker { return &Reranker{} }
 
@@ -65,7 +70,7 @@ func (r *Reranker) Rerank(ctx context.Context, query string, docs []string) ([]f
 	df := make(map[string]int)
 	total := 0
 	for i, d := range docs {
-		terms := index.Analyze(d)
+		terms := docTermsMemo.Get(d)
 		tf := make(map[string]int, len(terms))
 		for _, t := range terms {
 			if tf[t] == 0 {

@@ -1,0 +1,36 @@
+package arbormem
+
+import (
+	"slices"
+
+	"github.com/arbor-eval/arbor/pkg/textmemo"
+)
+
+// The offline extractors of one commit analyse the same user text or
+// sentence several times (node metadata, topic, artifacts, localisation;
+// facts and events sentence by sentence); these memos do the work once.
+// Results are shared, so the wrappers return copies.
+var (
+	entityMemo = textmemo.New(256, func(t string) []string { return entitiesOf(t, -1) })
+	anchorMemo = textmemo.New(256, anchorsOf)
+	termsMemo  = textmemo.New(256, termsOfText)
+)
+
+// extractEntities is entitiesOf(text, max), remembered: with no limit the
+// first max entities are those a limit of max keeps (each is kept or
+// skipped by the entities before it), so one unlimited run serves every
+// max.
+func extractEntities(text string, max int) []string {
+	all := entityMemo.Get(text)
+	if max > 0 && len(all) > max { // max <= 0 never stops entitiesOf
+		all = all[:max]
+	}
+	return slices.Clone(all)
+}
+
+// detectAnchors is anchorsOf(text), remembered (anchors are not changed
+// after they are made; the slice is a copy).
+func detectAnchors(text string) []anchor { return slices.Clone(anchorMemo.Get(text)) }
+
+// termsOf is termsOfText(text), remembered.
+func termsOf(text string) []string { return slices.Clone(termsMemo.Get(text)) }

@@ -1,0 +1,216 @@
+package arbormem
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A literal prefilter skips a regexp on a text that cannot match it: every
+// match of the regexp contains one of a few literals (read off its syntax
+// tree: a literal, one of an alternation's literals, any literal of a
+// concatenation's parts), so a text holding none of them is answered
+// without running the regexp. Results are the regexp's own; only texts
+// that cannot match are skipped (TestPrefilterSameResults). The rule-based
+// extractors run dozens of case-insensitive cue regexps over every sentence,
+// and most sentences hold none of a cue's words.
+
+// litFilter is the literals one of which every match contains; any is true
+// when the regexp has no such set (it then always runs).
+type litFilter struct {
+	any  bool
+	lits []foldLit
+}
+
+// foldLit is a literal, lower-case ASCII when fold (matched ignoring case).
+type foldLit struct {
+	s    string
+	fold bool
+}
+
+var litFilters sync.Map // *regexp.Regexp → *litFilter
+
+func filterOf(re *regexp.Regexp) *litFilter {
+	if f, ok := litFilters.Load(re); ok {
+		return f.(*litFilter)
+	}
+	f := &litFilter{any: true}
+	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
+		if lits, ok := required(t.Simplify()); ok && len(lits) > 0 {
+			f = &litFilter{lits: lits}
+		}
+	}
+	litFilters.Store(re, f)
+	return f
+}
+
+// required returns literals one of which every match of t contains, or
+// false when it finds none.
+func required(t *syntax.Regexp) ([]foldLit, bool) {
+	switch t.Op {
+	case syntax.OpLiteral:
+		s := string(t.Rune)
+		if t.Flags&syntax.FoldCase == 0 {
+			return []foldLit{{s: s}}, true
+		}
+		for _, r := range t.Rune {
+			if r >= utf8.RuneSelf {
+				return nil, false // non-ASCII folding: not worth getting right
+			}
+		}
+		return []foldLit{{s: strings.ToLower(s), fold: true}}, true
+	case syntax.OpCharClass:
+		// A class of a few runes (its ranges list every rune it matches,
+		// case variants included): one of them.
+		var lits []foldLit
+		for i := 0; i+1 < len(t.Rune); i += 2 {
+			for r := t.Rune[i]; r <= t.Rune[i+1]; r++ {
+				if len(lits) == 8 {
+					return nil, false
+				}
+				lits = append(lits, foldLit{s: string(r)})
+			}
+		}
+		return lits, len(lits) > 0
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(t.Sub[0])
+	case syntax.OpRepeat:
+		if t.Min >= 1 {
+			return required(t.Sub[0])
+		}
+		return nil, false
+	case syntax.OpConcat:
+		// Any part's literals will do; the longest shortest literal skips
+		// the most texts.
+		var best []foldLit
+		bestLen := 0
+		for _, sub := range t.Sub {
+			lits, ok := required(sub)
+			if !ok {
+				continue
+			}
+			short := len(lits[0].s)
+			for _, l := range lits {
+				short = min(short, len(l.s))
+			}
+			if best == nil || short > bestLen {
+				best, bestLen = lits, short
+			}
+		}
+		return best, best != nil
+	case syntax.OpAlternate:
+		var all []foldLit
+		for _, sub := range t.Sub {
+			lits, ok := required(sub)
+			if !ok {
+				return nil, false
+			}
+			all = append(all, lits...)
+		}
+		return all, len(all) > 0
+	}
+	// Large classes, any-char, empty-width assertions, star, quest:
+	// nothing required.
+	return nil, false
+}
+
+// foldRunes are the non-ASCII runes that case-fold to an ASCII letter
+// (the Kelvin sign to k, the long s to s): a text holding one may match a
+// case-insensitive literal without holding it in ASCII, so the prefilter
+// lets the regexp decide.
+var foldRunes = func() string {
+	var b strings.Builder
+	for r := 'a'; r <= 'z'; r++ {
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if f >= utf8.RuneSelf {
+				b.WriteRune(f)
+			}
+		}
+	}
+	return b.String()
+}()
+
+// may reports whether text may match (false: it cannot).
+func (f *litFilter) may(text string) bool {
+	if f.any {
+		return true
+	}
+	var lower string
+	for _, l := range f.lits {
+		if !l.fold {
+			if strings.Contains(text, l.s) {
+				return true
+			}
+			continue
+		}
+		if lower == "" {
+			if strings.ContainsAny(text, foldRunes) {
+				return true
+			}
+			lower = asciiLower(text)
+		}
+		if strings.Contains(lower, l.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiLower lower-cases the ASCII letters of s only (byte for byte, so
+// offsets are kept; other bytes are copied).
+func asciiLower(s string) string {
+	i := 0
+	for i < len(s) && !('A' <= s[i] && s[i] <= 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := []byte(s)
+	for ; i < len(b); i++ {
+		if 'A' <= b[i] && b[i] <= 'Z' {
+			b[i] += 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// matchString is re.MatchString(s), prefiltered.
+func matchString(re *regexp.Regexp, s string) bool {
+	return filterOf(re).may(s) && re.MatchString(s)
+}
+
+// findStringSubmatch is re.FindStringSubmatch(s), prefiltered.
+func findStringSubmatch(re *regexp.Regexp, s string) []string {
+	if !filterOf(re).may(s) {
+		return nil
+	}
+	return re.FindStringSubmatch(s)
+}
+
+// findStringSubmatchIndex is re.FindStringSubmatchIndex(s), prefiltered.
+func findStringSubmatchIndex(re *regexp.Regexp, s string) []int {
+	if !filterOf(re).may(s) {
+		return nil
+	}
+	return re.FindStringSubmatchIndex(s)
+}
+
+// findAllStringIndex is re.FindAllStringIndex(s, n), prefiltered.
+func findAllStringIndex(re *regexp.Regexp, s string, n int) [][]int {
+	if !filterOf(re).may(s) {
+		return nil
+	}
+	return re.FindAllStringIndex(s, n)
+}
+
+// findStringIndex is re.FindStringIndex(s), prefiltered.
+func findStringIndex(re *regexp.Regexp, s string) []int {
+	if !filterOf(re).may(s) {
+		return nil
+	}
+	return re.FindStringIndex(s)
+}

@@ -1,0 +1,147 @@
+package arbormem
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// prefiltered lists the regexps the extractors run through the literal
+// prefilter.
+var prefiltered = map[string]*regexp.Regexp{
+	"reContinuation": reContinuation, "reQuoted": reQuoted, "reDateText": reDateText, "reFirstPerson": reFirstPerson,
+	"rePreferVerb": rePreferVerb, "rePreference": rePreference, "reAskList": reAskList, "reFavorite": reFavorite,
+	"reHobby": reHobby, "reTemporal": reTemporal, "reReturnCue": reReturnCue, "reNewTopic": reNewTopic,
+	"reNewTopicTail": reNewTopicTail, "reMoney": reMoney,
+}
+
+func init() {
+	for i, r := range stateRules {
+		prefiltered["stateRules["+string(rune('a'+i))+"]"] = r.re
+	}
+}
+
+// TestPrefilterSameResults: a text the prefilter skips never matches the
+// regexp, on every corpus text, each of its sentences and its lower- and
+// upper-cased forms, and texts that match only through a non-ASCII case
+// fold; and the prefilter does skip texts (it is not always "may"). CI
+// checks every 256th corpus text, ARBOR_LONG_TESTS=1 all.
+func TestPrefilterSameResults(t *testing.T) {
+	step := 256
+	if os.Getenv("ARBOR_LONG_TESTS") != "" {
+		step = 1
+	}
+	var texts []string
+	for i, s := range corpusTexts(t) {
+		if i%step != 0 && i >= 8 { // the edge cases always
+			continue
+		}
+		texts = append(texts, s, strings.ToLower(s), strings.ToUpper(s))
+		texts = append(texts, sentences(s)...)
+	}
+	texts = append(texts, "my favorite ſong is Blue", "I've taken up \u212Anitting.", "MY HOBBY IS chess")
+	for name, re := range prefiltered {
+		f := filterOf(re)
+		skipped := 0
+		for _, s := range texts {
+			if f.may(s) {
+				continue
+			}
+			skipped++
+			if re.MatchString(s) {
+				t.Fatalf("%s (%v): prefilter skips %.120q, which matches", name, f.lits, s)
+			}
+		}
+		if skipped == 0 {
+			t.Errorf("%s: prefilter (literals %v) skipped none of %d texts", name, f.lits, len(texts))
+		}
+	}
+}
+
+// TestRequiredLiterals checks the literals read off a few regexps.
+func TestRequiredLiterals(t *testing.T) {
+	for _, tc := range []struct {
+		expr string
+		want []string // nil: no prefilter
+	}{
+		{`(?i)\bmy (?:new )?hobby`, []string{"hobby"}}, // the longer part
+		{`(?i)back (?:to|on)|return`, []string{"back ", "return"}},
+		{`abc|d*`, nil},
+		{`x+y?Z`, []string{"x"}},
+		{`[ab]cd(?:ef){2}`, []string{"cd"}},
+		{`(?i)caf\x{e9}`, nil},
+		{`“([^”]+)”`, []string{"“"}},
+		{`[$€£]\s?\d|\d+ (?:usd|eur)`, []string{"$", "£", "€", "usd", "eur"}},
+		{`(?i)[a-c]x`, []string{"A", "B", "C", "a", "b", "c"}}, // the class, as long as "x"
+		{`[a-z]x`, []string{"x"}},
+	} {
+		f := filterOf(regexp.MustCompile(tc.expr))
+		var got []string
+		if !f.any {
+			for _, l := range f.lits {
+				got = append(got, l.s)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: literals %q, want %q", tc.expr, got, tc.want)
+		}
+	}
+}
+
+// FuzzPrefilter: the prefilter never skips a matching text.
+func FuzzPrefilter(f *testing.F) {
+	for _, s := range []string{"my favourite band is Muse", "Back to the trip.", "\u212A", "i'm into chess and"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for name, re := range prefiltered {
+			if !filterOf(re).may(s) && re.MatchString(s) {
+				t.Fatalf("%s: prefilter skips %q, which matches", name, s)
+			}
+		}
+	})
+}
+
+// TestStripMarkdownMatchesRegexp: the hand-written stripMarkdown equals
+// reMarkdown.ReplaceAllString on every string of up to four characters
+// (five with ARBOR_LONG_TESTS=1) from an alphabet of its special
+// characters, spaces, letters and bad UTF-8, and on corpus texts.
+func TestStripMarkdownMatchesRegexp(t *testing.T) {
+	depth, step := 4, 64
+	if os.Getenv("ARBOR_LONG_TESTS") != "" {
+		depth, step = 5, 1
+	}
+	alphabet := []string{"*", "_", "#", "`", " ", "\t", "\n", "\v", "a", "é", "\xff"}
+	var gen func(prefix string, n int)
+	gen = func(prefix string, n int) {
+		if got, want := stripMarkdown(prefix), reMarkdown.ReplaceAllString(prefix, ""); got != want {
+			t.Fatalf("stripMarkdown(%q) = %q, want %q", prefix, got, want)
+		}
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			gen(prefix+c, n-1)
+		}
+	}
+	gen("", depth)
+	for i, s := range corpusTexts(t) {
+		if i%step == 0 {
+			if got, want := stripMarkdown(s), reMarkdown.ReplaceAllString(s, ""); got != want {
+				t.Fatalf("stripMarkdown(%.80q) = %.80q, want %.80q", s, got, want)
+			}
+		}
+	}
+}
+
+// FuzzStripMarkdown: the same agreement on arbitrary text.
+func FuzzStripMarkdown(f *testing.F) {
+	f.Add("## Plan\n**Day 1** `code` __x__ #tag")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := stripMarkdown(s), reMarkdown.ReplaceAllString(s, ""); got != want {
+			t.Fatalf("stripMarkdown(%q) = %q, want %q", s, got, want)
+		}
+	})
+}

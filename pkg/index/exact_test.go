@@ -1,0 +1,148 @@
+package index
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/viterin/vek/vek32"
+)
+
+// denseUnit is the unit row the dense-only index stored (its arithmetic,
+// written out again so that the test does not share code with Exact).
+func denseUnit(v []float32) []float32 {
+	out := make([]float32, len(v))
+	var ss float64
+	for _, f := range v {
+		ss += float64(f) * float64(f)
+	}
+	if ss == 0 || math.IsInf(ss, 0) || math.IsNaN(ss) {
+		return out
+	}
+	inv := 1 / math.Sqrt(ss)
+	for i, f := range v {
+		out[i] = float32(float64(f) * inv)
+	}
+	return out
+}
+
+// sparseVecs makes vectors shaped like the offline embedder's: nnz of dim
+// slots set, values drawn from distinct magnitudes with random signs.
+func sparseVecs(rng *rand.Rand, n, dim, nnz, distinct int) [][]float32 {
+	mags := make([]float32, distinct)
+	for i := range mags {
+		mags[i] = float32(rng.Float64()*0.2 + 0.01)
+	}
+	out := make([][]float32, n)
+	for i := range out {
+		v := make([]float32, dim)
+		for range nnz {
+			m := mags[rng.IntN(distinct)]
+			if rng.IntN(2) == 0 {
+				m = -m
+			}
+			v[rng.IntN(dim)] = m
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// TestExactSparseBitIdentical checks that every storage form scores, reads
+// back (Vector) and returns as given (Raw) bit for bit what dense storage
+// of the unit row gives: sparse with a palette, sparse with its values, dense
+// vectors, zero and non-finite vectors, after AddUnit, replacement and
+// Remove.
+func TestExactSparseBitIdentical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const dim = 1024
+	var vecs [][]float32
+	vecs = append(vecs, sparseVecs(rng, 40, dim, 280, 12)...)   // palette
+	vecs = append(vecs, sparseVecs(rng, 20, dim, 30, 3)...)     // very sparse
+	vecs = append(vecs, sparseVecs(rng, 20, dim, 400, 1000)...) // > 256 distinct values
+	vecs = append(vecs, randomVecs(rng, 20, dim)...)            // dense
+	nan := make([]float32, dim)
+	nan[3], nan[9] = float32(math.NaN()), 1
+	inf := make([]float32, dim)
+	inf[5] = float32(math.Inf(-1))
+	negZero := make([]float32, dim)
+	negZero[1], negZero[2], negZero[700] = float32(math.Copysign(0, -1)), 0.5, -0.25
+	vecs = append(vecs, make([]float32, dim), nan, inf, negZero)
+	queries := append(sparseVecs(rng, 8, dim, 200, 10), randomVecs(rng, 8, dim)...)
+
+	x := NewExactRaw(dim)
+	for i, v := range vecs {
+		x.Add(i, v)
+	}
+	kinds := map[string]int{}
+	for _, r := range x.rows {
+		switch {
+		case r.dense == nil && r.sp.npal > 0:
+			kinds["palette"]++
+		case r.dense == nil:
+			kinds["values"]++
+		default:
+			kinds["dense"]++
+		}
+	}
+	if kinds["palette"] < 60 || kinds["values"] == 0 || kinds["dense"] < 20 {
+		t.Fatalf("storage forms %v: the test does not cover each form", kinds)
+	}
+	check := func(name string, x *Exact, vecs [][]float32, unit func(int) []float32) {
+		t.Helper()
+		for qi, q := range queries {
+			want := map[int]float32{}
+			for i := range vecs {
+				want[i] = vek32.Dot(denseUnit(q), unit(i))
+			}
+			hits := x.Search(q, len(vecs))
+			if len(hits) != len(vecs) {
+				t.Fatalf("%s: query %d: %d hits, want %d", name, qi, len(hits), len(vecs))
+			}
+			for _, h := range hits {
+				if math.Float64bits(h.Score) != math.Float64bits(float64(want[h.ID])) {
+					t.Fatalf("%s: query %d, vector %d: score %v, dense storage %v", name, qi, h.ID, h.Score, want[h.ID])
+				}
+			}
+		}
+	}
+	check("Add", x, vecs, func(i int) []float32 { return denseUnit(vecs[i]) })
+	for i, v := range vecs {
+		if got, want := x.Vector(i), denseUnit(v); !sameBits(got, want) {
+			t.Fatalf("Vector(%d) differs from the dense unit row", i)
+		}
+		if got := x.Raw(i); !sameBits(got, v) {
+			t.Fatalf("Raw(%d) differs from the vector given", i)
+		}
+	}
+	// A reloaded index (AddUnit of Vector) scores as the original.
+	y := NewExact(dim)
+	for i := range vecs {
+		y.AddUnit(i, x.Vector(i))
+	}
+	check("AddUnit", y, vecs, func(i int) []float32 { return denseUnit(vecs[i]) })
+	// Replacement and removal keep the other rows intact.
+	x.Add(0, vecs[1])
+	x.Remove(2)
+	rest := append([][]float32{vecs[1], vecs[1], make([]float32, dim)}, vecs[3:]...)
+	x.Add(2, rest[2])
+	check("replace/remove", x, rest, func(i int) []float32 { return denseUnit(rest[i]) })
+}
+
+// TestExactRawDense checks Raw on dense rows: an index from NewExactRaw
+// returns the vector as given, one from NewExact its unit row.
+func TestExactRawDense(t *testing.T) {
+	v := []float32{3, 4, 0.5, 1, 2, 7, 1, 1}
+	x, y := NewExactRaw(len(v)), NewExact(len(v))
+	x.Add(1, v)
+	y.Add(1, v)
+	if !sameBits(x.Raw(1), v) {
+		t.Errorf("NewExactRaw: Raw = %v, want %v", x.Raw(1), v)
+	}
+	if !sameBits(y.Raw(1), denseUnit(v)) {
+		t.Errorf("NewExact: Raw = %v, want the unit row %v", y.Raw(1), denseUnit(v))
+	}
+	if x.Raw(2) != nil {
+		t.Error("Raw of a missing id is not nil")
+	}
+}

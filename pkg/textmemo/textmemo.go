@@ -1,0 +1,78 @@
+// Package textmemo remembers the results of pure functions of a text for
+// the last texts seen. The offline heuristics analyse the same text several
+// times in one commit (ArborMem's extractors each look at the user text and
+// at each sentence; the lexical reranker sees the same candidate documents
+// commit after commit); a memo does that work once, without changing any
+// result.
+package textmemo
+
+import (
+	"hash/maphash"
+	"sync"
+)
+
+// Memo is a direct-mapped memo of f: a new text evicts the one in its slot,
+// so memory stays bounded by the slot count. Safe for concurrent use. The
+// values it returns are shared between callers, who must not change them
+// (copy before changing).
+type Memo[T any] struct {
+	f     func(string) T
+	seed  maphash.Seed
+	mu    sync.Mutex
+	slots []slot[T]
+}
+
+type slot[T any] struct {
+	ok  bool
+	key string
+	val T
+}
+
+// New returns a memo of f with n slots (n > 0).
+func New[T any](n int, f func(string) T) *Memo[T] {
+	m := &Memo[T]{f: f, seed: maphash.MakeSeed(), slots: make([]slot[T], n)}
+	registry.Lock()
+	registry.memos = append(registry.memos, m)
+	registry.Unlock()
+	return m
+}
+
+// registry lists every memo, for ResetAll.
+var registry struct {
+	sync.Mutex
+	memos []interface{ reset() }
+}
+
+// ResetAll forgets every memo's texts: benchmarks call it between runs over
+// the same texts, so that they measure a first sight of each text, as in a
+// real run, not the memo.
+func ResetAll() {
+	registry.Lock()
+	defer registry.Unlock()
+	for _, m := range registry.memos {
+		m.reset()
+	}
+}
+
+func (m *Memo[T]) reset() {
+	m.mu.Lock()
+	clear(m.slots)
+	m.mu.Unlock()
+}
+
+// Get returns f(text), computing it only when text is not remembered.
+func (m *Memo[T]) Get(text string) T {
+	h := maphash.String(m.seed, text) % uint64(len(m.slots))
+	m.mu.Lock()
+	if sl := &m.slots[h]; sl.ok && sl.key == text {
+		v := sl.val
+		m.mu.Unlock()
+		return v
+	}
+	m.mu.Unlock()
+	v := m.f(text)
+	m.mu.Lock()
+	m.slots[h] = slot[T]{ok: true, key: text, val: v}
+	m.mu.Unlock()
+	return v
+}

@@ -1,0 +1,49 @@
+package textmemo
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// TestMemo checks that a memo returns f's results, computes a remembered
+// text once, recomputes an evicted one, and is safe under concurrent use.
+func TestMemo(t *testing.T) {
+	var calls atomic.Int64
+	m := New(4, func(s string) int { calls.Add(1); return len(s) })
+	if got := m.Get("abc"); got != 3 {
+		t.Fatalf("Get(abc) = %d, want 3", got)
+	}
+	m.Get("abc")
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("f called %d times for one text, want 1", n)
+	}
+	for i := range 40 { // more texts than slots: some are evicted
+		m.Get(fmt.Sprint("text ", i))
+	}
+	calls.Store(0)
+	if got := m.Get("abc"); got != 3 || calls.Load() > 1 {
+		t.Fatalf("after evictions Get(abc) = %d with %d calls", got, calls.Load())
+	}
+	ResetAll()
+	calls.Store(0)
+	m.Get("abc")
+	if calls.Load() != 1 {
+		t.Fatal("after ResetAll a text is still remembered")
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				s := fmt.Sprint(g*i%13, "x")
+				if got := m.Get(s); got != len(s) {
+					t.Errorf("Get(%q) = %d", s, got)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
