@@ -158,7 +158,15 @@ func (e *Embedder) addGroup(acc []float64, scratch []feature, feats map[uint64]f
 		scratch = append(scratch, feature{idx: int(h % uint64(len(acc))), val: v})
 	}
 	// Colliding features share a slot; sum them before taking the norm.
-	slices.SortFunc(scratch, func(a, b feature) int { return cmp.Compare(a.idx, b.idx) })
+	// Ties on the slot are ordered by value: the map's order is random, and
+	// three or more addends summed in a random order could differ in the
+	// last bit from run to run.
+	slices.SortFunc(scratch, func(a, b feature) int {
+		if c := cmp.Compare(a.idx, b.idx); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.val, b.val)
+	})
 	merged := scratch[:0]
 	for _, f := range scratch {
 		if k := len(merged) - 1; k >= 0 && merged[k].idx == f.idx {

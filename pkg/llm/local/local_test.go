@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/arbor-eval/arbor/pkg/index"
@@ -239,6 +240,34 @@ func TestExactStoresEmbeddingsLosslessly(t *testing.T) {
 	for i, v := range vecs {
 		if got := x.Raw(i); !slices.Equal(got, v) {
 			t.Errorf("text %d: Raw differs from the embedding", i)
+		}
+	}
+}
+
+// The features of one text reach the embedder as a map, iterated in a
+// random order; features that share a slot must still be summed in one
+// order, or a text with repeated words (values 1+ln tf) could embed
+// differently in the last bit from one call to the next.
+func TestEmbedderSumsCollisionsInOneOrder(t *testing.T) {
+	e := NewEmbedder(8) // eight slots: every slot takes many features
+	feats := map[uint64]float64{}
+	for i := range 200 {
+		feats[fnv1a('u', "w"+strconv.Itoa(i))] = float64(i%7 + 1)
+	}
+	want := make([]float64, 8)
+	e.addGroup(want, nil, feats, 1)
+	for range 100 {
+		// A fresh map each time: its iteration order is drawn anew.
+		m := make(map[uint64]float64, len(feats))
+		for h, v := range feats {
+			m[h] = v
+		}
+		got := make([]float64, 8)
+		e.addGroup(got, nil, m, 1)
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("slot %d: %v then %v: the same features summed in another order", i, want[i], got[i])
+			}
 		}
 	}
 }
