@@ -250,7 +250,15 @@ func questionDates(text string, f *Forest) [][2]time.Time {
 	if f.Len() == 0 {
 		return nil
 	}
-	first, last := f.Nodes[f.byTime[0]].Time(), f.Nodes[f.byTime[len(f.byTime)-1]].Time()
+	first, last := time.Time{}, f.Nodes[f.byTime[len(f.byTime)-1]].Time()
+	for _, seq := range f.byTime {
+		// Undated nodes sort first; a year range from year 1 would list
+		// two thousand years for a question's yearless date.
+		if t := f.Nodes[seq].Time(); !t.IsZero() {
+			first = t
+			break
+		}
+	}
 	var out [][2]time.Time
 	for _, m := range reQuestionDate.FindAllStringSubmatch(text, -1) {
 		dayS, monS, yearS := m[1], m[2], m[3]

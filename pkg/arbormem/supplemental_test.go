@@ -261,7 +261,8 @@ func TestSupplementalDateMatch(t *testing.T) {
 
 func TestQuestionDates(t *testing.T) {
 	f := &Forest{}
-	for i, at := range []time.Time{time.Date(2022, 11, 3, 0, 0, 0, 0, time.UTC), time.Date(2023, 8, 1, 0, 0, 0, 0, time.UTC)} {
+	// An undated node sorts first and must not stretch the years a yearless date spans.
+	for i, at := range []time.Time{{}, time.Date(2022, 11, 3, 0, 0, 0, 0, time.UTC), time.Date(2023, 8, 1, 0, 0, 0, 0, time.UTC)} {
 		f.Nodes = append(f.Nodes, &Node{Seq: i, Interaction: dialog.Interaction{ID: "x", Time: at}})
 		f.byTime = append(f.byTime, i)
 	}
