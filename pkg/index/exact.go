@@ -349,26 +349,15 @@ func (x *Exact) store(id int, r exactRow) {
 
 // Vector returns a copy of the unit vector stored under id, or nil. Callers
 // that index a vector need not keep their own copy.
-func (x *Exact) Vector(id int) []float32 {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	i, ok := x.rowOf(id)
-	if !ok {
-		return nil
-	}
-	out := make([]float32, x.dim)
-	if r := &x.rows[i]; r.dense == nil {
-		r.sp.unitInto(out)
-	} else {
-		copy(out, r.dense.unit)
-	}
-	return out
-}
+func (x *Exact) Vector(id int) []float32 { return x.copyRow(id, false) }
 
 // Raw returns a copy of the vector stored under id as it was given to Add
 // or AddUnit, or nil; the index must come from NewExactRaw (other indexes
 // return the unit vector for dense rows).
-func (x *Exact) Raw(id int) []float32 {
+func (x *Exact) Raw(id int) []float32 { return x.copyRow(id, true) }
+
+// copyRow is Vector (raw false) or Raw (raw true).
+func (x *Exact) copyRow(id int, raw bool) []float32 {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	i, ok := x.rowOf(id)
@@ -376,10 +365,12 @@ func (x *Exact) Raw(id int) []float32 {
 		return nil
 	}
 	out := make([]float32, x.dim)
-	switch r := x.rows[i]; {
-	case r.dense == nil:
+	switch r := &x.rows[i]; {
+	case r.dense == nil && raw:
 		r.sp.decode(x.dim, false, func(i int, v float32) { out[i] = v })
-	case r.dense.raw != nil:
+	case r.dense == nil:
+		r.sp.unitInto(out)
+	case raw && r.dense.raw != nil:
 		copy(out, r.dense.raw)
 	default:
 		copy(out, r.dense.unit)
