@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -36,24 +37,8 @@ func TestLockHelperProcess(t *testing.T) {
 // the folder once the holder exits.
 func TestLockDirRefusesSecondProcess(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestLockHelperProcess$")
-	cmd.Env = append(os.Environ(), "ARBOR_TEST_LOCK_DIR="+dir)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(stdout).ReadString('\n')
-	if strings.TrimSpace(line) != "locked" {
-		t.Fatalf("helper: %q", line)
-	}
-	_, err = LockDir(dir, []string{"arbor", "eval", "second"})
+	cmd, stdin := startLockHolder(t, dir)
+	_, err := LockDir(dir, []string{"arbor", "eval", "second"})
 	want := fmt.Sprintf("pid %d (arbor eval helper)", cmd.Process.Pid)
 	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("second writer: %v; want one line with ErrLocked naming %q", err, want)
@@ -71,14 +56,14 @@ func TestLockDirRefusesSecondProcess(t *testing.T) {
 	}
 }
 
-// TestLockDirKilledHolder: a holder killed without unlocking leaves its
-// lock file behind with its pid; the kernel has released the lock, so the
-// next writer takes the folder.
-func TestLockDirKilledHolder(t *testing.T) {
-	dir := t.TempDir()
+// startLockHolder starts TestLockHelperProcess holding dir's lock and
+// waits until it says so; closing stdin lets it unlock and exit.
+func startLockHolder(t *testing.T, dir string) (*exec.Cmd, io.WriteCloser) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLockHelperProcess$")
 	cmd.Env = append(os.Environ(), "ARBOR_TEST_LOCK_DIR="+dir)
-	if _, err := cmd.StdinPipe(); err != nil {
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
 		t.Fatal(err)
 	}
 	stdout, err := cmd.StdoutPipe()
@@ -91,6 +76,15 @@ func TestLockDirKilledHolder(t *testing.T) {
 	if line, _ := bufio.NewReader(stdout).ReadString('\n'); strings.TrimSpace(line) != "locked" {
 		t.Fatalf("helper: %q", line)
 	}
+	return cmd, stdin
+}
+
+// TestLockDirKilledHolder: a holder killed without unlocking leaves its
+// lock file behind with its pid; the kernel has released the lock, so the
+// next writer takes the folder.
+func TestLockDirKilledHolder(t *testing.T) {
+	dir := t.TempDir()
+	cmd, _ := startLockHolder(t, dir)
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 	l, err := LockDir(dir, nil)
