@@ -446,20 +446,19 @@ func deriveTopic(in dialog.Interaction, meta NodeMeta) string {
 			inName[w] = true
 		}
 	}
-	for _, w := range contentWords(u, 8) {
-		if !inName[w] && !speakers.chat(w) && len(cw) < 4 {
-			cw = append(cw, w)
-		}
-	}
-	if len(names) == 0 && len(cw) == 0 && len(speakers) > 0 {
-		// A named speaker's greeting says nothing of the topic; the reply
-		// in the same interaction usually does ("Hey Mel!" — "I'm swamped
-		// with the kids & work").
-		for _, w := range contentWords(in.Text(), 12) {
-			if !speakers.chat(w) && len(cw) < 4 {
+	topicWords := func(text string, n int) {
+		for _, w := range contentWords(text, n) {
+			if !inName[w] && !speakers.chat(w) && len(cw) < 4 {
 				cw = append(cw, w)
 			}
 		}
+	}
+	topicWords(u, 8)
+	if len(names) == 0 && len(cw) == 0 && len(speakers) > 0 {
+		// A named speaker's greeting says nothing of the topic; the reply
+		// in the same interaction usually does ("Hey Mel!" — "I'm swamped
+		// with the kids & work"). inName is empty here.
+		topicWords(in.Text(), 12)
 	}
 	switch {
 	case len(names) > 0 && len(cw) > 0:
