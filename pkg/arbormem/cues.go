@@ -285,7 +285,7 @@ func anchorsOf(text string) []anchor {
 		}
 		return m
 	}
-	for _, m := range reQuoted.FindAllStringSubmatch(text, -1) {
+	for _, m := range scanQuoted.FindAllStringSubmatch(text, -1) {
 		for _, g := range m[1:] {
 			if g != "" && len(strings.Fields(g)) <= 6 {
 				add(g, "quoted", nameTerms(properNounStrings(g)...))

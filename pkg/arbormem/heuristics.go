@@ -327,7 +327,7 @@ func hasValue(s string) bool {
 			return true
 		}
 	}
-	if matchString(reQuoted, s) || matchString(reDateText, s) {
+	if scanQuoted.MatchString(s) || scanDateText.MatchString(s) {
 		return true
 	}
 	for _, p := range properNouns(s) {
@@ -672,11 +672,11 @@ func (ruleOps) Artifacts(_ context.Context, in dialog.Interaction) ([]Artifact, 
 			add(m[2], n, kind)
 		}
 	}
-	for _, u := range reURL.FindAllString(text, -1) {
+	for _, u := range scanURL.FindAllString(text, -1) {
 		add(u, 0, "link")
 	}
 	if len(out) == 0 {
-		for _, m := range reQuoted.FindAllStringSubmatch(text, -1) {
+		for _, m := range scanQuoted.FindAllStringSubmatch(text, -1) {
 			for _, g := range m[1:] {
 				if g != "" {
 					add(g, 0, "title")
@@ -817,8 +817,8 @@ func eventObject(ws []string) string {
 // or clock time, with the word after it as unit.
 func quantityIn(sent string) (float64, string, bool) {
 	skip := map[int]bool{}
-	for _, re := range []*regexp.Regexp{reDateISO, reDateText, reClock} {
-		for _, m := range re.FindAllStringIndex(sent, -1) {
+	for _, sc := range []*startScan{scanDateISO, scanDateText, scanClock} {
+		for _, m := range sc.FindAllStringIndex(sent, -1) {
 			for i := m[0]; i < m[1]; i++ {
 				skip[i] = true
 			}

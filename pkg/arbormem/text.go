@@ -356,34 +356,24 @@ func entitiesOf(text string, max int) []string {
 		}
 	}
 	// Each pattern runs only on a text that holds what every match of it
-	// needs (RE2's \d is ASCII): most texts skip most passes.
+	// needs (RE2's \d is ASCII), and then only where a match can start
+	// (startscan.go).
 	digits := strings.ContainsAny(text, "0123456789")
-	for _, re := range []*regexp.Regexp{reMoney, reQuantity, reDateISO, reDateText, reClock} {
+	for _, sc := range []*startScan{scanMoney, scanQuantity, scanDateISO, scanDateText, scanClock} {
 		if !digits {
 			break
 		}
-		if re == reDateText && !mayNameMonth(text) {
-			continue
-		}
-		find := re.FindAllStringIndex
-		if re == reMoney { // most texts with digits name no currency
-			find = func(s string, n int) [][]int { return findAllStringIndex(re, s, n) }
-		}
-		for _, m := range find(text, -1) {
+		for _, m := range sc.FindAllStringIndex(text, -1) {
 			add(m[0], text[m[0]:m[1]])
 		}
 	}
-	if strings.Contains(text, "http") || strings.Contains(text, "www.") {
-		for _, m := range reURL.FindAllStringIndex(text, -1) {
-			add(m[0], text[m[0]:m[1]])
-		}
+	for _, m := range scanURL.FindAllStringIndex(text, -1) {
+		add(m[0], text[m[0]:m[1]])
 	}
-	if mayQuote(text) {
-		for _, m := range reQuoted.FindAllStringSubmatchIndex(text, -1) {
-			for g := 1; g <= 3; g++ {
-				if m[2*g] >= 0 {
-					add(m[2*g], text[m[2*g]:m[2*g+1]])
-				}
+	for _, m := range scanQuoted.FindAllStringSubmatchIndex(text, -1) {
+		for g := 1; g <= 3; g++ {
+			if m[2*g] >= 0 {
+				add(m[2*g], text[m[2*g]:m[2*g+1]])
 			}
 		}
 	}
@@ -548,32 +538,8 @@ func hasDetail(s string) bool {
 			return true
 		}
 	}
-	return len(properNouns(s)) > 0 || mayQuote(s) && reQuoted.MatchString(s)
+	return len(properNouns(s)) > 0 || scanQuoted.MatchString(s)
 }
-
-// monthStems are the three letters every month name in reDateText starts
-// with.
-var monthStems = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
-
-// mayNameMonth reports whether text may hold a month name for reDateText's
-// case-insensitive match: it holds a month stem in any case, or a rune that
-// RE2 folds onto an ASCII letter without lower-casing to it ("ſ", long s).
-func mayNameMonth(text string) bool {
-	if strings.ContainsRune(text, 'ſ') {
-		return true
-	}
-	lower := strings.ToLower(text)
-	for _, m := range monthStems {
-		if strings.Contains(lower, m) {
-			return true
-		}
-	}
-	return false
-}
-
-// mayQuote reports whether s holds a quote character, which every match of
-// reQuoted needs.
-func mayQuote(s string) bool { return strings.ContainsAny(s, "\"“'") }
 
 // normEntity is an entity's matching key.
 func normEntity(e string) string { return strings.ToLower(strings.TrimSpace(e)) }

@@ -205,19 +205,27 @@ func FuzzTextAnalysisMatchesReference(f *testing.F) {
 	})
 }
 
-// BenchmarkExtractEntities compares the entity extraction over the corpus
-// texts with its regexp-only reference (ns per text).
+// BenchmarkExtractEntities compares the entity extraction with its
+// regexp-only reference (ns per text) over the corpus texts and over
+// beam-sized texts: the corpus texts joined into texts of about 5,000
+// bytes, the size of a BEAM interaction, which the offline commit's node
+// metadata reads whole. Beam-sized runs call entitiesOf, not its memo.
 func BenchmarkExtractEntities(b *testing.B) {
 	t := &testing.T{}
 	texts := corpusTexts(t)
+	beam := joinedTexts(texts, 5000)
 	for _, impl := range []struct {
-		name string
-		fn   func(string, int) []string
-	}{{"reference", extractEntitiesRef}, {"optimised", extractEntities}} {
+		name  string
+		fn    func(string, int) []string
+		texts []string
+	}{
+		{"reference", extractEntitiesRef, texts}, {"optimised", extractEntities, texts},
+		{"beam-sized/reference", extractEntitiesRef, beam}, {"beam-sized/optimised", entitiesOf, beam},
+	} {
 		b.Run(impl.name, func(b *testing.B) {
 			i := 0
 			for b.Loop() {
-				impl.fn(texts[i%len(texts)], 8)
+				impl.fn(impl.texts[i%len(impl.texts)], 8)
 				i++
 			}
 		})

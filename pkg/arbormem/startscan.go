@@ -1,0 +1,350 @@
+package arbormem
+
+import (
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
+)
+
+// A start scan finds a regexp's matches by trying the regexp only where a
+// match can start. The unanchored search of the regexp engine runs its
+// automaton at every byte of the text; the entity patterns (money,
+// quantities, dates, clock times, links, quoted titles) have no literal
+// prefix for the engine to skip to, and the offline commit runs them over
+// whole interactions of several kilobytes, where they cost more than the
+// rest of the rule-based extraction together. A match of each of them can
+// start only at a few kinds of byte (a digit, a currency sign, a quote, a
+// word start whose letters begin a month name), so a byte scan finds the
+// candidate positions and the regexp itself, anchored there, decides.
+//
+// The regexp stays the single definition of what matches; the candidate
+// finder only has to include every position where a match starts
+// (TestStartScanSameAsRegexp and FuzzStartScan compare every scan with the
+// regexp's own Find functions).
+//
+// Exactness: FindAll's leftmost-first search from pos finds the least
+// start c >= pos at which the pattern matches, and there the match a
+// backtracking engine prefers; the next search starts at that match's end.
+// That is what the scan does, c by c over the candidates. The anchored
+// attempt at c sees the rune before c as the full-text search does (for
+// \b, and ^ which holds only at 0): at c > 0 it is ^(?s:.)(?:re) run from
+// the start of that rune, the dot consuming the rune deterministically; at
+// 0 it is ^(?:re). It reads the rest of the text through an io.RuneReader,
+// so the engine is the NFA, which stops as soon as the anchored attempt
+// has no live thread (the backtracker would clear a bit-set the size of
+// the whole remaining text on every attempt) and nothing is cut off: a
+// trailing \b or a greedy run sees the real text. Candidates are ASCII
+// bytes or the first bytes of valid UTF-8 sequences, never inside a rune
+// the engine decodes, so the engine would have tried each of them too.
+type startScan struct {
+	re       *regexp.Regexp
+	atStart  *regexp.Regexp // ^(?:re), for a match at the start of the text
+	afterOne *regexp.Regexp // ^(?s:.)(?:re), run from the rune before the match
+	// next returns the first position >= from where a match of re may
+	// start, or -1. It must return every position where one does start.
+	next func(text string, from int) int
+}
+
+// newStartScan wraps re, which must not match the empty string (every
+// candidate then advances the search and FindAll's empty-match rule never
+// applies).
+func newStartScan(re *regexp.Regexp, next func(text string, from int) int) *startScan {
+	t, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil || minLen(t.Simplify()) == 0 {
+		panic(fmt.Sprintf("arbormem: start scan of %q: the pattern must not match the empty string", re))
+	}
+	return &startScan{
+		re:       re,
+		atStart:  regexp.MustCompile(`^(?:` + re.String() + `)`),
+		afterOne: regexp.MustCompile(`^(?s:.)(?:` + re.String() + `)`),
+		next:     next,
+	}
+}
+
+// minLen is the least number of runes a match of t consumes.
+func minLen(t *syntax.Regexp) int {
+	switch t.Op {
+	case syntax.OpLiteral:
+		return len(t.Rune)
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 1
+	case syntax.OpCapture, syntax.OpPlus:
+		return minLen(t.Sub[0])
+	case syntax.OpRepeat:
+		return t.Min * minLen(t.Sub[0])
+	case syntax.OpConcat:
+		n := 0
+		for _, s := range t.Sub {
+			n += minLen(s)
+		}
+		return n
+	case syntax.OpAlternate:
+		n := -1
+		for _, s := range t.Sub {
+			if m := minLen(s); n < 0 || m < n {
+				n = m
+			}
+		}
+		return max(n, 0)
+	}
+	return 0 // empty-width assertions, empty match, star, quest
+}
+
+// at returns the submatch indices (just the match's when !sub) of the
+// match of re that starts at c, or nil; rd is scratch.
+func (s *startScan) at(text string, c int, sub bool, rd *strings.Reader) []int {
+	re, off := s.atStart, 0
+	if c > 0 {
+		_, k := utf8.DecodeLastRuneInString(text[:c])
+		re, off = s.afterOne, c-k
+	}
+	rd.Reset(text[off:])
+	var m []int
+	if sub {
+		m = re.FindReaderSubmatchIndex(rd)
+	} else {
+		m = re.FindReaderIndex(rd)
+	}
+	if m == nil {
+		return nil
+	}
+	for i, x := range m {
+		if x >= 0 {
+			m[i] = x + off
+		}
+	}
+	m[0] = c
+	return m
+}
+
+// all is re.FindAllStringSubmatchIndex(text, n) (sub) or
+// re.FindAllStringIndex(text, n) (!sub), n < 0 meaning all.
+func (s *startScan) all(text string, n int, sub bool) [][]int {
+	var out [][]int
+	var rd strings.Reader
+	for pos := 0; pos < len(text) && n != 0; {
+		c := s.next(text, pos)
+		if c < 0 {
+			break
+		}
+		m := s.at(text, c, sub, &rd)
+		if m == nil {
+			pos = c + 1
+			continue
+		}
+		out = append(out, m)
+		n--
+		pos = m[1]
+	}
+	return out
+}
+
+// FindAllStringIndex is re.FindAllStringIndex(text, n).
+func (s *startScan) FindAllStringIndex(text string, n int) [][]int { return s.all(text, n, false) }
+
+// FindAllStringSubmatchIndex is re.FindAllStringSubmatchIndex(text, n).
+func (s *startScan) FindAllStringSubmatchIndex(text string, n int) [][]int {
+	return s.all(text, n, true)
+}
+
+// FindAllString is re.FindAllString(text, n).
+func (s *startScan) FindAllString(text string, n int) []string {
+	ms := s.all(text, n, false)
+	if ms == nil {
+		return nil
+	}
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = text[m[0]:m[1]]
+	}
+	return out
+}
+
+// FindAllStringSubmatch is re.FindAllStringSubmatch(text, n).
+func (s *startScan) FindAllStringSubmatch(text string, n int) [][]string {
+	ms := s.all(text, n, true)
+	if ms == nil {
+		return nil
+	}
+	out := make([][]string, len(ms))
+	for i, m := range ms {
+		out[i] = make([]string, len(m)/2)
+		for g := range out[i] {
+			if m[2*g] >= 0 {
+				out[i][g] = text[m[2*g]:m[2*g+1]]
+			}
+		}
+	}
+	return out
+}
+
+// FindString is re.FindString(text).
+func (s *startScan) FindString(text string) string {
+	if ms := s.all(text, 1, false); ms != nil {
+		return text[ms[0][0]:ms[0][1]]
+	}
+	return ""
+}
+
+// MatchString is re.MatchString(text).
+func (s *startScan) MatchString(text string) bool { return s.all(text, 1, false) != nil }
+
+// The entity patterns' start scans. The candidate finders below read
+// their patterns: what may begin a match, and the \b in front of it (RE2's
+// \b is ASCII: a digit or letter after a byte that is not [0-9A-Za-z_]).
+var (
+	scanMoney    = newStartScan(reMoney, nextMoneyStart)
+	scanQuantity = newStartScan(reQuantity, nextDigitWordStart)
+	scanDateISO  = newStartScan(reDateISO, nextDigitWordStart)
+	scanDateText = newStartScan(reDateText, nextDateTextStart)
+	scanClock    = newStartScan(reClock, nextDigitWordStart)
+	scanURL      = newStartScan(reURL, nextURLStart)
+	scanQuoted   = newStartScan(reQuoted, nextQuoteStart)
+)
+
+func isDigitByte(b byte) bool { return '0' <= b && b <= '9' }
+
+// isREWordByte is RE2's ASCII word character ([0-9A-Za-z_]); a byte of a
+// multi-byte rune is not one, as the rune is not.
+func isREWordByte(b byte) bool {
+	return isDigitByte(b) || 'a' <= b|0x20 && b|0x20 <= 'z' || b == '_'
+}
+
+// wordStart reports whether \b holds before the word character at i.
+func wordStart(text string, i int) bool { return i == 0 || !isREWordByte(text[i-1]) }
+
+// byteSet is a set of bytes: the bytes a match can start with, tested in
+// the candidate finders' inner loops by one load.
+type byteSet [256]bool
+
+func bytesOf(s string) *byteSet {
+	var b byteSet
+	for i := range len(s) {
+		b[s[i]] = true
+	}
+	return &b
+}
+
+// indexIn returns the first i >= from with text[i] in set, or -1.
+func indexIn(text string, from int, set *byteSet) int {
+	for i := from; i < len(text); i++ {
+		if set[text[i]] {
+			return i
+		}
+	}
+	return -1
+}
+
+const digitBytes = "0123456789"
+
+var (
+	moneyFirst    = bytesOf(digitBytes + "$\xe2\xc2") // € is E2 82 AC, £ C2 A3
+	digitFirst    = bytesOf(digitBytes)
+	dateTextFirst = bytesOf(digitBytes + "jfmasondJFMASOND\xc5") // ſ is C5 BF
+	quoteFirst    = bytesOf("\"'\xe2")                           // “ is E2 80 9C
+)
+
+// nextMoneyStart: reMoney starts with a currency sign or a digit (its
+// second branch has no \b).
+func nextMoneyStart(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, moneyFirst); i < 0 {
+			return -1
+		}
+		switch text[i] {
+		case 0xE2:
+			if strings.HasPrefix(text[i:], "€") {
+				return i
+			}
+		case 0xC2:
+			if strings.HasPrefix(text[i:], "£") {
+				return i
+			}
+		default:
+			return i
+		}
+	}
+}
+
+// nextDigitWordStart: every branch of reQuantity, reDateISO and reClock is
+// \b then a digit.
+func nextDigitWordStart(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, digitFirst); i < 0 || wordStart(text, i) {
+			return i
+		}
+	}
+}
+
+// nextDateTextStart: reDateText is \b then a day number, or \b then a
+// month name matched ignoring case: a word starting with a month's first
+// three letters, or with "ſ" (the long s, which folds to s: "ſep"; it is
+// not an ASCII word character, so the \b before it is left to the regexp).
+func nextDateTextStart(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, dateTextFirst); i < 0 {
+			return -1
+		}
+		switch b := text[i]; {
+		case b == 0xC5:
+			if strings.HasPrefix(text[i:], "ſ") {
+				return i
+			}
+		case isDigitByte(b):
+			if wordStart(text, i) {
+				return i
+			}
+		default:
+			if wordStart(text, i) && i+3 <= len(text) && isMonthStem(text[i:i+3]) {
+				return i
+			}
+		}
+	}
+}
+
+// isMonthStem reports whether the three bytes s are, in any ASCII case,
+// the first three letters of a month name (the keys of monthNames).
+func isMonthStem(s string) bool {
+	_, ok := monthNames[string([]byte{s[0] | 0x20, s[1] | 0x20, s[2] | 0x20})]
+	return ok
+}
+
+// nextURLStart: reURL starts with "http" or "www.".
+func nextURLStart(text string, from int) int {
+	h := strings.Index(text[from:], "http")
+	w := strings.Index(text[from:], "www.")
+	switch {
+	case h < 0 && w < 0:
+		return -1
+	case h < 0 || (w >= 0 && w < h):
+		return from + w
+	}
+	return from + h
+}
+
+// nextQuoteStart: reQuoted starts with `"`, with "“", or with a space or
+// "(" before "'" (or that "'" at the start of the text, after ^).
+func nextQuoteStart(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, quoteFirst); i < 0 {
+			return -1
+		}
+		switch text[i] {
+		case '"':
+			return i
+		case 0xE2:
+			if strings.HasPrefix(text[i:], "“") {
+				return i
+			}
+		case '\'':
+			if i == 0 {
+				return i
+			}
+			if p := text[i-1]; i-1 >= from && (isRESpace(p) || p == '(') {
+				return i - 1
+			}
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package arbormem
+
+import (
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// startScans are every start scan with its regexp's name.
+var startScans = []struct {
+	name string
+	s    *startScan
+}{
+	{"reMoney", scanMoney}, {"reQuantity", scanQuantity}, {"reDateISO", scanDateISO}, {"reDateText", scanDateText},
+	{"reClock", scanClock}, {"reURL", scanURL}, {"reQuoted", scanQuoted},
+}
+
+// checkStartScans fails t unless every start scan gives, on text, exactly
+// what its regexp's own Find functions give.
+func checkStartScans(t *testing.T, text string) {
+	t.Helper()
+	for _, sc := range startScans {
+		re := sc.s.re
+		if got, want := sc.s.FindAllStringIndex(text, -1), re.FindAllStringIndex(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindAllStringIndex(%q) = %v, want %v", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindAllStringSubmatchIndex(text, -1), re.FindAllStringSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindAllStringSubmatchIndex(%q) = %v, want %v", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindAllStringSubmatch(text, -1), re.FindAllStringSubmatch(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindAllStringSubmatch(%q) = %q, want %q", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindAllString(text, -1), re.FindAllString(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindAllString(%q) = %q, want %q", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindAllStringIndex(text, 2), re.FindAllStringIndex(text, 2); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindAllStringIndex(%q, 2) = %v, want %v", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindString(text), re.FindString(text); got != want {
+			t.Fatalf("%s.FindString(%q) = %q, want %q", sc.name, text, got, want)
+		}
+		if got, want := sc.s.MatchString(text), re.MatchString(text); got != want {
+			t.Fatalf("%s.MatchString(%q) = %v, want %v", sc.name, text, got, want)
+		}
+	}
+}
+
+// startScanCases are texts at the edges of the entity patterns: matches
+// that start inside words or numbers, runs that continue past where a
+// shorter match would end, \s across newlines, unicode quotes and folds,
+// matches cut by the end of the text, invalid UTF-8 before a candidate.
+var startScanCases = []string{
+	"", "5", "$", "€", "a1", "x5 dollars", "ab12 km", "1,,5 dollars", "5\ndollars", "5\n\ndollars", "5 dollarsy",
+	"$5 mil", "$5 million", "$ 5k", "£1,200.50 m", "€3bn and €3 bnx", "12.5.6 dollars", "1.5.6 dollars",
+	"$1,200.50 at 7:30 p.m. on 2023-05-01", "2023-05-01T10:30", "2023-05-01 1:3", "2023-05-012", "x2023-05-01",
+	"May 5th, 2024", "may 5", "MAY  12th,\n2024", "mayday 5", "Jan. 5 and ſep 5, 2023", "xſep 5", "ſep 5", " ſEPT 5",
+	"5th of june, 2024", "5 of june", "31st December2024", "5 decx", "on 5 Dec", "Decimal 5", "march 3rd",
+	"3 p.m.", "3 pm", "3pm", "12:30", "12:3", "123:45", "1:45am", "11 A.M.", "9:00 PM sharp", "at 9 p.", "7 a.m",
+	"3 km", "3km", "12 laps", "5 cups, 2 lbs", "100%", "50 percent", "3 hrs", "1 hour", "x3 km", "3 kmh", "_3 km",
+	"see https://x.io/a?b. and www.foo.com)", "http://", "https://a\"b", "xwww.y", "httpwww.a", "http:/x www.",
+	`He said "Blue Moon" and 'The Road'.`, `"a"`, `"ab"`, `""ab""`, `"a"b"c"`, `"""`, "“Quoted title” and “x”",
+	"“unclosed", "'ab'", " 'ab' ", "('ab')", "x'ab'", "it's 'ab'x", "'ab'\n'cd'", "\t'ab';", "'a\nb'",
+	`"` + strings.Repeat("a", 60) + `"`, `"` + strings.Repeat("a", 61) + `"`, "'" + strings.Repeat("é", 60) + "'",
+	"bad \xff\xfe utf8 5 km \xe2\x82 5 dollars \xc25 \xe2“x” \xc5ſep 5", "\xe2\x80\x9c", "\xe2\x80“ab”",
+	"Dr. Smith e.g. No. 5 vs. Mr. Jones!  Really?\tYes.\r\nOk", "“Quoted title” 3 km, 12 laps, 5 cups",
+	"K\u212a 5 km", "\u212aelvin 5 dollars", "5 doll\u212ars", "2 Mile", "2 MILES", "2 mi.", "12 steps.",
+}
+
+// TestStartScanSameAsRegexp: on the edge cases, on the texts of the
+// corpus, and on the corpus texts joined into interaction-sized texts,
+// each start scan finds exactly the regexp's matches. The regexps are
+// slow: CI checks every 96th corpus text and joined text,
+// ARBOR_LONG_TESTS=1 all.
+func TestStartScanSameAsRegexp(t *testing.T) {
+	for _, text := range startScanCases {
+		checkStartScans(t, text)
+	}
+	step := 96
+	if os.Getenv("ARBOR_LONG_TESTS") != "" {
+		step = 1
+	}
+	texts := corpusTexts(t)
+	for i := 0; i < len(texts); i += step {
+		checkStartScans(t, texts[i])
+	}
+	joined := joinedTexts(texts, 5000)
+	for i := 0; i < len(joined); i += step {
+		checkStartScans(t, joined[i])
+	}
+}
+
+// FuzzStartScan: the same on arbitrary text.
+func FuzzStartScan(f *testing.F) {
+	for _, s := range startScanCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkStartScans(t, text)
+	})
+}
+
+// TestStartScanRefusesEmptyMatches: a pattern that can match the empty
+// string has no start positions to look for, so it is refused.
+func TestStartScanRefusesEmptyMatches(t *testing.T) {
+	for _, expr := range []string{`a*`, `\b`, `(?:x|)`, `^`, `a?b?`, `(?:ab){0,2}`} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("newStartScan(%q) accepted a pattern that matches the empty string", expr)
+				}
+			}()
+			newStartScan(regexp.MustCompile(expr), nil)
+		}()
+	}
+	newStartScan(regexp.MustCompile(`\ba+|b{2}`), nil)
+}
+
+// joinedTexts joins consecutive texts, a blank line between, into texts
+// of about size bytes (the size of a BEAM interaction).
+func joinedTexts(texts []string, size int) []string {
+	var out []string
+	var b strings.Builder
+	for _, s := range texts {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(s)
+		if b.Len() >= size {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	return out
+}
