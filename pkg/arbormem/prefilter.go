@@ -178,9 +178,29 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
+// finder is what the helpers below ask of a regexp: the regexp itself or
+// its derived start scan (startscan.go), which finds the same matches.
+type finder interface {
+	MatchString(string) bool
+	FindStringSubmatch(string) []string
+	FindStringSubmatchIndex(string) []int
+	FindAllStringIndex(string, int) [][]int
+	FindAllStringSubmatch(string, int) [][]string
+	FindAllStringSubmatchIndex(string, int) [][]int
+	FindStringIndex(string) []int
+}
+
+// finderOf is re's derived start scan, or re when it has none.
+func finderOf(re *regexp.Regexp) finder {
+	if sc := derivedScan(re); sc != nil {
+		return sc
+	}
+	return re
+}
+
 // matchString is re.MatchString(s), prefiltered.
 func matchString(re *regexp.Regexp, s string) bool {
-	return filterOf(re).may(s) && re.MatchString(s)
+	return filterOf(re).may(s) && finderOf(re).MatchString(s)
 }
 
 // findStringSubmatch is re.FindStringSubmatch(s), prefiltered.
@@ -188,7 +208,7 @@ func findStringSubmatch(re *regexp.Regexp, s string) []string {
 	if !filterOf(re).may(s) {
 		return nil
 	}
-	return re.FindStringSubmatch(s)
+	return finderOf(re).FindStringSubmatch(s)
 }
 
 // findStringSubmatchIndex is re.FindStringSubmatchIndex(s), prefiltered.
@@ -196,7 +216,7 @@ func findStringSubmatchIndex(re *regexp.Regexp, s string) []int {
 	if !filterOf(re).may(s) {
 		return nil
 	}
-	return re.FindStringSubmatchIndex(s)
+	return finderOf(re).FindStringSubmatchIndex(s)
 }
 
 // findAllStringIndex is re.FindAllStringIndex(s, n), prefiltered.
@@ -204,7 +224,24 @@ func findAllStringIndex(re *regexp.Regexp, s string, n int) [][]int {
 	if !filterOf(re).may(s) {
 		return nil
 	}
-	return re.FindAllStringIndex(s, n)
+	return finderOf(re).FindAllStringIndex(s, n)
+}
+
+// findAllStringSubmatch is re.FindAllStringSubmatch(s, n), prefiltered.
+func findAllStringSubmatch(re *regexp.Regexp, s string, n int) [][]string {
+	if !filterOf(re).may(s) {
+		return nil
+	}
+	return finderOf(re).FindAllStringSubmatch(s, n)
+}
+
+// findAllStringSubmatchIndex is re.FindAllStringSubmatchIndex(s, n),
+// prefiltered.
+func findAllStringSubmatchIndex(re *regexp.Regexp, s string, n int) [][]int {
+	if !filterOf(re).may(s) {
+		return nil
+	}
+	return finderOf(re).FindAllStringSubmatchIndex(s, n)
 }
 
 // findStringIndex is re.FindStringIndex(s), prefiltered.
@@ -212,5 +249,5 @@ func findStringIndex(re *regexp.Regexp, s string) []int {
 	if !filterOf(re).may(s) {
 		return nil
 	}
-	return re.FindStringIndex(s)
+	return finderOf(re).FindStringIndex(s)
 }

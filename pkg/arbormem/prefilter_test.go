@@ -14,7 +14,8 @@ var prefiltered = map[string]*regexp.Regexp{
 	"reContinuation": reContinuation, "reQuoted": reQuoted, "reDateText": reDateText, "reFirstPerson": reFirstPerson,
 	"rePreferVerb": rePreferVerb, "rePreference": rePreference, "reAskList": reAskList, "reFavorite": reFavorite,
 	"reHobby": reHobby, "reTemporal": reTemporal, "reReturnCue": reReturnCue, "reNewTopic": reNewTopic,
-	"reNewTopicTail": reNewTopicTail, "reMoney": reMoney,
+	"reNewTopicTail": reNewTopicTail, "reMoney": reMoney, "rePossessive": rePossessive, "reReturn": reReturn,
+	"reNamedThing": reNamedThing,
 }
 
 func init() {

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -180,6 +182,30 @@ func (s *startScan) FindAllStringSubmatch(text string, n int) [][]string {
 	return out
 }
 
+// FindStringIndex is re.FindStringIndex(text).
+func (s *startScan) FindStringIndex(text string) []int {
+	if ms := s.all(text, 1, false); ms != nil {
+		return ms[0]
+	}
+	return nil
+}
+
+// FindStringSubmatchIndex is re.FindStringSubmatchIndex(text).
+func (s *startScan) FindStringSubmatchIndex(text string) []int {
+	if ms := s.all(text, 1, true); ms != nil {
+		return ms[0]
+	}
+	return nil
+}
+
+// FindStringSubmatch is re.FindStringSubmatch(text).
+func (s *startScan) FindStringSubmatch(text string) []string {
+	if ms := s.FindAllStringSubmatch(text, 1); ms != nil {
+		return ms[0]
+	}
+	return nil
+}
+
 // FindString is re.FindString(text).
 func (s *startScan) FindString(text string) string {
 	if ms := s.all(text, 1, false); ms != nil {
@@ -348,3 +374,216 @@ func nextQuoteStart(text string, from int) int {
 		}
 	}
 }
+
+// Derived start scans. For the extractors' cue regexps the candidate
+// positions are read off the regexp's syntax tree rather than written by
+// hand: the bytes a match can start with, those that need the \b before
+// them (a word byte after a non-word byte), and whether a match can start
+// at the start of the text only (a leading ^). A regexp whose matches can
+// start almost anywhere (a leading optional part, a large class, a space)
+// gets no derived scan and is searched by the regexp engine.
+
+// starts is where a regexp's matches can start.
+type starts struct {
+	at   [256]uint8 // startAny: any position; startWord: only after a non-word byte
+	zero bool       // at position 0 (a leading ^)
+	pass bool       // the part can match empty (what follows it may start the match)
+}
+
+const (
+	startAny  = 1
+	startWord = 2
+)
+
+func (s *starts) addAny(b byte) { s.at[b] = startAny }
+
+func (s *starts) addWord(b byte) {
+	if s.at[b] == 0 {
+		s.at[b] = startWord
+	}
+}
+
+// union adds o's start bytes to s, all restricted to word starts when
+// wordOnly (o follows a \b) and o's byte is a word byte.
+func (s *starts) union(o *starts, wordOnly bool) {
+	for b, k := range o.at {
+		switch {
+		case k == startWord || k == startAny && wordOnly && isREWordByte(byte(b)):
+			s.addWord(byte(b))
+		case k == startAny:
+			s.addAny(byte(b))
+		}
+	}
+	s.zero = s.zero || o.zero
+}
+
+// startsOf returns where matches of t can start.
+func startsOf(t *syntax.Regexp) *starts {
+	s := &starts{}
+	switch t.Op {
+	case syntax.OpNoMatch:
+	case syntax.OpLiteral:
+		r := t.Rune[0]
+		s.addRune(r)
+		if t.Flags&syntax.FoldCase != 0 {
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				s.addRune(f)
+			}
+		}
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(t.Rune); i += 2 {
+			lo, hi := t.Rune[i], t.Rune[i+1]
+			for r := lo; r <= hi && r < utf8.RuneSelf; r++ {
+				s.addAny(byte(r))
+			}
+			if hi >= utf8.RuneSelf {
+				// The first byte of a rune's encoding grows with the rune
+				// (surrogates, which have none, are left out of the ends).
+				lo, hi := max(lo, utf8.RuneSelf), hi
+				if 0xD800 <= lo && lo <= 0xDFFF {
+					lo = 0xE000
+				}
+				if 0xD800 <= hi && hi <= 0xDFFF {
+					hi = 0xD7FF
+				}
+				var lb, hb [utf8.UTFMax]byte
+				utf8.EncodeRune(lb[:], lo)
+				utf8.EncodeRune(hb[:], hi)
+				for b := int(lb[0]); b <= int(hb[0]); b++ {
+					s.addAny(byte(b))
+				}
+			}
+			if lo <= utf8.RuneError && utf8.RuneError <= hi {
+				// An invalid byte is read as U+FFFD.
+				for b := 0x80; b <= 0xFF; b++ {
+					s.addAny(byte(b))
+				}
+			}
+		}
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		for b := range 256 {
+			if b != '\n' || t.Op == syntax.OpAnyChar {
+				s.addAny(byte(b))
+			}
+		}
+	case syntax.OpBeginText:
+		s.zero = true
+	case syntax.OpCapture, syntax.OpPlus:
+		return startsOf(t.Sub[0])
+	case syntax.OpStar, syntax.OpQuest:
+		s = startsOf(t.Sub[0])
+		s.pass = true
+	case syntax.OpRepeat:
+		s = startsOf(t.Sub[0])
+		s.pass = s.pass || t.Min == 0
+	case syntax.OpAlternate:
+		for _, sub := range t.Sub {
+			o := startsOf(sub)
+			s.union(o, false)
+			s.pass = s.pass || o.pass
+		}
+	case syntax.OpConcat:
+		// The parts up to the first that cannot match empty can start the
+		// match; a \b among the empty-width parts before a part restricts
+		// its word bytes to word starts (all those parts hold at the
+		// match's start), and a ^ there puts the start at 0.
+		wb := false
+		for _, sub := range t.Sub {
+			switch sub.Op {
+			case syntax.OpWordBoundary:
+				wb = true
+				continue
+			case syntax.OpBeginText:
+				s.zero = true
+				return s
+			}
+			o := startsOf(sub)
+			s.union(o, wb)
+			if !o.pass {
+				return s
+			}
+		}
+		s.pass = true
+	default:
+		// \b, \B, line anchors, $, the empty string: they consume nothing.
+		s.pass = true
+	}
+	return s
+}
+
+func (s *starts) addRune(r rune) {
+	var b [utf8.UTFMax]byte
+	utf8.EncodeRune(b[:], r)
+	s.addAny(b[0])
+}
+
+// selective reports whether trying the regexp at its start positions is
+// likely cheaper than its unanchored search: no match starts with an empty
+// part, and at any position (not only at word starts) only a minority of
+// the lower-case letters and no space can start one.
+func (s *starts) selective() bool {
+	if s.pass || s.at[' '] == startAny {
+		return false
+	}
+	n := 0
+	for b := 'a'; b <= 'z'; b++ {
+		if s.at[b] == startAny {
+			n++
+		}
+	}
+	return n <= 8
+}
+
+// next is the first position >= from where a match may start, or -1.
+// Positions inside a valid UTF-8 sequence are never starts (the engine
+// decodes whole runes), even when their byte is one an invalid byte's
+// U+FFFD may start with.
+func (s *starts) next(text string, from int) int {
+	if from == 0 && s.zero {
+		return 0
+	}
+	for i := from; i < len(text); i++ {
+		switch s.at[text[i]] {
+		case 0:
+			continue
+		case startWord:
+			if !wordStart(text, i) {
+				continue
+			}
+		}
+		if text[i] < 0x80 || text[i] >= 0xC0 || !insideRune(text, i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// insideRune reports whether the continuation byte at i is part of a
+// valid UTF-8 sequence that starts before it.
+func insideRune(text string, i int) bool {
+	for j := i - 1; j >= 0 && j >= i-(utf8.UTFMax-1); j-- {
+		if c := text[j]; c < 0x80 || c >= 0xC0 {
+			r, w := utf8.DecodeRuneInString(text[j:])
+			return (r != utf8.RuneError || w > 1) && j+w > i
+		}
+	}
+	return false
+}
+
+// derivedScan returns re's derived start scan, or nil when it has none.
+func derivedScan(re *regexp.Regexp) *startScan {
+	if sc, ok := derivedScans.Load(re); ok {
+		return sc.(*startScan)
+	}
+	var sc *startScan
+	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
+		t = t.Simplify()
+		if st := startsOf(t); minLen(t) > 0 && st.selective() {
+			sc = newStartScan(re, st.next)
+		}
+	}
+	derivedScans.Store(re, sc)
+	return sc
+}
+
+var derivedScans sync.Map // *regexp.Regexp → *startScan (nil: none)

@@ -4,22 +4,56 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"regexp/syntax"
+	"sort"
 	"strings"
 	"testing"
 )
 
-// startScans are every start scan with its regexp's name.
-var startScans = []struct {
+type namedScan struct {
 	name string
 	s    *startScan
-}{
-	{"reMoney", scanMoney}, {"reQuantity", scanQuantity}, {"reDateISO", scanDateISO}, {"reDateText", scanDateText},
-	{"reClock", scanClock}, {"reURL", scanURL}, {"reQuoted", scanQuoted},
+}
+
+// startScans are every start scan with its regexp's name: the entity
+// patterns' hand-written ones, the derived ones of the regexps the
+// extractors run through the prefilter helpers, and derived ones of
+// patterns made to exercise the derivation (folds, ^, \b, classes of
+// non-ASCII runes, which invalid bytes match as U+FFFD).
+var startScans = func() []namedScan {
+	out := []namedScan{
+		{"reMoney", scanMoney}, {"reQuantity", scanQuantity}, {"reDateISO", scanDateISO}, {"reDateText", scanDateText},
+		{"reClock", scanClock}, {"reURL", scanURL}, {"reQuoted", scanQuoted},
+	}
+	var names []string
+	for name := range prefiltered {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if sc := derivedScan(prefiltered[name]); sc != nil {
+			out = append(out, namedScan{name + " (derived)", sc})
+		}
+	}
+	for _, expr := range derivationCases {
+		if sc := derivedScan(regexp.MustCompile(expr)); sc != nil {
+			out = append(out, namedScan{expr, sc})
+		}
+	}
+	return out
+}()
+
+// derivationCases are patterns whose derived scans the tests compare with
+// the regexp (all have one: TestDerivedStarts).
+var derivationCases = []string{
+	`[\x{80}-\x{10FFFF}]x?`, `(?i)\bk\w`, `(?i)s[a-z]`, `^ab|cd`, `a?^b|c`, `\b\$5|\b_x`, `é+`, `(?i)é`,
+	`[\x{D000}-\x{E100}]`, `(?i)\b(?:the|ſo)\b`, `\B9|\bx`, `(?:\bq|r)s`, `[^\x00-\x{FFFC}]`,
 }
 
 // checkStartScans fails t unless every start scan gives, on text, exactly
-// what its regexp's own Find functions give.
-func checkStartScans(t *testing.T, text string) {
+// what its regexp's own Find functions give: all of them, or (!all) the
+// two that run the two kinds of anchored attempt over the whole text.
+func checkStartScans(t *testing.T, text string, all bool) {
 	t.Helper()
 	for _, sc := range startScans {
 		re := sc.s.re
@@ -28,6 +62,9 @@ func checkStartScans(t *testing.T, text string) {
 		}
 		if got, want := sc.s.FindAllStringSubmatchIndex(text, -1), re.FindAllStringSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s.FindAllStringSubmatchIndex(%q) = %v, want %v", sc.name, text, got, want)
+		}
+		if !all {
+			continue
 		}
 		if got, want := sc.s.FindAllStringSubmatch(text, -1), re.FindAllStringSubmatch(text, -1); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s.FindAllStringSubmatch(%q) = %q, want %q", sc.name, text, got, want)
@@ -38,11 +75,64 @@ func checkStartScans(t *testing.T, text string) {
 		if got, want := sc.s.FindAllStringIndex(text, 2), re.FindAllStringIndex(text, 2); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s.FindAllStringIndex(%q, 2) = %v, want %v", sc.name, text, got, want)
 		}
+		if got, want := sc.s.FindStringIndex(text), re.FindStringIndex(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindStringIndex(%q) = %v, want %v", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindStringSubmatchIndex(text), re.FindStringSubmatchIndex(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindStringSubmatchIndex(%q) = %v, want %v", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindStringSubmatch(text), re.FindStringSubmatch(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindStringSubmatch(%q) = %q, want %q", sc.name, text, got, want)
+		}
 		if got, want := sc.s.FindString(text), re.FindString(text); got != want {
 			t.Fatalf("%s.FindString(%q) = %q, want %q", sc.name, text, got, want)
 		}
 		if got, want := sc.s.MatchString(text), re.MatchString(text); got != want {
 			t.Fatalf("%s.MatchString(%q) = %v, want %v", sc.name, text, got, want)
+		}
+	}
+}
+
+// TestDerivedStarts checks the start positions read off a few regexps:
+// start bytes anywhere, start bytes only at word starts, position 0 only.
+func TestDerivedStarts(t *testing.T) {
+	for _, tc := range []struct {
+		expr, any, word string
+		zero, selective bool
+	}{
+		{`\bfoo|bar`, "b", "f", false, true},
+		{`(?i)\bk`, "\xe2", "Kk", false, true}, // the Kelvin sign folds to k
+		{`(?i)s`, "Ss\xc5", "", false, true},   // the long s folds to s
+		{`^ab|cd`, "c", "", true, true},
+		{`a?^b|c`, "ac", "", true, true},
+		{`\b\$`, "$", "", false, true}, // \b before a non-word byte: left to the regexp
+		{`é|[\x{100}-\x{7FF}]`, "\xc3\xc4\xc5\xc6\xc7\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf\xd0\xd1\xd2\xd3\xd4\xd5\xd6\xd7\xd8\xd9\xda\xdb\xdc\xdd\xde\xdf", "", false, true},
+		{`\s*x`, "\t\n\f\r x", "", false, false},      // a space starts matches
+		{`x*`, "x", "", false, false},                 // matches empty
+		{`[a-m]x`, "abcdefghijklm", "", false, false}, // most letters anywhere
+		{`\b[a-m]x`, "", "abcdefghijklm", false, true},
+	} {
+		tr, err := syntax.Parse(tc.expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := startsOf(tr.Simplify())
+		var anyB, wordB []byte
+		for b, k := range st.at {
+			switch k {
+			case startAny:
+				anyB = append(anyB, byte(b))
+			case startWord:
+				wordB = append(wordB, byte(b))
+			}
+		}
+		if string(anyB) != tc.any || string(wordB) != tc.word || st.zero != tc.zero || st.selective() != tc.selective {
+			t.Errorf("%s: any %q word %q zero %v selective %v, want %q %q %v %v", tc.expr, anyB, wordB, st.zero, st.selective(), tc.any, tc.word, tc.zero, tc.selective)
+		}
+	}
+	for _, expr := range derivationCases {
+		if derivedScan(regexp.MustCompile(expr)) == nil {
+			t.Errorf("%s has no derived scan", expr)
 		}
 	}
 }
@@ -65,29 +155,30 @@ var startScanCases = []string{
 	`"` + strings.Repeat("a", 60) + `"`, `"` + strings.Repeat("a", 61) + `"`, "'" + strings.Repeat("é", 60) + "'",
 	"bad \xff\xfe utf8 5 km \xe2\x82 5 dollars \xc25 \xe2“x” \xc5ſep 5", "\xe2\x80\x9c", "\xe2\x80“ab”",
 	"Dr. Smith e.g. No. 5 vs. Mr. Jones!  Really?\tYes.\r\nOk", "“Quoted title” 3 km, 12 laps, 5 cups",
+	"é\xa9x \xc3\xa9\xa9x \xe2\x82x \xed\xa0\x80 \xf4\x90\x80\x80x", "ks Ks \u212as the ſo ſ5 thé é", "_x 9 x9 a9 qs rs aqs",
 	"K\u212a 5 km", "\u212aelvin 5 dollars", "5 doll\u212ars", "2 Mile", "2 MILES", "2 mi.", "12 steps.",
 }
 
 // TestStartScanSameAsRegexp: on the edge cases, on the texts of the
 // corpus, and on the corpus texts joined into interaction-sized texts,
 // each start scan finds exactly the regexp's matches. The regexps are
-// slow: CI checks every 96th corpus text and joined text,
+// slow: CI checks every 96th corpus text and every 384th joined text,
 // ARBOR_LONG_TESTS=1 all.
 func TestStartScanSameAsRegexp(t *testing.T) {
 	for _, text := range startScanCases {
-		checkStartScans(t, text)
+		checkStartScans(t, text, true)
 	}
-	step := 96
+	step, jstep := 96, 384
 	if os.Getenv("ARBOR_LONG_TESTS") != "" {
-		step = 1
+		step, jstep = 1, 1
 	}
 	texts := corpusTexts(t)
 	for i := 0; i < len(texts); i += step {
-		checkStartScans(t, texts[i])
+		checkStartScans(t, texts[i], false)
 	}
 	joined := joinedTexts(texts, 5000)
-	for i := 0; i < len(joined); i += step {
-		checkStartScans(t, joined[i])
+	for i := 0; i < len(joined); i += jstep {
+		checkStartScans(t, joined[i], false)
 	}
 }
 
@@ -97,7 +188,7 @@ func FuzzStartScan(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		checkStartScans(t, text)
+		checkStartScans(t, text, true)
 	})
 }
 
