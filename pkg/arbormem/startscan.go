@@ -519,19 +519,24 @@ func (s *starts) addRune(r rune) {
 
 // selective reports whether trying the regexp at its start positions is
 // likely cheaper than its unanchored search: no match starts with an empty
-// part, and at any position (not only at word starts) only a minority of
-// the lower-case letters and no space can start one.
+// part, at any position (not only at word starts) only a minority of the
+// lower-case letters and no space can start one, and some byte can (a
+// regexp anchored at the start of the text only is searched as fast by
+// the engine, whose backtracker beats the anchored attempt's NFA).
 func (s *starts) selective() bool {
 	if s.pass || s.at[' '] == startAny {
 		return false
 	}
-	n := 0
-	for b := 'a'; b <= 'z'; b++ {
-		if s.at[b] == startAny {
+	n, letters := 0, 0
+	for b, k := range s.at {
+		if k != 0 {
 			n++
+			if 'a' <= b && b <= 'z' && k == startAny {
+				letters++
+			}
 		}
 	}
-	return n <= 8
+	return n > 0 && letters <= 8
 }
 
 // next is the first position >= from where a match may start, or -1.

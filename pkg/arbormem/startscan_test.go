@@ -104,6 +104,7 @@ func TestDerivedStarts(t *testing.T) {
 		{`(?i)\bk`, "\xe2", "Kk", false, true}, // the Kelvin sign folds to k
 		{`(?i)s`, "Ss\xc5", "", false, true},   // the long s folds to s
 		{`^ab|cd`, "c", "", true, true},
+		{`(?i)^\s*ab`, "", "", true, false}, // the engine anchors as well
 		{`a?^b|c`, "ac", "", true, true},
 		{`\b\$`, "$", "", false, true}, // \b before a non-word byte: left to the regexp
 		{`é|[\x{100}-\x{7FF}]`, "\xc3\xc4\xc5\xc6\xc7\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf\xd0\xd1\xd2\xd3\xd4\xd5\xd6\xd7\xd8\xd9\xda\xdb\xdc\xdd\xde\xdf", "", false, true},
