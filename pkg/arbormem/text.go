@@ -441,19 +441,30 @@ var reWordPos = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’&.-]*`)
 
 // wordLocs returns what reWordPos.FindAllStringIndex returns for s, in one
 // rune scan (invalid UTF-8 decodes to U+FFFD, neither letter nor number, as
-// in the regexp engine).
+// in the regexp engine). ASCII bytes are classified by a table.
 func wordLocs(s string) [][2]int {
-	var out [][2]int
+	out := make([][2]int, 0, len(s)/6+1)
 	for i := 0; i < len(s); {
-		r, w := utf8.DecodeRuneInString(s[i:])
-		if !unicode.IsLetter(r) && !unicode.IsNumber(r) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if asciiWord[c]&wordHead == 0 {
+				i++
+				continue
+			}
+		} else if r, w := utf8.DecodeRuneInString(s[i:]); !unicode.IsLetter(r) && !unicode.IsNumber(r) {
 			i += w
 			continue
 		}
-		j := i + w
+		j := i
 		for j < len(s) {
+			if c := s[j]; c < utf8.RuneSelf {
+				if asciiWord[c] == 0 {
+					break
+				}
+				j++
+				continue
+			}
 			r, w := utf8.DecodeRuneInString(s[j:])
-			if !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '\'' && r != '’' && r != '&' && r != '.' && r != '-' {
+			if !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '’' {
 				break
 			}
 			j += w
@@ -463,6 +474,25 @@ func wordLocs(s string) [][2]int {
 	}
 	return out
 }
+
+// asciiWord classifies ASCII bytes for wordLocs: wordHead for what starts
+// a word (\p{L}, \p{N}), wordTail for what may follow in one.
+var asciiWord = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		if unicode.IsLetter(rune(c)) || unicode.IsNumber(rune(c)) {
+			t[c] = wordHead | wordTail
+		}
+	}
+	for _, c := range "'&.-" {
+		t[c] = wordTail
+	}
+	return t
+}()
+
+const (
+	wordHead = 1 << iota
+	wordTail
+)
 
 // properNouns finds runs of capitalised words in one sentence ("Casa Azul",
 // "Kazuo Ishiguro", "Sam's" → "Sam"), skipping sentence starters.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -173,6 +174,9 @@ func TestTextAnalysisMatchesReference(t *testing.T) {
 		if got, want := sentences(text), sentencesRef(text); !reflect.DeepEqual(got, want) {
 			t.Fatalf("text %d (%.80q): sentences = %q, want %q", i, text, got, want)
 		}
+		if got, want := wordLocs(text), reWordLocs(text); !slices.Equal(got, want) {
+			t.Fatalf("text %d (%.80q): wordLocs = %v, want %v", i, text, got, want)
+		}
 		for _, s := range sentencesRef(text) {
 			if got, want := hasDetail(s), hasDetailRef(s); got != want {
 				t.Fatalf("hasDetail(%q) = %v, want %v", s, got, want)
@@ -201,6 +205,9 @@ func FuzzTextAnalysisMatchesReference(f *testing.F) {
 		}
 		if got, want := sentences(text), sentencesRef(text); !reflect.DeepEqual(got, want) {
 			t.Fatalf("sentences(%q) = %q, want %q", text, got, want)
+		}
+		if got, want := wordLocs(text), reWordLocs(text); !slices.Equal(got, want) {
+			t.Fatalf("wordLocs(%q) = %v, want %v", text, got, want)
 		}
 	})
 }
