@@ -516,16 +516,17 @@ func properNounsAt(sent string, locs [][2]int) []posText {
 	for i, l := range locs {
 		w := sent[l[0]:l[1]]
 		r, _ := utf8.DecodeRuneInString(w)
-		lw := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
-		capital := unicode.IsUpper(r) && !(len(w) > 1 && strings.ToUpper(w) == w && len(w) > 4)
-		// Acronyms like "NASA" count; shouty words longer than 4 do not.
-		if unicode.IsUpper(r) && strings.ToUpper(w) == w && len(w) >= 2 && len(w) <= 4 {
-			capital = true
-		}
 		isFirst := first
 		first = false
 		possessive := strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s")
-		isName := capital && lw != "i" && (calendarWords[lw] || !sentenceStarters[lw])
+		// A capitalised word; acronyms like "NASA" count, shouty words
+		// longer than 4 bytes do not. Its lower-cased key is made only for
+		// these and inside a run (most words are neither).
+		isName, lw, haveLW := false, "", false
+		if unicode.IsUpper(r) && (len(w) <= 4 || !isUpperString(w)) {
+			lw, haveLW = wordKey(w), true
+			isName = lw != "i" && (calendarWords[lw] || !sentenceStarters[lw])
+		}
 		if isName && isFirst && !calendarWords[lw] && !possessive {
 			// A capitalised first word is a name only when the next word is
 			// capitalised too ("Casa Azul is ..."); otherwise it is just the
@@ -548,16 +549,48 @@ func properNounsAt(sent string, locs [][2]int) []posText {
 			continue
 		}
 		// Allow "of"/"de"/"the" inside a name run ("Bank of America").
-		if runStart >= 0 && (lw == "of" || lw == "de" || lw == "da" || lw == "la" || lw == "van" || lw == "von") && i+1 < len(locs) {
-			nw := sent[locs[i+1][0]:locs[i+1][1]]
-			if nr, _ := utf8.DecodeRuneInString(nw); unicode.IsUpper(nr) {
-				continue
+		if runStart >= 0 && i+1 < len(locs) {
+			if !haveLW {
+				lw = wordKey(w)
+			}
+			if lw == "of" || lw == "de" || lw == "da" || lw == "la" || lw == "van" || lw == "von" {
+				nw := sent[locs[i+1][0]:locs[i+1][1]]
+				if nr, _ := utf8.DecodeRuneInString(nw); unicode.IsUpper(nr) {
+					continue
+				}
 			}
 		}
 		flush()
 	}
 	flush()
 	return out
+}
+
+// wordKey is a word's lower-cased key for properNounsAt, without a
+// possessive "'s".
+func wordKey(w string) string {
+	return strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
+}
+
+// isUpperString reports whether strings.ToUpper(s) == s, without making
+// the upper-cased copy: no rune changes, and no invalid byte (which
+// ToUpper writes as U+FFFD).
+func isUpperString(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 || unicode.ToUpper(r) != r {
+			return false
+		}
+		i += w
+	}
+	return true
 }
 
 // hasDetail reports whether a sentence carries concrete, recallable detail:
