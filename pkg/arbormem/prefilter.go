@@ -38,13 +38,31 @@ func filterOf(re *regexp.Regexp) *litFilter {
 		return f.(*litFilter)
 	}
 	f := &litFilter{any: true}
-	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
+	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil && !anchoredAtStart(t.Simplify()) {
 		if lits, ok := required(t.Simplify()); ok && len(lits) > 0 {
 			f = &litFilter{lits: lits}
 		}
 	}
 	litFilters.Store(re, f)
 	return f
+}
+
+// anchoredAtStart reports whether every match of t starts at the start of
+// the text (a leading ^). The engine gives up on such a regexp as soon as
+// the text's first runes rule a match out, which on the extractors'
+// sentences costs less than looking for the literals in the whole text, so
+// they get no prefilter.
+func anchoredAtStart(t *syntax.Regexp) bool {
+	st := startsOf(t)
+	if !st.zero || st.pass {
+		return false
+	}
+	for _, k := range st.at {
+		if k != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // required returns literals one of which every match of t contains, or
