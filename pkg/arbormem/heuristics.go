@@ -587,7 +587,7 @@ func (ruleOps) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, err
 			// A statement with a concrete value, or a first-person
 			// preference; in a conversation between named people, also
 			// what the speaker has, does or is ("I collect …").
-			if returnOnly(sent) || !hasValue(sent) && !(matchString(reFirstPerson, sent) && matchString(rePreferVerb, sent)) && !(named && reSelfStatement.MatchString(sent)) {
+			if returnOnly(sent) || !hasValue(sent) && !(matchString(reFirstPerson, sent) && matchString(rePreferVerb, sent)) && !(named && matchString(reSelfStatement, sent)) {
 				continue
 			}
 			fact := personalize(sent, src.who)
@@ -751,7 +751,7 @@ func (ruleOps) Events(_ context.Context, in dialog.Interaction) ([]Event, error)
 			ws := words(sent)
 			for i, w := range ws {
 				action, ok := eventVerbs[strings.ToLower(w)]
-				if !ok || i == 0 && !reFirstPerson.MatchString(sent) {
+				if !ok || i == 0 && !matchString(reFirstPerson, sent) {
 					continue
 				}
 				obj := eventObject(ws[i+1:])
@@ -767,8 +767,8 @@ func (ruleOps) Events(_ context.Context, in dialog.Interaction) ([]Event, error)
 					e.DateText = dt
 					e.NormalizedDate = t.Format("2006-01-02")
 				}
-				e.Negated = reNegation.MatchString(sent)
-				e.Countable = !e.Negated && !rePlan.MatchString(sent)
+				e.Negated = matchString(reNegation, sent)
+				e.Countable = !e.Negated && !matchString(rePlan, sent)
 				if e.Quantity == nil && e.DateText == "" && !hasDetail(sent) && genericVerbs[action] {
 					continue // "I had a thought", "we got going"
 				}
@@ -962,7 +962,7 @@ func ruleConflict(oldF, newF string) bool {
 	switch {
 	case overlap >= 0.6 && valuesDiffer:
 		return true
-	case reUpdateCue.MatchString(newF) && overlap >= 0.4 && (valuesDiffer || len(nv) == 0):
+	case matchString(reUpdateCue, newF) && overlap >= 0.4 && (valuesDiffer || len(nv) == 0):
 		return true
 	}
 	return false

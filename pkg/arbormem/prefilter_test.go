@@ -15,7 +15,8 @@ var prefiltered = map[string]*regexp.Regexp{
 	"rePreferVerb": rePreferVerb, "rePreference": rePreference, "reAskList": reAskList, "reFavorite": reFavorite,
 	"reHobby": reHobby, "reTemporal": reTemporal, "reReturnCue": reReturnCue, "reNewTopic": reNewTopic,
 	"reNewTopicTail": reNewTopicTail, "reMoney": reMoney, "rePossessive": rePossessive, "reReturn": reReturn,
-	"reNamedThing": reNamedThing,
+	"reNamedThing": reNamedThing, "reSelfStatement": reSelfStatement, "reNegation": reNegation, "rePlan": rePlan,
+	"reUpdateCue": reUpdateCue,
 }
 
 func init() {
