@@ -37,9 +37,11 @@ import (
 // so the engine is the NFA, which stops as soon as the anchored attempt
 // has no live thread (the backtracker would clear a bit-set the size of
 // the whole remaining text on every attempt) and nothing is cut off: a
-// trailing \b or a greedy run sees the real text. Candidates are ASCII
-// bytes or the first bytes of valid UTF-8 sequences, never inside a rune
-// the engine decodes, so the engine would have tried each of them too.
+// trailing \b or a greedy run sees the real text. Candidates are never
+// inside a valid UTF-8 sequence (ASCII bytes, first bytes of sequences,
+// or bytes of invalid ones, each read as U+FFFD): the engine tries every
+// such position, so it would have tried each candidate too. The regexps
+// are leftmost-first (not Longest), as the wrappers are compiled.
 type startScan struct {
 	re       *regexp.Regexp
 	atStart  *regexp.Regexp // ^(?:re), for a match at the start of the text
