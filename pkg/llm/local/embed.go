@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // DefaultDim is the dimension NewEmbedder uses when given dim <= 0.
@@ -119,30 +120,62 @@ func (e *Embedder) vector(text string) []float32 {
 // trigrams of each word padded with '#'. It returns the last stem and
 // whether there is one (prev and hasPrev when words is empty).
 func countFeatures(words []string, prev string, hasPrev bool, uni, bi, tri map[uint64]float64) (string, bool) {
+	var prevBi uint64
+	if hasPrev {
+		prevBi = bigramPrefix(prev)
+	}
 	for _, w := range words {
-		stem := index.Stem(w)
-		uni[fnv1a('u', stem)]++
+		f := wordFeatureMemo.Get(w)
+		uni[f.uni]++
 		if hasPrev {
-			bi[fnvAdd(fnvAdd(fnv1a('b', prev), " "), stem)]++
+			bi[fnvAdd(prevBi, f.stem)]++
 		}
-		prev, hasPrev = stem, true
-		padded := "#" + w + "#"
-		// Trigrams of runes: start at each rune boundary, span three runes.
-		var starts [3]int
-		n := 0
-		for j := range padded {
-			if n >= 3 {
-				tri[fnv1a('t', padded[starts[n%3]:j])]++
-			}
-			starts[n%3] = j
-			n++
-		}
-		if n >= 3 {
-			tri[fnv1a('t', padded[starts[n%3]:])]++
+		prev, prevBi, hasPrev = f.stem, f.biPrefix, true
+		for _, h := range f.tri {
+			tri[h]++
 		}
 	}
 	return prev, hasPrev
 }
+
+// wordFeature is what one word contributes to an embedding, whatever its
+// neighbours: its stem, the stem's unigram hash, the hash state a bigram
+// starting with it continues from, and its padded rune trigrams' hashes.
+type wordFeature struct {
+	stem     string
+	uni      uint64
+	biPrefix uint64
+	tri      []uint64
+}
+
+// wordFeatureMemo remembers the features of recent words: a conversation
+// repeats its words, and stemming and trigram hashing are most of an
+// embedding's cost.
+var wordFeatureMemo = textmemo.New(8192, newWordFeature)
+
+func newWordFeature(w string) wordFeature {
+	stem := index.Stem(w)
+	f := wordFeature{stem: stem, uni: fnv1a('u', stem), biPrefix: bigramPrefix(stem)}
+	padded := "#" + w + "#"
+	// Trigrams of runes: start at each rune boundary, span three runes.
+	var starts [3]int
+	n := 0
+	for j := range padded {
+		if n >= 3 {
+			f.tri = append(f.tri, fnv1a('t', padded[starts[n%3]:j]))
+		}
+		starts[n%3] = j
+		n++
+	}
+	if n >= 3 {
+		f.tri = append(f.tri, fnv1a('t', padded[starts[n%3]:]))
+	}
+	return f
+}
+
+// bigramPrefix is the hash state of the bigram group byte, stem and the
+// separating space; the next stem completes it.
+func bigramPrefix(stem string) uint64 { return fnvAdd(fnv1a('b', stem), " ") }
 
 // normalised returns acc L2-normalised as float32, or the zero vector when
 // acc is zero.
