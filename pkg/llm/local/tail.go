@@ -25,14 +25,18 @@ type tailState struct {
 	groups   [3]tailGroup
 }
 
-// tailGroup is one feature group of a tail: its counts, the hashes in each
-// slot, and each slot's merged value exactly as addGroup would sum it.
+// tailGroup is one feature group of a tail: its counts, its hashes by
+// slot (slot s's are hashes[start[s]:start[s+1]]), and each slot's merged
+// value exactly as addGroup would sum it.
 type tailGroup struct {
-	counts  map[uint64]float64
-	slots   [][]uint64
-	sums    []float64
-	present []bool
+	counts map[uint64]float64
+	hashes []uint64
+	start  []int32
+	sums   []float64
 }
+
+// slot returns the tail's hashes in slot s.
+func (g *tailGroup) slot(s int) []uint64 { return g.hashes[g.start[s]:g.start[s+1]] }
 
 // tailSet maps the tails that several texts of one Embed call share to
 // their states.
@@ -96,14 +100,22 @@ func newTailState(text string, dim int) *tailState {
 	countFeatures(words, "", false, counts[0], counts[1], counts[2])
 	var vals []float64
 	for gi, c := range counts {
-		g := tailGroup{counts: c, slots: make([][]uint64, dim), sums: make([]float64, dim), present: make([]bool, dim)}
+		g := tailGroup{counts: c, hashes: make([]uint64, 0, len(c)), start: make([]int32, dim+1), sums: make([]float64, dim)}
 		for h := range c {
-			s := int(h % uint64(dim))
-			g.slots[s] = append(g.slots[s], h)
-			g.present[s] = true
+			g.start[h%uint64(dim)+1]++
 		}
-		for s, hs := range g.slots {
-			if len(hs) > 0 {
+		for s := range dim {
+			g.start[s+1] += g.start[s]
+		}
+		g.hashes = g.hashes[:len(c)]
+		next := slices.Clone(g.start[:dim])
+		for h := range c {
+			s := h % uint64(dim)
+			g.hashes[next[s]] = h
+			next[s]++
+		}
+		for s := range dim {
+			if hs := g.slot(s); len(hs) > 0 {
 				vals = vals[:0]
 				for _, h := range hs {
 					vals = append(vals, featureValue(h, c[h]))
@@ -190,7 +202,7 @@ func (e *Embedder) addGroupWithTail(acc []float64, sc *vecScratch, head map[uint
 			j++
 		}
 		vals := sc.vals[:0]
-		for _, h := range g.slots[s] {
+		for _, h := range g.slot(s) {
 			vals = append(vals, featureValue(h, g.counts[h]+head[h]))
 		}
 		for _, x := range hs[i:j] {
@@ -206,14 +218,14 @@ func (e *Embedder) addGroupWithTail(acc []float64, sc *vecScratch, head map[uint
 	sc.heads = hs
 	var ss float64
 	for s, v := range sums {
-		if g.present[s] || touched[s] {
+		if g.start[s] != g.start[s+1] || touched[s] {
 			ss += v * v
 		}
 	}
 	if ss != 0 {
 		scale := weight / math.Sqrt(ss)
 		for s, v := range sums {
-			if g.present[s] || touched[s] {
+			if g.start[s] != g.start[s+1] || touched[s] {
 				acc[s] += v * scale
 			}
 		}
