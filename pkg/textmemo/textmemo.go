@@ -8,6 +8,7 @@ package textmemo
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync"
 )
 
@@ -72,7 +73,9 @@ func (m *Memo[T]) Get(text string) T {
 	m.mu.Unlock()
 	v := m.f(text)
 	m.mu.Lock()
-	m.slots[h] = slot[T]{ok: true, key: text, val: v}
+	// A copy of the key: a text cut from a larger one would otherwise keep
+	// the whole of that alive for as long as it is remembered.
+	m.slots[h] = slot[T]{ok: true, key: strings.Clone(text), val: v}
 	m.mu.Unlock()
 	return v
 }
