@@ -185,6 +185,9 @@ func FuzzEmbedRerank(f *testing.F) {
 		if err != nil || len(s) != 2 {
 			t.Fatalf("rerank: %v %v", s, err)
 		}
+		if want := rerankByMaps(query, []string{doc, query}); !slices.Equal(s, want) {
+			t.Fatalf("Rerank(%q, %q) = %v, term maps %v", query, doc, s, want)
+		}
 		for _, x := range s {
 			if !(x >= 0 && x < 1) {
 				t.Fatalf("score %v outside [0,1) for %q / %q", x, query, doc)
