@@ -100,11 +100,13 @@ func porterStem(word string) string {
 	return string(porterstemmer.StemWithoutLowerCasing([]rune(word)))
 }
 
-// Memo bounds. A line's entry holds the line and its words and stems; at
-// the longest memoised line, in the worst case (one-letter words) that is
-// about 17 times the line, so the line memo stays under 1024 × 34 KiB; lines
-// of chat text (a sentence, a paragraph: 50–500 bytes) take a few KiB each.
-// Longer lines are analysed every time, as every text was before.
+// Memo bounds. A line's entry holds a copy of the line and its words and
+// stems (one slice when no word changes). Measured with every slot full:
+// about 4 MiB for lines of chat text (four synthetic turns a line), 15–19
+// MiB for the worst lines we could make (maxMemoLine bytes of one-letter
+// words, or of three-letter words that all stem differently). Longer lines
+// are analysed every time, as every text was before. The stem memo holds
+// 16,384 words of at most 32 bytes.
 const (
 	lineMemoSlots   = 1024
 	maxMemoLine     = 2048
@@ -124,9 +126,19 @@ var (
 
 func analyzeLine(line string) lineAnalysis {
 	words := lineWords(line)
-	stems := make([]string, len(words))
+	var stems []string
 	for i, w := range words {
-		stems[i] = Stem(w)
+		st := Stem(w)
+		if stems == nil && st != w {
+			stems = make([]string, len(words))
+			copy(stems, words[:i])
+		}
+		if stems != nil {
+			stems[i] = st
+		}
+	}
+	if stems == nil { // no word changed: one slice serves both
+		stems = words
 	}
 	return lineAnalysis{words: words, stems: stems}
 }
