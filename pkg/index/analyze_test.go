@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // checkLineWise fails unless Analyze and ContentWords, which analyse line by
@@ -65,6 +67,11 @@ func FuzzLineWise(f *testing.F) {
 		if len(a)+len(b) > 4096 {
 			return // TestLineWise covers long lines
 		}
+		// A first sight of the texts every time, so that coverage does not
+		// depend on what earlier inputs left in the memos (the fuzzer
+		// would otherwise spend its time minimising coverage that does
+		// not come back).
+		textmemo.ResetAll()
 		checkLineWise(t, a)
 		checkLineWise(t, a+lineBreaks[int(br)%len(lineBreaks)]+b)
 	})
