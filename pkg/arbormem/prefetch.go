@@ -64,35 +64,52 @@ func (s *System) startRound1(ctx context.Context, in dialog.Interaction, withLoc
 		}
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) {
-		r.meta, err = fallback(s, gctx, func() (NodeMeta, error) { return s.ext.NodeMetadata(gctx, in) },
-			func() (NodeMeta, error) { return s.rules.NodeMetadata(gctx, in) })
-		return err
-	})
 	g.Go(func() error {
 		// Without a vector the node is still stored and found lexically.
 		r.nvec, r.nvecErr = s.embedOne(gctx, s.embedClip(in.Text()))
 		return nil
 	})
+	// Rule-based operations are CPU work with no latency to overlap, and an
+	// offline run already keeps every core busy with other episodes: they
+	// run one after another on the calling goroutine, whose stack has
+	// grown already, instead of on five new goroutines that each grow
+	// theirs (a tenth of an offline commit's CPU). Their results do not
+	// depend on the order. Only Commit starts a rule-based round 1
+	// (Prefetch does not), so the caller waits for it anyway.
+	inline := s.ext.Heuristic()
+	var inlineErr error
+	run := func(f func() error) {
+		switch {
+		case !inline:
+			g.Go(f)
+		case inlineErr == nil:
+			inlineErr = f()
+		}
+	}
+	run(func() (err error) {
+		r.meta, err = fallback(s, gctx, func() (NodeMeta, error) { return s.ext.NodeMetadata(gctx, in) },
+			func() (NodeMeta, error) { return s.rules.NodeMetadata(gctx, in) })
+		return err
+	})
 	if s.cfg.AtomicFacts {
-		g.Go(func() (err error) {
+		run(func() (err error) {
 			r.drafts, err = fallback(s, gctx, func() ([]FactDraft, error) { return s.ext.Facts(gctx, in) },
 				func() ([]FactDraft, error) { return s.rules.Facts(gctx, in) })
 			return err
 		})
 	}
 	if s.cfg.StructuredExtraction {
-		g.Go(func() (err error) {
+		run(func() (err error) {
 			r.arts, err = fallback(s, gctx, func() ([]Artifact, error) { return s.ext.Artifacts(gctx, in) },
 				func() ([]Artifact, error) { return s.rules.Artifacts(gctx, in) })
 			return err
 		})
-		g.Go(func() (err error) {
+		run(func() (err error) {
 			r.evs, err = fallback(s, gctx, func() ([]Event, error) { return s.ext.Events(gctx, in) },
 				func() ([]Event, error) { return s.rules.Events(gctx, in) })
 			return err
 		})
-		g.Go(func() (err error) {
+		run(func() (err error) {
 			r.sts, err = fallback(s, gctx, func() ([]State, error) { return s.ext.States(gctx, in) },
 				func() ([]State, error) { return s.rules.States(gctx, in) })
 			return err
@@ -100,6 +117,9 @@ func (s *System) startRound1(ctx context.Context, in dialog.Interaction, withLoc
 	}
 	go func() {
 		r.err = g.Wait()
+		if r.err == nil {
+			r.err = inlineErr
+		}
 		close(r.done)
 	}()
 	return r

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // DefaultDim is the dimension NewEmbedder uses when given dim <= 0.
@@ -59,13 +60,18 @@ func (e *Embedder) Dim() int { return e.dim }
 // done.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
+	tails := e.sharedTails(texts)
 	for i, t := range texts {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("local embed: text %d of %d: %w", i, len(texts), err)
 			}
 		}
-		out[i] = e.vector(t)
+		if head, st := tails.split(t); st != nil {
+			out[i] = e.vectorWithTail(head, st)
+		} else {
+			out[i] = e.vector(t)
+		}
 	}
 	return out, nil
 }
@@ -76,59 +82,109 @@ type vecScratch struct {
 	uni, bi, tri map[uint64]float64
 	acc          []float64
 	feats        []feature
+	// vectorWithTail's: per-slot sums, the slots the head touched, the
+	// head's features by slot, one slot's values.
+	sums    []float64
+	touched []bool
+	heads   []slotHash
+	vals    []float64
 }
 
 var scratchPool = sync.Pool{New: func() any {
 	return &vecScratch{uni: map[uint64]float64{}, bi: map[uint64]float64{}, tri: map[uint64]float64{}}
 }}
 
-// vector builds one embedding.
+// vector builds one embedding from the whole text.
 func (e *Embedder) vector(text string) []float32 {
-	words := index.ContentWords(text)
 	sc := scratchPool.Get().(*vecScratch)
 	defer scratchPool.Put(sc)
 	clear(sc.uni)
 	clear(sc.bi)
 	clear(sc.tri)
-	uni, bi, tri := sc.uni, sc.bi, sc.tri
-	prev := ""
-	for i, w := range words {
-		stem := index.Stem(w)
-		uni[fnv1a('u', stem)]++
-		if i > 0 {
-			bi[fnvAdd(fnvAdd(fnv1a('b', prev), " "), stem)]++
-		}
-		prev = stem
-		padded := "#" + w + "#"
-		// Trigrams of runes: start at each rune boundary, span three runes.
-		var starts [3]int
-		n := 0
-		for j := range padded {
-			if n >= 3 {
-				tri[fnv1a('t', padded[starts[n%3]:j])]++
-			}
-			starts[n%3] = j
-			n++
-		}
-		if n >= 3 {
-			tri[fnv1a('t', padded[starts[n%3]:])]++
-		}
-	}
+	countFeatures(index.ContentWords(text), "", false, sc.uni, sc.bi, sc.tri)
 	if cap(sc.acc) < e.dim {
 		sc.acc = make([]float64, e.dim)
 	}
 	acc := sc.acc[:e.dim]
 	clear(acc)
 	scratch := sc.feats
-	scratch = e.addGroup(acc, scratch, uni, weightUnigram)
-	scratch = e.addGroup(acc, scratch, bi, weightBigram)
-	sc.feats = e.addGroup(acc, scratch, tri, weightTrigram)
+	scratch = e.addGroup(acc, scratch, sc.uni, weightUnigram)
+	scratch = e.addGroup(acc, scratch, sc.bi, weightBigram)
+	sc.feats = e.addGroup(acc, scratch, sc.tri, weightTrigram)
+	return normalised(acc)
+}
 
+// countFeatures adds the features of words to the three groups' counts:
+// each word's stem, the bigram of adjacent stems (the first word's with
+// prev, the stem of the word before words, when hasPrev), and the rune
+// trigrams of each word padded with '#'. It returns the last stem and
+// whether there is one (prev and hasPrev when words is empty).
+func countFeatures(words []string, prev string, hasPrev bool, uni, bi, tri map[uint64]float64) (string, bool) {
+	var prevBi uint64
+	if hasPrev {
+		prevBi = bigramPrefix(prev)
+	}
+	for _, w := range words {
+		f := wordFeatureMemo.Get(w)
+		uni[f.uni]++
+		if hasPrev {
+			bi[fnvAdd(prevBi, f.stem)]++
+		}
+		prev, prevBi, hasPrev = f.stem, f.biPrefix, true
+		for _, h := range f.tri {
+			tri[h]++
+		}
+	}
+	return prev, hasPrev
+}
+
+// wordFeature is what one word contributes to an embedding, whatever its
+// neighbours: its stem, the stem's unigram hash, the hash state a bigram
+// starting with it continues from, and its padded rune trigrams' hashes.
+type wordFeature struct {
+	stem     string
+	uni      uint64
+	biPrefix uint64
+	tri      []uint64
+}
+
+// wordFeatureMemo remembers the features of recent words: a conversation
+// repeats its words, and stemming and trigram hashing are most of an
+// embedding's cost.
+var wordFeatureMemo = textmemo.New(8192, newWordFeature)
+
+func newWordFeature(w string) wordFeature {
+	stem := index.Stem(w)
+	f := wordFeature{stem: stem, uni: fnv1a('u', stem), biPrefix: bigramPrefix(stem)}
+	padded := "#" + w + "#"
+	// Trigrams of runes: start at each rune boundary, span three runes.
+	var starts [3]int
+	n := 0
+	for j := range padded {
+		if n >= 3 {
+			f.tri = append(f.tri, fnv1a('t', padded[starts[n%3]:j]))
+		}
+		starts[n%3] = j
+		n++
+	}
+	if n >= 3 {
+		f.tri = append(f.tri, fnv1a('t', padded[starts[n%3]:]))
+	}
+	return f
+}
+
+// bigramPrefix is the hash state of the bigram group byte, stem and the
+// separating space; the next stem completes it.
+func bigramPrefix(stem string) uint64 { return fnvAdd(fnv1a('b', stem), " ") }
+
+// normalised returns acc L2-normalised as float32, or the zero vector when
+// acc is zero.
+func normalised(acc []float64) []float32 {
 	var ss float64
 	for _, v := range acc {
 		ss += v * v
 	}
-	out := make([]float32, e.dim)
+	out := make([]float32, len(acc))
 	if ss == 0 {
 		return out
 	}

@@ -1,0 +1,236 @@
+package local
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/arbor-eval/arbor/pkg/index"
+)
+
+// minSharedTail is the shortest part after a text's first line that Embed
+// shares between texts: below it, building the tail's state costs more
+// than the features it saves.
+const minSharedTail = 256
+
+// tailState is what a text after its first line contributes to an
+// embedding, built once for the texts of one Embed call that share the
+// tail and differ in the first line (ArborMem embeds each fact followed by
+// its whole source interaction). It is read-only once built.
+type tailState struct {
+	first    string // stem of the tail's first content word
+	hasFirst bool   // whether the tail has a content word
+	groups   [3]tailGroup
+}
+
+// tailGroup is one feature group of a tail: its counts, its hashes by
+// slot (slot s's are hashes[start[s]:start[s+1]]), and each slot's merged
+// value exactly as addGroup would sum it.
+type tailGroup struct {
+	counts map[uint64]float64
+	hashes []uint64
+	start  []int32
+	sums   []float64
+}
+
+// slot returns the tail's hashes in slot s.
+func (g *tailGroup) slot(s int) []uint64 { return g.hashes[g.start[s]:g.start[s+1]] }
+
+// tailSet maps the tails that several texts of one Embed call share to
+// their states.
+type tailSet map[string]*tailState
+
+// sharedTails finds the tails (a text's part after its first line, at least
+// minSharedTail bytes) that two or more of texts share, and builds their
+// states: ArborMem embeds each fact of a commit followed by its whole
+// source interaction, in one call. Only valid UTF-8 is split: bleve's word
+// segmenter can join an invalid byte, the newline after it and the next
+// word into one token. A tail no other text shares is not worth a state.
+func (e *Embedder) sharedTails(texts []string) tailSet {
+	if len(texts) < 2 {
+		return nil
+	}
+	var seen map[string]int
+	for _, t := range texts {
+		if i := strings.IndexByte(t, '\n'); i >= 0 && len(t)-i-1 >= minSharedTail {
+			if seen == nil {
+				seen = map[string]int{}
+			}
+			seen[t[i+1:]]++
+		}
+	}
+	var set tailSet
+	for tail, n := range seen {
+		if n >= 2 && utf8.ValidString(tail) {
+			if set == nil {
+				set = tailSet{}
+			}
+			set[tail] = newTailState(tail, e.dim)
+		}
+	}
+	return set
+}
+
+// split returns text's first line and the state of its tail when the set
+// holds that tail and the first line is valid UTF-8; a nil state otherwise.
+func (s tailSet) split(text string) (string, *tailState) {
+	if len(s) == 0 {
+		return "", nil
+	}
+	i := strings.IndexByte(text, '\n')
+	if i < 0 {
+		return "", nil
+	}
+	st := s[text[i+1:]]
+	if st == nil || !utf8.ValidString(text[:i]) {
+		return "", nil
+	}
+	return text[:i], st
+}
+
+func newTailState(text string, dim int) *tailState {
+	var t tailState
+	words := index.ContentWords(text)
+	if len(words) > 0 {
+		t.first, t.hasFirst = index.Stem(words[0]), true
+	}
+	counts := [3]map[uint64]float64{{}, {}, {}}
+	countFeatures(words, "", false, counts[0], counts[1], counts[2])
+	var vals []float64
+	for gi, c := range counts {
+		g := tailGroup{counts: c, hashes: make([]uint64, 0, len(c)), start: make([]int32, dim+1), sums: make([]float64, dim)}
+		for h := range c {
+			g.start[h%uint64(dim)+1]++
+		}
+		for s := range dim {
+			g.start[s+1] += g.start[s]
+		}
+		g.hashes = g.hashes[:len(c)]
+		next := slices.Clone(g.start[:dim])
+		for h := range c {
+			s := h % uint64(dim)
+			g.hashes[next[s]] = h
+			next[s]++
+		}
+		for s := range dim {
+			if hs := g.slot(s); len(hs) > 0 {
+				vals = vals[:0]
+				for _, h := range hs {
+					vals = append(vals, featureValue(h, c[h]))
+				}
+				g.sums[s] = sumAscending(vals)
+			}
+		}
+		t.groups[gi] = g
+	}
+	return &t
+}
+
+// featureValue is a feature's signed, damped value, as addGroup makes it.
+func featureValue(h uint64, tf float64) float64 {
+	v := 1 + math.Log(tf)
+	if h>>63 == 1 {
+		v = -v
+	}
+	return v
+}
+
+// sumAscending sorts vals and sums them in that order: addGroup's order
+// for the features of one slot.
+func sumAscending(vals []float64) float64 {
+	slices.SortFunc(vals, cmp.Compare[float64])
+	sum := vals[0]
+	for _, v := range vals[1:] {
+		sum += v
+	}
+	return sum
+}
+
+// slotHash is one head feature and its slot.
+type slotHash struct {
+	slot int
+	h    uint64
+}
+
+// vectorWithTail builds the embedding of head + "\n" + the tail t
+// describes, bit for bit as vector would (the tokenizer breaks at
+// every newline, so the text's words are the head's and then the tail's).
+func (e *Embedder) vectorWithTail(head string, t *tailState) []float32 {
+	sc := scratchPool.Get().(*vecScratch)
+	defer scratchPool.Put(sc)
+	clear(sc.uni)
+	clear(sc.bi)
+	clear(sc.tri)
+	last, has := countFeatures(index.ContentWords(head), "", false, sc.uni, sc.bi, sc.tri)
+	if has && t.hasFirst {
+		sc.bi[fnvAdd(fnvAdd(fnv1a('b', last), " "), t.first)]++
+	}
+	if cap(sc.acc) < e.dim {
+		sc.acc = make([]float64, e.dim)
+	}
+	if cap(sc.sums) < e.dim {
+		sc.sums = make([]float64, e.dim)
+		sc.touched = make([]bool, e.dim)
+	}
+	acc := sc.acc[:e.dim]
+	clear(acc)
+	e.addGroupWithTail(acc, sc, sc.uni, &t.groups[0], weightUnigram)
+	e.addGroupWithTail(acc, sc, sc.bi, &t.groups[1], weightBigram)
+	e.addGroupWithTail(acc, sc, sc.tri, &t.groups[2], weightTrigram)
+	return normalised(acc)
+}
+
+// addGroupWithTail is addGroup over the head's counts plus the tail
+// group's: slots no head feature falls in keep the tail's merged value;
+// the others are summed again from all their features, in addGroup's
+// order.
+func (e *Embedder) addGroupWithTail(acc []float64, sc *vecScratch, head map[uint64]float64, g *tailGroup, weight float64) {
+	dim := uint64(len(acc))
+	sums, touched := sc.sums[:len(acc)], sc.touched[:len(acc)]
+	copy(sums, g.sums)
+	hs := sc.heads[:0]
+	for h := range head {
+		hs = append(hs, slotHash{int(h % dim), h})
+	}
+	slices.SortFunc(hs, func(a, b slotHash) int { return cmp.Compare(a.slot, b.slot) })
+	for i := 0; i < len(hs); {
+		s := hs[i].slot
+		j := i
+		for j < len(hs) && hs[j].slot == s {
+			j++
+		}
+		vals := sc.vals[:0]
+		for _, h := range g.slot(s) {
+			vals = append(vals, featureValue(h, g.counts[h]+head[h]))
+		}
+		for _, x := range hs[i:j] {
+			if _, inTail := g.counts[x.h]; !inTail {
+				vals = append(vals, featureValue(x.h, head[x.h]))
+			}
+		}
+		sums[s] = sumAscending(vals)
+		sc.vals = vals
+		touched[s] = true
+		i = j
+	}
+	sc.heads = hs
+	var ss float64
+	for s, v := range sums {
+		if g.start[s] != g.start[s+1] || touched[s] {
+			ss += v * v
+		}
+	}
+	if ss != 0 {
+		scale := weight / math.Sqrt(ss)
+		for s, v := range sums {
+			if g.start[s] != g.start[s+1] || touched[s] {
+				acc[s] += v * scale
+			}
+		}
+	}
+	for _, x := range hs {
+		touched[x.slot] = false
+	}
+}
