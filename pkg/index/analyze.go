@@ -2,7 +2,11 @@ package index
 
 import (
 	"fmt"
+	"strings"
 	"sync"
+	"unicode/utf8"
+
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -10,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/registry"
 	porterstemmer "github.com/blevesearch/go-porterstemmer"
+	"github.com/blevesearch/segment"
 )
 
 // analyzers holds bleve's English analyzer ("en": unicode word tokenizer,
@@ -20,6 +25,9 @@ import (
 // relies on that (TestAnalyzeConcurrent runs under -race).
 type analyzers struct {
 	stemmed, content analysis.Analyzer
+	// filters are content's token filters, which lineWords runs token by
+	// token.
+	filters []analysis.TokenFilter
 }
 
 var enAnalyzers = sync.OnceValues(func() (analyzers, error) {
@@ -40,7 +48,7 @@ var enAnalyzers = sync.OnceValues(func() (analyzers, error) {
 		}
 		filters = append(filters, f)
 	}
-	return analyzers{stemmed: stemmed, content: &analysis.DefaultAnalyzer{Tokenizer: tok, TokenFilters: filters}}, nil
+	return analyzers{stemmed: stemmed, content: &analysis.DefaultAnalyzer{Tokenizer: tok, TokenFilters: filters}, filters: filters}, nil
 })
 
 func mustAnalyzers() analyzers {
@@ -52,6 +60,7 @@ func mustAnalyzers() analyzers {
 	return a
 }
 
+// terms runs analyzer a over the whole of text.
 func terms(a analysis.Analyzer, text string) []string {
 	stream := a.Analyze([]byte(text))
 	out := make([]string, 0, len(stream))
@@ -67,16 +76,188 @@ func terms(a analysis.Analyzer, text string) []string {
 // lower-cased, possessives and stop words removed, Porter-stemmed, in text
 // order with repeats. BM25 and the local embedder both index these terms.
 // Safe for concurrent use.
-func Analyze(text string) []string { return terms(mustAnalyzers().stemmed, text) }
+func Analyze(text string) []string { return analyzeLines(text, true) }
 
 // ContentWords returns text's lower-cased words minus English stop words and
 // possessive 's, not stemmed, in text order with repeats: the words that
 // keyword routing matches and shows. Safe for concurrent use.
-func ContentWords(text string) []string { return terms(mustAnalyzers().content, text) }
+func ContentWords(text string) []string { return analyzeLines(text, false) }
 
 // Stem applies the Porter stemmer exactly as the "en" analyzer's last stage
 // does, so Stem over ContentWords(text) equals Analyze(text); callers that
-// need both run the analysis once.
+// need both run the analysis once. Stems of short words are remembered
+// (words repeat across texts far more than texts do).
 func Stem(word string) string {
+	if len(word) > maxStemMemoWord {
+		return porterStem(word)
+	}
+	return stemMemo.Get(word)
+}
+
+// porterStem is the "en" analyzer's stemming stage (bleve's porter filter:
+// runes of the term, stemmed without lower-casing, encoded back to UTF-8).
+func porterStem(word string) string {
 	return string(porterstemmer.StemWithoutLowerCasing([]rune(word)))
+}
+
+// Memo bounds. A line's entry holds a copy of the line and its words and
+// stems (one slice when no word changes). Measured with every slot full:
+// about 4 MiB for lines of chat text (four synthetic turns a line), 15–19
+// MiB for the worst lines we could make (maxMemoLine bytes of one-letter
+// words, or of three-letter words that all stem differently). Longer lines
+// are analysed every time, as every text was before. The stem memo holds
+// 16,384 words of at most 32 bytes.
+const (
+	lineMemoSlots   = 1024
+	maxMemoLine     = 2048
+	stemMemoSlots   = 16384
+	maxStemMemoWord = 32
+)
+
+// lineAnalysis is the analysis of one line: its content words and their
+// stems (Analyze's terms), computed together because the offline embedder
+// asks for the words of texts whose terms BM25 and the reranker ask for.
+type lineAnalysis struct{ words, stems []string }
+
+var (
+	lineMemo = textmemo.New(lineMemoSlots, analyzeLine)
+	stemMemo = textmemo.New(stemMemoSlots, porterStem)
+)
+
+func analyzeLine(line string) lineAnalysis {
+	words := lineWords(line)
+	var stems []string
+	for i, w := range words {
+		st := Stem(w)
+		if stems == nil && st != w {
+			stems = make([]string, len(words))
+			copy(stems, words[:i])
+		}
+		if stems != nil {
+			stems[i] = st
+		}
+	}
+	if stems == nil { // no word changed: one slice serves both
+		stems = words
+	}
+	return lineAnalysis{words: words, stems: stems}
+}
+
+// segScratch is the working memory of one line's segmentation, reused:
+// bleve's tokenizer allocates a token array sized by a guess (often tens of
+// KiB for a line of a few hundred bytes) and the segmenter two slices per
+// segment, most of the analysis's allocations.
+type segScratch struct {
+	buf   []byte
+	segs  [][]byte
+	types []int
+	tok   analysis.Token
+	one   analysis.TokenStream
+}
+
+var segPool = sync.Pool{New: func() any {
+	return &segScratch{segs: make([][]byte, 0, 128), types: make([]int, 0, 128), one: make(analysis.TokenStream, 1)}
+}}
+
+// maxPooledLine: a scratch that grew past this is not kept.
+const maxPooledLine = 64 << 10
+
+// lineWords is ContentWords of one line of valid UTF-8, computed as
+// bleve's content analyzer does (its tokenizer keeps the non-None segments
+// of segment's UAX #29 word segmentation, then the token filters run) but
+// with the segments in reused memory and the filters applied token by
+// token, which they allow (each looks at one token's term only).
+func lineWords(line string) []string {
+	a := mustAnalyzers()
+	sc := segPool.Get().(*segScratch)
+	defer func() {
+		if cap(sc.buf) <= maxPooledLine {
+			segPool.Put(sc)
+		}
+	}()
+	sc.buf = append(sc.buf[:0], line...)
+	segs, types, _, err := segment.SegmentWordsDirect(sc.buf, sc.segs[:0], sc.types[:0])
+	sc.segs, sc.types = segs[:0], types[:0]
+	if err != nil {
+		return terms(a.content, line)
+	}
+	n := 0
+	for _, t := range types {
+		if t != segment.None {
+			n++
+		}
+	}
+	out := make([]string, 0, n)
+	for i, seg := range segs {
+		if types[i] == segment.None {
+			continue
+		}
+		sc.tok = analysis.Token{Term: seg}
+		ts := sc.one[:1]
+		ts[0] = &sc.tok
+		for _, f := range a.filters {
+			ts = f.Filter(ts)
+		}
+		if len(ts) == 1 && len(ts[0].Term) > 0 {
+			out = append(out, string(ts[0].Term))
+		}
+	}
+	return out
+}
+
+// analyzeLines analyses text line by line, remembering lines, because the
+// callers analyse the same large texts many times inside different
+// strings: ArborMem indexes each fact as fact + "\n" + its source
+// interaction, node texts join the interaction with its summary, and
+// BM25 queries and rerank documents repeat them.
+//
+// Identity: the analysis of a + "\n" + b is the analysis of a followed by
+// that of b. The unicode tokenizer (blevesearch/segment, UAX #29 word
+// boundaries) breaks before and after every LF (WB3a/WB3b): no token
+// pattern contains LF except the LF and CR LF tokens, which carry no term,
+// and after a token the scanner restarts in its initial state, so the
+// tokens of a do not depend on what follows the LF nor those of b on what
+// precedes it. The later stages (possessive, lower case, stop words,
+// Porter) map each token alone, and the Porter stage equals Stem of the
+// content words (stemming never empties a non-empty word). Only valid
+// UTF-8 is split: segment stops the whole text at a None token followed by
+// an invalid byte, which a split would confine to one line. TestLineWise
+// and FuzzLineWise compare against bleve's analyzers over the whole text.
+func analyzeLines(text string, stemmed bool) []string {
+	if !utf8.ValidString(text) {
+		a := mustAnalyzers()
+		if stemmed {
+			return terms(a.stemmed, text)
+		}
+		return terms(a.content, text)
+	}
+	var buf [8][]string
+	parts, n := buf[:0], 0
+	for len(text) > 0 {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
+		if line == "" {
+			continue
+		}
+		var la lineAnalysis
+		if len(line) <= maxMemoLine {
+			la = lineMemo.Get(line)
+		} else {
+			la = analyzeLine(line)
+		}
+		p := la.words
+		if stemmed {
+			p = la.stems
+		}
+		if len(p) > 0 {
+			parts = append(parts, p)
+			n += len(p)
+		}
+	}
+	// The memo's slices are shared: the result is always a new slice.
+	out := make([]string, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
 }

@@ -124,3 +124,30 @@ func BenchmarkExactSearchSparse12400x1024Top20(b *testing.B) {
 		i++
 	}
 }
+
+var stemSink string
+
+// BenchmarkStem stems the content words of chat turns, as the offline
+// embedder does word by word: "porter" is the stemmer alone, "memo" is Stem.
+func BenchmarkStem(b *testing.B) {
+	var words []string
+	for _, s := range chatTurns(2000, 13) {
+		words = append(words, ContentWords(s)...)
+	}
+	b.Run("porter", func(b *testing.B) {
+		for b.Loop() {
+			for _, w := range words {
+				stemSink = porterStem(w)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(words)), "ns/word")
+	})
+	b.Run("memo", func(b *testing.B) {
+		for b.Loop() {
+			for _, w := range words {
+				stemSink = Stem(w)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(words)), "ns/word")
+	})
+}

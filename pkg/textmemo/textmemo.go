@@ -8,29 +8,30 @@ package textmemo
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Memo is a direct-mapped memo of f: a new text evicts the one in its slot,
-// so memory stays bounded by the slot count. Safe for concurrent use. The
-// values it returns are shared between callers, who must not change them
-// (copy before changing).
+// so memory stays bounded by the slot count. Safe for concurrent use, and
+// lock-free (a slot is swapped whole), since some memos are consulted once
+// per word. The values it returns are shared between callers, who must not
+// change them (copy before changing).
 type Memo[T any] struct {
 	f     func(string) T
 	seed  maphash.Seed
-	mu    sync.Mutex
-	slots []slot[T]
+	slots []atomic.Pointer[slot[T]]
 }
 
 type slot[T any] struct {
-	ok  bool
 	key string
 	val T
 }
 
 // New returns a memo of f with n slots (n > 0).
 func New[T any](n int, f func(string) T) *Memo[T] {
-	m := &Memo[T]{f: f, seed: maphash.MakeSeed(), slots: make([]slot[T], n)}
+	m := &Memo[T]{f: f, seed: maphash.MakeSeed(), slots: make([]atomic.Pointer[slot[T]], n)}
 	registry.Lock()
 	registry.memos = append(registry.memos, m)
 	registry.Unlock()
@@ -55,24 +56,20 @@ func ResetAll() {
 }
 
 func (m *Memo[T]) reset() {
-	m.mu.Lock()
-	clear(m.slots)
-	m.mu.Unlock()
+	for i := range m.slots {
+		m.slots[i].Store(nil)
+	}
 }
 
 // Get returns f(text), computing it only when text is not remembered.
 func (m *Memo[T]) Get(text string) T {
-	h := maphash.String(m.seed, text) % uint64(len(m.slots))
-	m.mu.Lock()
-	if sl := &m.slots[h]; sl.ok && sl.key == text {
-		v := sl.val
-		m.mu.Unlock()
-		return v
+	sl := &m.slots[maphash.String(m.seed, text)%uint64(len(m.slots))]
+	if e := sl.Load(); e != nil && e.key == text {
+		return e.val
 	}
-	m.mu.Unlock()
 	v := m.f(text)
-	m.mu.Lock()
-	m.slots[h] = slot[T]{ok: true, key: text, val: v}
-	m.mu.Unlock()
+	// A copy of the key: a text cut from a larger one would otherwise keep
+	// the whole of that alive for as long as it is remembered.
+	sl.Store(&slot[T]{key: strings.Clone(text), val: v})
 	return v
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 	"github.com/viterin/vek/vek32"
 )
 
@@ -177,6 +178,7 @@ func FuzzEmbedRerank(f *testing.F) {
 	}
 	e, r := NewEmbedder(64), NewReranker()
 	f.Fuzz(func(t *testing.T, doc, query string) {
+		textmemo.ResetAll() // coverage independent of earlier inputs (see FuzzLineWise)
 		v := embedOne(t, e, doc)
 		if n := cosine(v, v); n != 0 && math.Abs(n-1) > 1e-5 {
 			t.Fatalf("norm² %v for %q", n, doc)
@@ -184,6 +186,9 @@ func FuzzEmbedRerank(f *testing.F) {
 		s, err := r.Rerank(context.Background(), query, []string{doc, query})
 		if err != nil || len(s) != 2 {
 			t.Fatalf("rerank: %v %v", s, err)
+		}
+		if want := rerankByMaps(query, []string{doc, query}); !slices.Equal(s, want) {
+			t.Fatalf("Rerank(%q, %q) = %v, term maps %v", query, doc, s, want)
 		}
 		for _, x := range s {
 			if !(x >= 0 && x < 1) {

@@ -65,20 +65,31 @@ func (r *Reranker) Rerank(ctx context.Context, query string, docs []string) ([]f
 	if len(qterms) == 0 || len(docs) == 0 {
 		return scores, nil
 	}
-	tfs := make([]map[string]int, len(docs))
+	// Only query terms score, so only they are counted: slot[t] numbers
+	// the query's distinct terms, tf[i*nq+k] counts slot k in document i.
+	slot := make(map[string]int, len(qterms))
+	for _, t := range qterms {
+		if _, ok := slot[t]; !ok {
+			slot[t] = len(slot)
+		}
+	}
+	nq := len(slot)
+	tf := make([]int, len(docs)*nq)
+	df := make([]int, nq)
 	lens := make([]int, len(docs))
-	df := make(map[string]int)
 	total := 0
 	for i, d := range docs {
 		terms := docTermsMemo.Get(d)
-		tf := make(map[string]int, len(terms))
+		row := tf[i*nq : (i+1)*nq]
 		for _, t := range terms {
-			if tf[t] == 0 {
-				df[t]++
+			if k, ok := slot[t]; ok {
+				if row[k] == 0 {
+					df[k]++
+				}
+				row[k]++
 			}
-			tf[t]++
 		}
-		tfs[i], lens[i] = tf, len(terms)
+		lens[i] = len(terms)
 		total += len(terms)
 	}
 	N := float64(len(docs))
@@ -86,18 +97,21 @@ func (r *Reranker) Rerank(ctx context.Context, query string, docs []string) ([]f
 	if avgdl == 0 {
 		avgdl = 1
 	}
+	qslot := make([]int, len(qterms))
 	idf := make([]float64, len(qterms))
 	var xmax float64
 	for j, t := range qterms {
-		n := float64(df[t])
+		qslot[j] = slot[t]
+		n := float64(df[qslot[j]])
 		idf[j] = math.Log(1+(N-n+0.5)/(n+0.5)) + rerankIDFFloor
 		xmax += idf[j]
 	}
 	for i := range docs {
 		var x float64
 		norm := rerankK1 * (1 - rerankB + rerankB*float64(lens[i])/avgdl)
-		for j, t := range qterms {
-			if tf := float64(tfs[i][t]); tf > 0 {
+		row := tf[i*nq : (i+1)*nq]
+		for j := range qterms {
+			if tf := float64(row[qslot[j]]); tf > 0 {
 				x += idf[j] * tf * (rerankK1 + 1) / (tf + norm)
 			}
 		}
