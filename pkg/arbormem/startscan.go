@@ -307,9 +307,10 @@ func nextDigitWordStart(text string, from int) int {
 }
 
 // nextDateTextStart: reDateText is \b then a day number, or \b then a
-// month name matched ignoring case: a word starting with a month's first
-// three letters, or with "ſ" (the long s, which folds to s: "ſep"; it is
-// not an ASCII word character, so the \b before it is left to the regexp).
+// month name matched ignoring case and followed by `\.?\s+\d`: a word
+// starting with a month's first three letters, or with "ſ" (the long s,
+// which folds to s: "ſep"; it is not an ASCII word character, so the \b
+// before it is left to the regexp), then a day number after the word.
 func nextDateTextStart(text string, from int) int {
 	for i := from; ; i++ {
 		if i = indexIn(text, i, dateTextFirst); i < 0 {
@@ -317,7 +318,7 @@ func nextDateTextStart(text string, from int) int {
 		}
 		switch b := text[i]; {
 		case b == 0xC5:
-			if strings.HasPrefix(text[i:], "ſ") {
+			if strings.HasPrefix(text[i:], "ſ") && dayAfterWord(text, i) {
 				return i
 			}
 		case isDigitByte(b):
@@ -325,11 +326,32 @@ func nextDateTextStart(text string, from int) int {
 				return i
 			}
 		default:
-			if wordStart(text, i) && i+3 <= len(text) && isMonthStem(text[i:i+3]) {
+			if wordStart(text, i) && i+3 <= len(text) && isMonthStem(text[i:i+3]) && dayAfterWord(text, i) {
 				return i
 			}
 		}
 	}
+}
+
+// dayAfterWord reports whether the word at i is followed by what follows
+// a month name in reDateText: an optional ".", white space (RE2's \s is
+// ASCII) and a digit. The word is the run of ASCII letters and non-ASCII
+// bytes (a month name matched ignoring case may hold "ſ" or the Kelvin
+// sign); a longer run than the name has no "." or space after the name,
+// so cannot be one.
+func dayAfterWord(text string, i int) bool {
+	j := i
+	for j < len(text) && ('a' <= text[j]|0x20 && text[j]|0x20 <= 'z' || text[j] >= utf8.RuneSelf) {
+		j++
+	}
+	if j < len(text) && text[j] == '.' {
+		j++
+	}
+	k := j
+	for k < len(text) && isRESpace(text[k]) {
+		k++
+	}
+	return k > j && k < len(text) && isDigitByte(text[k])
 }
 
 // isMonthStem reports whether the three bytes s are, in any ASCII case,

@@ -157,6 +157,8 @@ var startScanCases = []string{
 	"$5 mil", "$5 million", "$ 5k", "£1,200.50 m", "€3bn and €3 bnx", "12.5.6 dollars", "1.5.6 dollars",
 	"$1,200.50 at 7:30 p.m. on 2023-05-01", "2023-05-01T10:30", "2023-05-01 1:3", "2023-05-012", "x2023-05-01",
 	"May 5th, 2024", "may 5", "MAY  12th,\n2024", "mayday 5", "Jan. 5 and ſep 5, 2023", "xſep 5", "ſep 5", " ſEPT 5",
+	"Auguſt 5", "ſeptember 5", "AUGUST\u212a 5", "Mar.5", "Sept. 5", "May\t\n 5", "mayx 5", "March, 5", "march", "march ",
+	"March 5th,2024", "jan 5 feb 6 mar 7", "Dec.", "dec. x", "junE 12", "jul\xff 5", "Ma\u212a 5", "xmay 5", "may 5x",
 	"5th of june, 2024", "5 of june", "31st December2024", "5 decx", "on 5 Dec", "Decimal 5", "march 3rd",
 	"3 p.m.", "3 pm", "3pm", "12:30", "12:3", "123:45", "1:45am", "11 A.M.", "9:00 PM sharp", "at 9 p.", "7 a.m",
 	"3 km", "3km", "12 laps", "5 cups, 2 lbs", "100%", "50 percent", "3 hrs", "1 hour", "x3 km", "3 kmh", "_3 km",
