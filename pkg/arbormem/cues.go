@@ -285,14 +285,14 @@ func anchorsOf(text string) []anchor {
 		}
 		return m
 	}
-	for _, m := range reQuoted.FindAllStringSubmatch(text, -1) {
+	for _, m := range scanQuoted.FindAllStringSubmatch(text, -1) {
 		for _, g := range m[1:] {
 			if g != "" && len(strings.Fields(g)) <= 6 {
 				add(g, "quoted", nameTerms(properNounStrings(g)...))
 			}
 		}
 	}
-	for _, m := range rePossessive.FindAllStringSubmatch(text, -1) {
+	for _, m := range findAllStringSubmatch(rePossessive, text, -1) {
 		owner := m[1]
 		if sentenceStarters[strings.ToLower(owner)] {
 			continue
@@ -306,7 +306,7 @@ func anchorsOf(text string) []anchor {
 	if obj, ok := returnCue(text); ok && obj != "" {
 		add(obj, "return", nameTerms(properNounStrings(obj)...))
 	}
-	for _, m := range reReturn.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range findAllStringSubmatchIndex(reReturn, text, -1) {
 		obj := cleanAnchorPhrase(text[m[2]:m[3]])
 		if obj == "" {
 			continue
@@ -317,7 +317,7 @@ func anchorsOf(text string) []anchor {
 		}
 		add(obj, "return", nameTerms(names...))
 	}
-	for _, m := range reNamedThing.FindAllStringSubmatch(text, -1) {
+	for _, m := range findAllStringSubmatch(reNamedThing, text, -1) {
 		obj := cleanAnchorPhrase(m[1])
 		names := properNounStrings(obj)
 		if len(names) == 0 {

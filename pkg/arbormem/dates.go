@@ -52,7 +52,7 @@ var (
 // (the interaction's time) for the year and for relative phrases. ok is false
 // when no date is found.
 func resolveDate(text string, ref time.Time) (string, time.Time, bool) {
-	if m := reDateISO.FindString(text); m != "" {
+	if m := scanDateISO.FindString(text); m != "" {
 		if t, ok := parseNormalized(normalizeDate(m)); ok {
 			return m, t, true
 		}

@@ -327,7 +327,7 @@ func hasValue(s string) bool {
 			return true
 		}
 	}
-	if matchString(reQuoted, s) || matchString(reDateText, s) {
+	if scanQuoted.MatchString(s) || scanDateText.MatchString(s) {
 		return true
 	}
 	for _, p := range properNouns(s) {
@@ -587,7 +587,7 @@ func (ruleOps) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, err
 			// A statement with a concrete value, or a first-person
 			// preference; in a conversation between named people, also
 			// what the speaker has, does or is ("I collect …").
-			if returnOnly(sent) || !hasValue(sent) && !(matchString(reFirstPerson, sent) && matchString(rePreferVerb, sent)) && !(named && reSelfStatement.MatchString(sent)) {
+			if returnOnly(sent) || !hasValue(sent) && !(matchString(reFirstPerson, sent) && matchString(rePreferVerb, sent)) && !(named && matchString(reSelfStatement, sent)) {
 				continue
 			}
 			fact := personalize(sent, src.who)
@@ -672,11 +672,11 @@ func (ruleOps) Artifacts(_ context.Context, in dialog.Interaction) ([]Artifact, 
 			add(m[2], n, kind)
 		}
 	}
-	for _, u := range reURL.FindAllString(text, -1) {
+	for _, u := range scanURL.FindAllString(text, -1) {
 		add(u, 0, "link")
 	}
 	if len(out) == 0 {
-		for _, m := range reQuoted.FindAllStringSubmatch(text, -1) {
+		for _, m := range scanQuoted.FindAllStringSubmatch(text, -1) {
 			for _, g := range m[1:] {
 				if g != "" {
 					add(g, 0, "title")
@@ -751,7 +751,7 @@ func (ruleOps) Events(_ context.Context, in dialog.Interaction) ([]Event, error)
 			ws := words(sent)
 			for i, w := range ws {
 				action, ok := eventVerbs[strings.ToLower(w)]
-				if !ok || i == 0 && !reFirstPerson.MatchString(sent) {
+				if !ok || i == 0 && !matchString(reFirstPerson, sent) {
 					continue
 				}
 				obj := eventObject(ws[i+1:])
@@ -767,8 +767,8 @@ func (ruleOps) Events(_ context.Context, in dialog.Interaction) ([]Event, error)
 					e.DateText = dt
 					e.NormalizedDate = t.Format("2006-01-02")
 				}
-				e.Negated = reNegation.MatchString(sent)
-				e.Countable = !e.Negated && !rePlan.MatchString(sent)
+				e.Negated = matchString(reNegation, sent)
+				e.Countable = !e.Negated && !matchString(rePlan, sent)
 				if e.Quantity == nil && e.DateText == "" && !hasDetail(sent) && genericVerbs[action] {
 					continue // "I had a thought", "we got going"
 				}
@@ -817,8 +817,8 @@ func eventObject(ws []string) string {
 // or clock time, with the word after it as unit.
 func quantityIn(sent string) (float64, string, bool) {
 	skip := map[int]bool{}
-	for _, re := range []*regexp.Regexp{reDateISO, reDateText, reClock} {
-		for _, m := range re.FindAllStringIndex(sent, -1) {
+	for _, sc := range []*startScan{scanDateISO, scanDateText, scanClock} {
+		for _, m := range sc.FindAllStringIndex(sent, -1) {
 			for i := m[0]; i < m[1]; i++ {
 				skip[i] = true
 			}
@@ -962,7 +962,7 @@ func ruleConflict(oldF, newF string) bool {
 	switch {
 	case overlap >= 0.6 && valuesDiffer:
 		return true
-	case reUpdateCue.MatchString(newF) && overlap >= 0.4 && (valuesDiffer || len(nv) == 0):
+	case matchString(reUpdateCue, newF) && overlap >= 0.4 && (valuesDiffer || len(nv) == 0):
 		return true
 	}
 	return false

@@ -38,13 +38,31 @@ func filterOf(re *regexp.Regexp) *litFilter {
 		return f.(*litFilter)
 	}
 	f := &litFilter{any: true}
-	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
+	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil && !anchoredAtStart(t.Simplify()) {
 		if lits, ok := required(t.Simplify()); ok && len(lits) > 0 {
 			f = &litFilter{lits: lits}
 		}
 	}
 	litFilters.Store(re, f)
 	return f
+}
+
+// anchoredAtStart reports whether every match of t starts at the start of
+// the text (a leading ^). The engine gives up on such a regexp as soon as
+// the text's first runes rule a match out, which on the extractors'
+// sentences costs less than looking for the literals in the whole text, so
+// they get no prefilter.
+func anchoredAtStart(t *syntax.Regexp) bool {
+	st := startsOf(t)
+	if !st.zero || st.pass {
+		return false
+	}
+	for _, k := range st.at {
+		if k != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // required returns literals one of which every match of t contains, or
@@ -178,9 +196,29 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
+// finder is what the helpers below ask of a regexp: the regexp itself or
+// its derived start scan (startscan.go), which finds the same matches.
+type finder interface {
+	MatchString(string) bool
+	FindStringSubmatch(string) []string
+	FindStringSubmatchIndex(string) []int
+	FindAllStringIndex(string, int) [][]int
+	FindAllStringSubmatch(string, int) [][]string
+	FindAllStringSubmatchIndex(string, int) [][]int
+	FindStringIndex(string) []int
+}
+
+// finderOf is re's derived start scan, or re when it has none.
+func finderOf(re *regexp.Regexp) finder {
+	if sc := derivedScan(re); sc != nil {
+		return sc
+	}
+	return re
+}
+
 // matchString is re.MatchString(s), prefiltered.
 func matchString(re *regexp.Regexp, s string) bool {
-	return filterOf(re).may(s) && re.MatchString(s)
+	return filterOf(re).may(s) && finderOf(re).MatchString(s)
 }
 
 // findStringSubmatch is re.FindStringSubmatch(s), prefiltered.
@@ -188,7 +226,7 @@ func findStringSubmatch(re *regexp.Regexp, s string) []string {
 	if !filterOf(re).may(s) {
 		return nil
 	}
-	return re.FindStringSubmatch(s)
+	return finderOf(re).FindStringSubmatch(s)
 }
 
 // findStringSubmatchIndex is re.FindStringSubmatchIndex(s), prefiltered.
@@ -196,7 +234,7 @@ func findStringSubmatchIndex(re *regexp.Regexp, s string) []int {
 	if !filterOf(re).may(s) {
 		return nil
 	}
-	return re.FindStringSubmatchIndex(s)
+	return finderOf(re).FindStringSubmatchIndex(s)
 }
 
 // findAllStringIndex is re.FindAllStringIndex(s, n), prefiltered.
@@ -204,7 +242,24 @@ func findAllStringIndex(re *regexp.Regexp, s string, n int) [][]int {
 	if !filterOf(re).may(s) {
 		return nil
 	}
-	return re.FindAllStringIndex(s, n)
+	return finderOf(re).FindAllStringIndex(s, n)
+}
+
+// findAllStringSubmatch is re.FindAllStringSubmatch(s, n), prefiltered.
+func findAllStringSubmatch(re *regexp.Regexp, s string, n int) [][]string {
+	if !filterOf(re).may(s) {
+		return nil
+	}
+	return finderOf(re).FindAllStringSubmatch(s, n)
+}
+
+// findAllStringSubmatchIndex is re.FindAllStringSubmatchIndex(s, n),
+// prefiltered.
+func findAllStringSubmatchIndex(re *regexp.Regexp, s string, n int) [][]int {
+	if !filterOf(re).may(s) {
+		return nil
+	}
+	return finderOf(re).FindAllStringSubmatchIndex(s, n)
 }
 
 // findStringIndex is re.FindStringIndex(s), prefiltered.
@@ -212,5 +267,5 @@ func findStringIndex(re *regexp.Regexp, s string) []int {
 	if !filterOf(re).may(s) {
 		return nil
 	}
-	return re.FindStringIndex(s)
+	return finderOf(re).FindStringIndex(s)
 }

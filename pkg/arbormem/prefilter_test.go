@@ -14,7 +14,9 @@ var prefiltered = map[string]*regexp.Regexp{
 	"reContinuation": reContinuation, "reQuoted": reQuoted, "reDateText": reDateText, "reFirstPerson": reFirstPerson,
 	"rePreferVerb": rePreferVerb, "rePreference": rePreference, "reAskList": reAskList, "reFavorite": reFavorite,
 	"reHobby": reHobby, "reTemporal": reTemporal, "reReturnCue": reReturnCue, "reNewTopic": reNewTopic,
-	"reNewTopicTail": reNewTopicTail, "reMoney": reMoney,
+	"reNewTopicTail": reNewTopicTail, "reMoney": reMoney, "rePossessive": rePossessive, "reReturn": reReturn,
+	"reNamedThing": reNamedThing, "reSelfStatement": reSelfStatement, "reNegation": reNegation, "rePlan": rePlan,
+	"reUpdateCue": reUpdateCue,
 }
 
 func init() {
@@ -26,8 +28,9 @@ func init() {
 // TestPrefilterSameResults: a text the prefilter skips never matches the
 // regexp, on every corpus text, each of its sentences and its lower- and
 // upper-cased forms, and texts that match only through a non-ASCII case
-// fold; and the prefilter does skip texts (it is not always "may"). CI
-// checks every 256th corpus text, ARBOR_LONG_TESTS=1 all.
+// fold; and the prefilter does skip texts (it is not always "may"), but
+// for the regexps anchored at the start, which have none. CI checks every
+// 256th corpus text, ARBOR_LONG_TESTS=1 all.
 func TestPrefilterSameResults(t *testing.T) {
 	step := 256
 	if os.Getenv("ARBOR_LONG_TESTS") != "" {
@@ -54,7 +57,7 @@ func TestPrefilterSameResults(t *testing.T) {
 				t.Fatalf("%s (%v): prefilter skips %.120q, which matches", name, f.lits, s)
 			}
 		}
-		if skipped == 0 {
+		if skipped == 0 && !f.any {
 			t.Errorf("%s: prefilter (literals %v) skipped none of %d texts", name, f.lits, len(texts))
 		}
 	}
@@ -76,6 +79,8 @@ func TestRequiredLiterals(t *testing.T) {
 		{`[$€£]\s?\d|\d+ (?:usd|eur)`, []string{"$", "£", "€", "usd", "eur"}},
 		{`(?i)[a-c]x`, []string{"A", "B", "C", "a", "b", "c"}}, // the class, as long as "x"
 		{`[a-z]x`, []string{"x"}},
+		{`(?i)^\s*(?:so,?\s+)?also`, nil}, // anchored: the engine is quicker
+		{`^ab|cd`, []string{"ab", "cd"}},
 	} {
 		f := filterOf(regexp.MustCompile(tc.expr))
 		var got []string

@@ -356,34 +356,24 @@ func entitiesOf(text string, max int) []string {
 		}
 	}
 	// Each pattern runs only on a text that holds what every match of it
-	// needs (RE2's \d is ASCII): most texts skip most passes.
+	// needs (RE2's \d is ASCII), and then only where a match can start
+	// (startscan.go).
 	digits := strings.ContainsAny(text, "0123456789")
-	for _, re := range []*regexp.Regexp{reMoney, reQuantity, reDateISO, reDateText, reClock} {
+	for _, sc := range []*startScan{scanMoney, scanQuantity, scanDateISO, scanDateText, scanClock} {
 		if !digits {
 			break
 		}
-		if re == reDateText && !mayNameMonth(text) {
-			continue
-		}
-		find := re.FindAllStringIndex
-		if re == reMoney { // most texts with digits name no currency
-			find = func(s string, n int) [][]int { return findAllStringIndex(re, s, n) }
-		}
-		for _, m := range find(text, -1) {
+		for _, m := range sc.FindAllStringIndex(text, -1) {
 			add(m[0], text[m[0]:m[1]])
 		}
 	}
-	if strings.Contains(text, "http") || strings.Contains(text, "www.") {
-		for _, m := range reURL.FindAllStringIndex(text, -1) {
-			add(m[0], text[m[0]:m[1]])
-		}
+	for _, m := range scanURL.FindAllStringIndex(text, -1) {
+		add(m[0], text[m[0]:m[1]])
 	}
-	if mayQuote(text) {
-		for _, m := range reQuoted.FindAllStringSubmatchIndex(text, -1) {
-			for g := 1; g <= 3; g++ {
-				if m[2*g] >= 0 {
-					add(m[2*g], text[m[2*g]:m[2*g+1]])
-				}
+	for _, m := range scanQuoted.FindAllStringSubmatchIndex(text, -1) {
+		for g := 1; g <= 3; g++ {
+			if m[2*g] >= 0 {
+				add(m[2*g], text[m[2*g]:m[2*g+1]])
 			}
 		}
 	}
@@ -451,19 +441,30 @@ var reWordPos = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’&.-]*`)
 
 // wordLocs returns what reWordPos.FindAllStringIndex returns for s, in one
 // rune scan (invalid UTF-8 decodes to U+FFFD, neither letter nor number, as
-// in the regexp engine).
+// in the regexp engine). ASCII bytes are classified by a table.
 func wordLocs(s string) [][2]int {
-	var out [][2]int
+	out := make([][2]int, 0, len(s)/6+1)
 	for i := 0; i < len(s); {
-		r, w := utf8.DecodeRuneInString(s[i:])
-		if !unicode.IsLetter(r) && !unicode.IsNumber(r) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if asciiWord[c]&wordHead == 0 {
+				i++
+				continue
+			}
+		} else if r, w := utf8.DecodeRuneInString(s[i:]); !unicode.IsLetter(r) && !unicode.IsNumber(r) {
 			i += w
 			continue
 		}
-		j := i + w
+		j := i
 		for j < len(s) {
+			if c := s[j]; c < utf8.RuneSelf {
+				if asciiWord[c] == 0 {
+					break
+				}
+				j++
+				continue
+			}
 			r, w := utf8.DecodeRuneInString(s[j:])
-			if !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '\'' && r != '’' && r != '&' && r != '.' && r != '-' {
+			if !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '’' {
 				break
 			}
 			j += w
@@ -473,6 +474,25 @@ func wordLocs(s string) [][2]int {
 	}
 	return out
 }
+
+// asciiWord classifies ASCII bytes for wordLocs: wordHead for what starts
+// a word (\p{L}, \p{N}), wordTail for what may follow in one.
+var asciiWord = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		if unicode.IsLetter(rune(c)) || unicode.IsNumber(rune(c)) {
+			t[c] = wordHead | wordTail
+		}
+	}
+	for _, c := range "'&.-" {
+		t[c] = wordTail
+	}
+	return t
+}()
+
+const (
+	wordHead = 1 << iota
+	wordTail
+)
 
 // properNouns finds runs of capitalised words in one sentence ("Casa Azul",
 // "Kazuo Ishiguro", "Sam's" → "Sam"), skipping sentence starters.
@@ -496,16 +516,17 @@ func properNounsAt(sent string, locs [][2]int) []posText {
 	for i, l := range locs {
 		w := sent[l[0]:l[1]]
 		r, _ := utf8.DecodeRuneInString(w)
-		lw := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
-		capital := unicode.IsUpper(r) && !(len(w) > 1 && strings.ToUpper(w) == w && len(w) > 4)
-		// Acronyms like "NASA" count; shouty words longer than 4 do not.
-		if unicode.IsUpper(r) && strings.ToUpper(w) == w && len(w) >= 2 && len(w) <= 4 {
-			capital = true
-		}
 		isFirst := first
 		first = false
 		possessive := strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s")
-		isName := capital && lw != "i" && (calendarWords[lw] || !sentenceStarters[lw])
+		// A capitalised word; acronyms like "NASA" count, shouty words
+		// longer than 4 bytes do not. Its lower-cased key is made only for
+		// these and inside a run (most words are neither).
+		isName, lw, haveLW := false, "", false
+		if unicode.IsUpper(r) && (len(w) <= 4 || !isUpperString(w)) {
+			lw, haveLW = wordKey(w), true
+			isName = lw != "i" && (calendarWords[lw] || !sentenceStarters[lw])
+		}
 		if isName && isFirst && !calendarWords[lw] && !possessive {
 			// A capitalised first word is a name only when the next word is
 			// capitalised too ("Casa Azul is ..."); otherwise it is just the
@@ -528,16 +549,48 @@ func properNounsAt(sent string, locs [][2]int) []posText {
 			continue
 		}
 		// Allow "of"/"de"/"the" inside a name run ("Bank of America").
-		if runStart >= 0 && (lw == "of" || lw == "de" || lw == "da" || lw == "la" || lw == "van" || lw == "von") && i+1 < len(locs) {
-			nw := sent[locs[i+1][0]:locs[i+1][1]]
-			if nr, _ := utf8.DecodeRuneInString(nw); unicode.IsUpper(nr) {
-				continue
+		if runStart >= 0 && i+1 < len(locs) {
+			if !haveLW {
+				lw = wordKey(w)
+			}
+			if lw == "of" || lw == "de" || lw == "da" || lw == "la" || lw == "van" || lw == "von" {
+				nw := sent[locs[i+1][0]:locs[i+1][1]]
+				if nr, _ := utf8.DecodeRuneInString(nw); unicode.IsUpper(nr) {
+					continue
+				}
 			}
 		}
 		flush()
 	}
 	flush()
 	return out
+}
+
+// wordKey is a word's lower-cased key for properNounsAt, without a
+// possessive "'s".
+func wordKey(w string) string {
+	return strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
+}
+
+// isUpperString reports whether strings.ToUpper(s) == s, without making
+// the upper-cased copy: no rune changes, and no invalid byte (which
+// ToUpper writes as U+FFFD).
+func isUpperString(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 || unicode.ToUpper(r) != r {
+			return false
+		}
+		i += w
+	}
+	return true
 }
 
 // hasDetail reports whether a sentence carries concrete, recallable detail:
@@ -548,32 +601,8 @@ func hasDetail(s string) bool {
 			return true
 		}
 	}
-	return len(properNouns(s)) > 0 || mayQuote(s) && reQuoted.MatchString(s)
+	return len(properNouns(s)) > 0 || scanQuoted.MatchString(s)
 }
-
-// monthStems are the three letters every month name in reDateText starts
-// with.
-var monthStems = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
-
-// mayNameMonth reports whether text may hold a month name for reDateText's
-// case-insensitive match: it holds a month stem in any case, or a rune that
-// RE2 folds onto an ASCII letter without lower-casing to it ("ſ", long s).
-func mayNameMonth(text string) bool {
-	if strings.ContainsRune(text, 'ſ') {
-		return true
-	}
-	lower := strings.ToLower(text)
-	for _, m := range monthStems {
-		if strings.Contains(lower, m) {
-			return true
-		}
-	}
-	return false
-}
-
-// mayQuote reports whether s holds a quote character, which every match of
-// reQuoted needs.
-func mayQuote(s string) bool { return strings.ContainsAny(s, "\"“'") }
 
 // normEntity is an entity's matching key.
 func normEntity(e string) string { return strings.ToLower(strings.TrimSpace(e)) }

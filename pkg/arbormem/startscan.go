@@ -1,0 +1,618 @@
+package arbormem
+
+import (
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A start scan finds a regexp's matches by trying the regexp only where a
+// match can start. The unanchored search of the regexp engine runs its
+// automaton at every byte of the text; the entity patterns (money,
+// quantities, dates, clock times, links, quoted titles) have no literal
+// prefix for the engine to skip to, and the offline commit runs them over
+// whole interactions of several kilobytes, where they cost more than the
+// rest of the rule-based extraction together. A match of each of them can
+// start only at a few kinds of byte (a digit, a currency sign, a quote, a
+// word start whose letters begin a month name), so a byte scan finds the
+// candidate positions and the regexp itself, anchored there, decides.
+//
+// The regexp stays the single definition of what matches; the candidate
+// finder only has to include every position where a match starts
+// (TestStartScanSameAsRegexp and FuzzStartScan compare every scan with the
+// regexp's own Find functions).
+//
+// Exactness: FindAll's leftmost-first search from pos finds the least
+// start c >= pos at which the pattern matches, and there the match a
+// backtracking engine prefers; the next search starts at that match's end.
+// That is what the scan does, c by c over the candidates. The anchored
+// attempt at c sees the rune before c as the full-text search does (for
+// \b, and ^ which holds only at 0): at c > 0 it is ^(?s:.)(?:re) run from
+// the start of that rune, the dot consuming the rune deterministically; at
+// 0 it is ^(?:re). It reads the rest of the text through an io.RuneReader,
+// so the engine is the NFA, which stops as soon as the anchored attempt
+// has no live thread (the backtracker would clear a bit-set the size of
+// the whole remaining text on every attempt) and nothing is cut off: a
+// trailing \b or a greedy run sees the real text. Candidates are never
+// inside a valid UTF-8 sequence (ASCII bytes, first bytes of sequences,
+// or bytes of invalid ones, each read as U+FFFD): the engine tries every
+// such position, so it would have tried each candidate too. The regexps
+// are leftmost-first (not Longest), as the wrappers are compiled.
+type startScan struct {
+	re       *regexp.Regexp
+	atStart  *regexp.Regexp // ^(?:re), for a match at the start of the text
+	afterOne *regexp.Regexp // ^(?s:.)(?:re), run from the rune before the match
+	// next returns the first position >= from where a match of re may
+	// start, or -1. It must return every position where one does start.
+	next func(text string, from int) int
+}
+
+// newStartScan wraps re, which must not match the empty string (every
+// candidate then advances the search and FindAll's empty-match rule never
+// applies).
+func newStartScan(re *regexp.Regexp, next func(text string, from int) int) *startScan {
+	t, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil || minLen(t.Simplify()) == 0 {
+		panic(fmt.Sprintf("arbormem: start scan of %q: the pattern must not match the empty string", re))
+	}
+	return &startScan{
+		re:       re,
+		atStart:  regexp.MustCompile(`^(?:` + re.String() + `)`),
+		afterOne: regexp.MustCompile(`^(?s:.)(?:` + re.String() + `)`),
+		next:     next,
+	}
+}
+
+// minLen is the least number of runes a match of t consumes.
+func minLen(t *syntax.Regexp) int {
+	switch t.Op {
+	case syntax.OpLiteral:
+		return len(t.Rune)
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 1
+	case syntax.OpCapture, syntax.OpPlus:
+		return minLen(t.Sub[0])
+	case syntax.OpRepeat:
+		return t.Min * minLen(t.Sub[0])
+	case syntax.OpConcat:
+		n := 0
+		for _, s := range t.Sub {
+			n += minLen(s)
+		}
+		return n
+	case syntax.OpAlternate:
+		n := -1
+		for _, s := range t.Sub {
+			if m := minLen(s); n < 0 || m < n {
+				n = m
+			}
+		}
+		return max(n, 0)
+	}
+	return 0 // empty-width assertions, empty match, star, quest
+}
+
+// at returns the submatch indices (just the match's when !sub) of the
+// match of re that starts at c, or nil; rd is scratch.
+func (s *startScan) at(text string, c int, sub bool, rd *strings.Reader) []int {
+	re, off := s.atStart, 0
+	if c > 0 {
+		_, k := utf8.DecodeLastRuneInString(text[:c])
+		re, off = s.afterOne, c-k
+	}
+	rd.Reset(text[off:])
+	var m []int
+	if sub {
+		m = re.FindReaderSubmatchIndex(rd)
+	} else {
+		m = re.FindReaderIndex(rd)
+	}
+	if m == nil {
+		return nil
+	}
+	for i, x := range m {
+		if x >= 0 {
+			m[i] = x + off
+		}
+	}
+	m[0] = c
+	return m
+}
+
+// all is re.FindAllStringSubmatchIndex(text, n) (sub) or
+// re.FindAllStringIndex(text, n) (!sub), n < 0 meaning all.
+func (s *startScan) all(text string, n int, sub bool) [][]int {
+	var out [][]int
+	var rd strings.Reader
+	for pos := 0; pos < len(text) && n != 0; {
+		c := s.next(text, pos)
+		if c < 0 {
+			break
+		}
+		m := s.at(text, c, sub, &rd)
+		if m == nil {
+			pos = c + 1
+			continue
+		}
+		out = append(out, m)
+		n--
+		pos = m[1]
+	}
+	return out
+}
+
+// FindAllStringIndex is re.FindAllStringIndex(text, n).
+func (s *startScan) FindAllStringIndex(text string, n int) [][]int { return s.all(text, n, false) }
+
+// FindAllStringSubmatchIndex is re.FindAllStringSubmatchIndex(text, n).
+func (s *startScan) FindAllStringSubmatchIndex(text string, n int) [][]int {
+	return s.all(text, n, true)
+}
+
+// FindAllString is re.FindAllString(text, n).
+func (s *startScan) FindAllString(text string, n int) []string {
+	ms := s.all(text, n, false)
+	if ms == nil {
+		return nil
+	}
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = text[m[0]:m[1]]
+	}
+	return out
+}
+
+// FindAllStringSubmatch is re.FindAllStringSubmatch(text, n).
+func (s *startScan) FindAllStringSubmatch(text string, n int) [][]string {
+	ms := s.all(text, n, true)
+	if ms == nil {
+		return nil
+	}
+	out := make([][]string, len(ms))
+	for i, m := range ms {
+		out[i] = make([]string, len(m)/2)
+		for g := range out[i] {
+			if m[2*g] >= 0 {
+				out[i][g] = text[m[2*g]:m[2*g+1]]
+			}
+		}
+	}
+	return out
+}
+
+// FindStringIndex is re.FindStringIndex(text).
+func (s *startScan) FindStringIndex(text string) []int {
+	if ms := s.all(text, 1, false); ms != nil {
+		return ms[0]
+	}
+	return nil
+}
+
+// FindStringSubmatchIndex is re.FindStringSubmatchIndex(text).
+func (s *startScan) FindStringSubmatchIndex(text string) []int {
+	if ms := s.all(text, 1, true); ms != nil {
+		return ms[0]
+	}
+	return nil
+}
+
+// FindStringSubmatch is re.FindStringSubmatch(text).
+func (s *startScan) FindStringSubmatch(text string) []string {
+	if ms := s.FindAllStringSubmatch(text, 1); ms != nil {
+		return ms[0]
+	}
+	return nil
+}
+
+// FindString is re.FindString(text).
+func (s *startScan) FindString(text string) string {
+	if ms := s.all(text, 1, false); ms != nil {
+		return text[ms[0][0]:ms[0][1]]
+	}
+	return ""
+}
+
+// MatchString is re.MatchString(text).
+func (s *startScan) MatchString(text string) bool { return s.all(text, 1, false) != nil }
+
+// The entity patterns' start scans. The candidate finders below read
+// their patterns: what may begin a match, and the \b in front of it (RE2's
+// \b is ASCII: a digit or letter after a byte that is not [0-9A-Za-z_]).
+var (
+	scanMoney    = newStartScan(reMoney, nextMoneyStart)
+	scanQuantity = newStartScan(reQuantity, nextDigitWordStart)
+	scanDateISO  = newStartScan(reDateISO, nextDigitWordStart)
+	scanDateText = newStartScan(reDateText, nextDateTextStart)
+	scanClock    = newStartScan(reClock, nextDigitWordStart)
+	scanURL      = newStartScan(reURL, nextURLStart)
+	scanQuoted   = newStartScan(reQuoted, nextQuoteStart)
+)
+
+func isDigitByte(b byte) bool { return '0' <= b && b <= '9' }
+
+// isREWordByte is RE2's ASCII word character ([0-9A-Za-z_]); a byte of a
+// multi-byte rune is not one, as the rune is not.
+func isREWordByte(b byte) bool {
+	return isDigitByte(b) || 'a' <= b|0x20 && b|0x20 <= 'z' || b == '_'
+}
+
+// wordStart reports whether \b holds before the word character at i.
+func wordStart(text string, i int) bool { return i == 0 || !isREWordByte(text[i-1]) }
+
+// byteSet is a set of bytes: the bytes a match can start with, tested in
+// the candidate finders' inner loops by one load.
+type byteSet [256]bool
+
+func bytesOf(s string) *byteSet {
+	var b byteSet
+	for i := range len(s) {
+		b[s[i]] = true
+	}
+	return &b
+}
+
+// indexIn returns the first i >= from with text[i] in set, or -1.
+func indexIn(text string, from int, set *byteSet) int {
+	for i := from; i < len(text); i++ {
+		if set[text[i]] {
+			return i
+		}
+	}
+	return -1
+}
+
+const digitBytes = "0123456789"
+
+var (
+	moneyFirst    = bytesOf(digitBytes + "$\xe2\xc2") // € is E2 82 AC, £ C2 A3
+	digitFirst    = bytesOf(digitBytes)
+	dateTextFirst = bytesOf(digitBytes + "jfmasondJFMASOND\xc5") // ſ is C5 BF
+	quoteFirst    = bytesOf("\"'\xe2")                           // “ is E2 80 9C
+)
+
+// nextMoneyStart: reMoney starts with a currency sign or a digit (its
+// second branch has no \b).
+func nextMoneyStart(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, moneyFirst); i < 0 {
+			return -1
+		}
+		switch text[i] {
+		case 0xE2:
+			if strings.HasPrefix(text[i:], "€") {
+				return i
+			}
+		case 0xC2:
+			if strings.HasPrefix(text[i:], "£") {
+				return i
+			}
+		default:
+			return i
+		}
+	}
+}
+
+// nextDigitWordStart: every branch of reQuantity, reDateISO and reClock is
+// \b then a digit.
+func nextDigitWordStart(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, digitFirst); i < 0 || wordStart(text, i) {
+			return i
+		}
+	}
+}
+
+// nextDateTextStart: reDateText is \b then a day number, or \b then a
+// month name matched ignoring case and followed by `\.?\s+\d`: a word
+// starting with a month's first three letters, or with "ſ" (the long s,
+// which folds to s: "ſep"; it is not an ASCII word character, so the \b
+// before it is left to the regexp), then a day number after the word.
+func nextDateTextStart(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, dateTextFirst); i < 0 {
+			return -1
+		}
+		switch b := text[i]; {
+		case b == 0xC5:
+			if strings.HasPrefix(text[i:], "ſ") && dayAfterWord(text, i) {
+				return i
+			}
+		case isDigitByte(b):
+			if wordStart(text, i) {
+				return i
+			}
+		default:
+			if wordStart(text, i) && i+3 <= len(text) && isMonthStem(text[i:i+3]) && dayAfterWord(text, i) {
+				return i
+			}
+		}
+	}
+}
+
+// dayAfterWord reports whether the word at i is followed by what follows
+// a month name in reDateText: an optional ".", white space (RE2's \s is
+// ASCII) and a digit. The word is the run of ASCII letters and non-ASCII
+// bytes (a month name matched ignoring case may hold "ſ" or the Kelvin
+// sign); a longer run than the name has no "." or space after the name,
+// so cannot be one.
+func dayAfterWord(text string, i int) bool {
+	j := i
+	for j < len(text) && ('a' <= text[j]|0x20 && text[j]|0x20 <= 'z' || text[j] >= utf8.RuneSelf) {
+		j++
+	}
+	if j < len(text) && text[j] == '.' {
+		j++
+	}
+	k := j
+	for k < len(text) && isRESpace(text[k]) {
+		k++
+	}
+	return k > j && k < len(text) && isDigitByte(text[k])
+}
+
+// isMonthStem reports whether the three bytes s are, in any ASCII case,
+// the first three letters of a month name (the keys of monthNames).
+func isMonthStem(s string) bool {
+	_, ok := monthNames[string([]byte{s[0] | 0x20, s[1] | 0x20, s[2] | 0x20})]
+	return ok
+}
+
+// nextURLStart: reURL starts with "http" or "www.".
+func nextURLStart(text string, from int) int {
+	h := strings.Index(text[from:], "http")
+	w := strings.Index(text[from:], "www.")
+	switch {
+	case h < 0 && w < 0:
+		return -1
+	case h < 0 || (w >= 0 && w < h):
+		return from + w
+	}
+	return from + h
+}
+
+// nextQuoteStart: reQuoted starts with `"`, with "“", or with a space or
+// "(" before "'" (or that "'" at the start of the text, after ^).
+func nextQuoteStart(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, quoteFirst); i < 0 {
+			return -1
+		}
+		switch text[i] {
+		case '"':
+			return i
+		case 0xE2:
+			if strings.HasPrefix(text[i:], "“") {
+				return i
+			}
+		case '\'':
+			if i == 0 {
+				return i
+			}
+			if p := text[i-1]; i-1 >= from && (isRESpace(p) || p == '(') {
+				return i - 1
+			}
+		}
+	}
+}
+
+// Derived start scans. For the extractors' cue regexps the candidate
+// positions are read off the regexp's syntax tree rather than written by
+// hand: the bytes a match can start with, those that need the \b before
+// them (a word byte after a non-word byte), and whether a match can start
+// at the start of the text only (a leading ^). A regexp whose matches can
+// start almost anywhere (a leading optional part, a large class, a space)
+// gets no derived scan and is searched by the regexp engine.
+
+// starts is where a regexp's matches can start.
+type starts struct {
+	at   [256]uint8 // startAny: any position; startWord: only after a non-word byte
+	zero bool       // at position 0 (a leading ^)
+	pass bool       // the part can match empty (what follows it may start the match)
+}
+
+const (
+	startAny  = 1
+	startWord = 2
+)
+
+func (s *starts) addAny(b byte) { s.at[b] = startAny }
+
+func (s *starts) addWord(b byte) {
+	if s.at[b] == 0 {
+		s.at[b] = startWord
+	}
+}
+
+// union adds o's start bytes to s, all restricted to word starts when
+// wordOnly (o follows a \b) and o's byte is a word byte.
+func (s *starts) union(o *starts, wordOnly bool) {
+	for b, k := range o.at {
+		switch {
+		case k == startWord || k == startAny && wordOnly && isREWordByte(byte(b)):
+			s.addWord(byte(b))
+		case k == startAny:
+			s.addAny(byte(b))
+		}
+	}
+	s.zero = s.zero || o.zero
+}
+
+// startsOf returns where matches of t can start.
+func startsOf(t *syntax.Regexp) *starts {
+	s := &starts{}
+	switch t.Op {
+	case syntax.OpNoMatch:
+	case syntax.OpLiteral:
+		r := t.Rune[0]
+		s.addRune(r)
+		if t.Flags&syntax.FoldCase != 0 {
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				s.addRune(f)
+			}
+		}
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(t.Rune); i += 2 {
+			lo, hi := t.Rune[i], t.Rune[i+1]
+			for r := lo; r <= hi && r < utf8.RuneSelf; r++ {
+				s.addAny(byte(r))
+			}
+			if hi >= utf8.RuneSelf {
+				// The first byte of a rune's encoding grows with the rune
+				// (surrogates, which have none, are left out of the ends).
+				lo, hi := max(lo, utf8.RuneSelf), hi
+				if 0xD800 <= lo && lo <= 0xDFFF {
+					lo = 0xE000
+				}
+				if 0xD800 <= hi && hi <= 0xDFFF {
+					hi = 0xD7FF
+				}
+				var lb, hb [utf8.UTFMax]byte
+				utf8.EncodeRune(lb[:], lo)
+				utf8.EncodeRune(hb[:], hi)
+				for b := int(lb[0]); b <= int(hb[0]); b++ {
+					s.addAny(byte(b))
+				}
+			}
+			if lo <= utf8.RuneError && utf8.RuneError <= hi {
+				// An invalid byte is read as U+FFFD.
+				for b := 0x80; b <= 0xFF; b++ {
+					s.addAny(byte(b))
+				}
+			}
+		}
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		for b := range 256 {
+			if b != '\n' || t.Op == syntax.OpAnyChar {
+				s.addAny(byte(b))
+			}
+		}
+	case syntax.OpBeginText:
+		s.zero = true
+	case syntax.OpCapture, syntax.OpPlus:
+		return startsOf(t.Sub[0])
+	case syntax.OpStar, syntax.OpQuest:
+		s = startsOf(t.Sub[0])
+		s.pass = true
+	case syntax.OpRepeat:
+		s = startsOf(t.Sub[0])
+		s.pass = s.pass || t.Min == 0
+	case syntax.OpAlternate:
+		for _, sub := range t.Sub {
+			o := startsOf(sub)
+			s.union(o, false)
+			s.pass = s.pass || o.pass
+		}
+	case syntax.OpConcat:
+		// The parts up to the first that cannot match empty can start the
+		// match; a \b among the empty-width parts before a part restricts
+		// its word bytes to word starts (all those parts hold at the
+		// match's start), and a ^ there puts the start at 0.
+		wb := false
+		for _, sub := range t.Sub {
+			switch sub.Op {
+			case syntax.OpWordBoundary:
+				wb = true
+				continue
+			case syntax.OpBeginText:
+				s.zero = true
+				return s
+			}
+			o := startsOf(sub)
+			s.union(o, wb)
+			if !o.pass {
+				return s
+			}
+		}
+		s.pass = true
+	default:
+		// \b, \B, line anchors, $, the empty string: they consume nothing.
+		s.pass = true
+	}
+	return s
+}
+
+func (s *starts) addRune(r rune) {
+	var b [utf8.UTFMax]byte
+	utf8.EncodeRune(b[:], r)
+	s.addAny(b[0])
+}
+
+// selective reports whether trying the regexp at its start positions is
+// likely cheaper than its unanchored search: no match starts with an empty
+// part, at any position (not only at word starts) only a minority of the
+// lower-case letters and no space can start one, and some byte can (a
+// regexp anchored at the start of the text only is searched as fast by
+// the engine, whose backtracker beats the anchored attempt's NFA).
+func (s *starts) selective() bool {
+	if s.pass || s.at[' '] == startAny {
+		return false
+	}
+	n, letters := 0, 0
+	for b, k := range s.at {
+		if k != 0 {
+			n++
+			if 'a' <= b && b <= 'z' && k == startAny {
+				letters++
+			}
+		}
+	}
+	return n > 0 && letters <= 8
+}
+
+// next is the first position >= from where a match may start, or -1.
+// Positions inside a valid UTF-8 sequence are never starts (the engine
+// decodes whole runes), even when their byte is one an invalid byte's
+// U+FFFD may start with.
+func (s *starts) next(text string, from int) int {
+	if from == 0 && s.zero {
+		return 0
+	}
+	for i := from; i < len(text); i++ {
+		switch s.at[text[i]] {
+		case 0:
+			continue
+		case startWord:
+			if !wordStart(text, i) {
+				continue
+			}
+		}
+		if text[i] < 0x80 || text[i] >= 0xC0 || !insideRune(text, i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// insideRune reports whether the continuation byte at i is part of a
+// valid UTF-8 sequence that starts before it.
+func insideRune(text string, i int) bool {
+	for j := i - 1; j >= 0 && j >= i-(utf8.UTFMax-1); j-- {
+		if c := text[j]; c < 0x80 || c >= 0xC0 {
+			r, w := utf8.DecodeRuneInString(text[j:])
+			return (r != utf8.RuneError || w > 1) && j+w > i
+		}
+	}
+	return false
+}
+
+// derivedScan returns re's derived start scan, or nil when it has none.
+func derivedScan(re *regexp.Regexp) *startScan {
+	if sc, ok := derivedScans.Load(re); ok {
+		return sc.(*startScan)
+	}
+	var sc *startScan
+	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
+		t = t.Simplify()
+		if st := startsOf(t); minLen(t) > 0 && st.selective() {
+			sc = newStartScan(re, st.next)
+		}
+	}
+	derivedScans.Store(re, sc)
+	return sc
+}
+
+var derivedScans sync.Map // *regexp.Regexp → *startScan (nil: none)

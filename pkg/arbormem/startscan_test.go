@@ -1,0 +1,240 @@
+package arbormem
+
+import (
+	"os"
+	"reflect"
+	"regexp"
+	"regexp/syntax"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+type namedScan struct {
+	name string
+	s    *startScan
+}
+
+// startScans returns every start scan with its regexp's name: the entity
+// patterns' hand-written ones, the derived ones of the regexps the
+// extractors run through the prefilter helpers (prefiltered is complete
+// once the package's init functions have run), and derived ones of
+// patterns made to exercise the derivation (folds, ^, \b, classes of
+// non-ASCII runes, which invalid bytes match as U+FFFD).
+var startScans = sync.OnceValue(func() []namedScan {
+	out := []namedScan{
+		{"reMoney", scanMoney}, {"reQuantity", scanQuantity}, {"reDateISO", scanDateISO}, {"reDateText", scanDateText},
+		{"reClock", scanClock}, {"reURL", scanURL}, {"reQuoted", scanQuoted},
+	}
+	var names []string
+	for name := range prefiltered {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if sc := derivedScan(prefiltered[name]); sc != nil {
+			out = append(out, namedScan{name + " (derived)", sc})
+		}
+	}
+	for _, expr := range derivationCases {
+		if sc := derivedScan(regexp.MustCompile(expr)); sc != nil {
+			out = append(out, namedScan{expr, sc})
+		}
+	}
+	return out
+})
+
+// derivationCases are patterns whose derived scans the tests compare with
+// the regexp (all have one: TestDerivedStarts).
+var derivationCases = []string{
+	`[\x{80}-\x{10FFFF}]x?`, `(?i)\bk\w`, `(?i)s[a-z]`, `^ab|cd`, `a?^b|c`, `\b\$5|\b_x`, `é+`, `(?i)é`,
+	`[\x{D000}-\x{E100}]`, `(?i)\b(?:the|ſo)\b`, `\B9|\bx`, `(?:\bq|r)s`, `[^\x00-\x{FFFC}]`,
+}
+
+// checkStartScans fails t unless every start scan gives, on text, exactly
+// what its regexp's own Find functions give: all of them, or (!all) the
+// one that reports every match with its groups.
+func checkStartScans(t *testing.T, text string, all bool) {
+	t.Helper()
+	for _, sc := range startScans() {
+		re := sc.s.re
+		if got, want := sc.s.FindAllStringSubmatchIndex(text, -1), re.FindAllStringSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindAllStringSubmatchIndex(%q) = %v, want %v", sc.name, text, got, want)
+		}
+		if !all {
+			continue
+		}
+		if got, want := sc.s.FindAllStringIndex(text, -1), re.FindAllStringIndex(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindAllStringIndex(%q) = %v, want %v", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindAllStringSubmatch(text, -1), re.FindAllStringSubmatch(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindAllStringSubmatch(%q) = %q, want %q", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindAllString(text, -1), re.FindAllString(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindAllString(%q) = %q, want %q", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindAllStringIndex(text, 2), re.FindAllStringIndex(text, 2); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindAllStringIndex(%q, 2) = %v, want %v", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindStringIndex(text), re.FindStringIndex(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindStringIndex(%q) = %v, want %v", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindStringSubmatchIndex(text), re.FindStringSubmatchIndex(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindStringSubmatchIndex(%q) = %v, want %v", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindStringSubmatch(text), re.FindStringSubmatch(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s.FindStringSubmatch(%q) = %q, want %q", sc.name, text, got, want)
+		}
+		if got, want := sc.s.FindString(text), re.FindString(text); got != want {
+			t.Fatalf("%s.FindString(%q) = %q, want %q", sc.name, text, got, want)
+		}
+		if got, want := sc.s.MatchString(text), re.MatchString(text); got != want {
+			t.Fatalf("%s.MatchString(%q) = %v, want %v", sc.name, text, got, want)
+		}
+	}
+}
+
+// TestDerivedStarts checks the start positions read off a few regexps:
+// start bytes anywhere, start bytes only at word starts, position 0 only.
+func TestDerivedStarts(t *testing.T) {
+	for _, tc := range []struct {
+		expr, any, word string
+		zero, selective bool
+	}{
+		{`\bfoo|bar`, "b", "f", false, true},
+		{`(?i)\bk`, "\xe2", "Kk", false, true}, // the Kelvin sign folds to k
+		{`(?i)s`, "Ss\xc5", "", false, true},   // the long s folds to s
+		{`^ab|cd`, "c", "", true, true},
+		{`(?i)^\s*ab`, "", "", true, false}, // the engine anchors as well
+		{`a?^b|c`, "ac", "", true, true},
+		{`\b\$`, "$", "", false, true}, // \b before a non-word byte: left to the regexp
+		{`é|[\x{100}-\x{7FF}]`, "\xc3\xc4\xc5\xc6\xc7\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf\xd0\xd1\xd2\xd3\xd4\xd5\xd6\xd7\xd8\xd9\xda\xdb\xdc\xdd\xde\xdf", "", false, true},
+		{`\s*x`, "\t\n\f\r x", "", false, false},      // a space starts matches
+		{`x*`, "x", "", false, false},                 // matches empty
+		{`[a-m]x`, "abcdefghijklm", "", false, false}, // most letters anywhere
+		{`\b[a-m]x`, "", "abcdefghijklm", false, true},
+	} {
+		tr, err := syntax.Parse(tc.expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := startsOf(tr.Simplify())
+		var anyB, wordB []byte
+		for b, k := range st.at {
+			switch k {
+			case startAny:
+				anyB = append(anyB, byte(b))
+			case startWord:
+				wordB = append(wordB, byte(b))
+			}
+		}
+		if string(anyB) != tc.any || string(wordB) != tc.word || st.zero != tc.zero || st.selective() != tc.selective {
+			t.Errorf("%s: any %q word %q zero %v selective %v, want %q %q %v %v", tc.expr, anyB, wordB, st.zero, st.selective(), tc.any, tc.word, tc.zero, tc.selective)
+		}
+	}
+	for _, expr := range derivationCases {
+		if derivedScan(regexp.MustCompile(expr)) == nil {
+			t.Errorf("%s has no derived scan", expr)
+		}
+	}
+	// Of the helpers' regexps, only these are searched by the engine: a
+	// space may start reQuoted (its hand-written scan serves the entity
+	// passes), reContinuation is anchored at the start of the text.
+	for name, re := range prefiltered {
+		if got, want := derivedScan(re) == nil, name == "reQuoted" || name == "reContinuation"; got != want {
+			t.Errorf("%s: no derived scan %v, want %v", name, got, want)
+		}
+	}
+}
+
+// startScanCases are texts at the edges of the entity patterns: matches
+// that start inside words or numbers, runs that continue past where a
+// shorter match would end, \s across newlines, unicode quotes and folds,
+// matches cut by the end of the text, invalid UTF-8 before a candidate.
+var startScanCases = []string{
+	"", "5", "$", "€", "a1", "x5 dollars", "ab12 km", "1,,5 dollars", "5\ndollars", "5\n\ndollars", "5 dollarsy",
+	"$5 mil", "$5 million", "$ 5k", "£1,200.50 m", "€3bn and €3 bnx", "12.5.6 dollars", "1.5.6 dollars",
+	"$1,200.50 at 7:30 p.m. on 2023-05-01", "2023-05-01T10:30", "2023-05-01 1:3", "2023-05-012", "x2023-05-01",
+	"May 5th, 2024", "may 5", "MAY  12th,\n2024", "mayday 5", "Jan. 5 and ſep 5, 2023", "xſep 5", "ſep 5", " ſEPT 5",
+	"Auguſt 5", "ſeptember 5", "AUGUST\u212a 5", "Mar.5", "Sept. 5", "May\t\n 5", "mayx 5", "March, 5", "march", "march ",
+	"March 5th,2024", "jan 5 feb 6 mar 7", "Dec.", "dec. x", "junE 12", "jul\xff 5", "Ma\u212a 5", "xmay 5", "may 5x",
+	"5th of june, 2024", "5 of june", "31st December2024", "5 decx", "on 5 Dec", "Decimal 5", "march 3rd",
+	"3 p.m.", "3 pm", "3pm", "12:30", "12:3", "123:45", "1:45am", "11 A.M.", "9:00 PM sharp", "at 9 p.", "7 a.m",
+	"3 km", "3km", "12 laps", "5 cups, 2 lbs", "100%", "50 percent", "3 hrs", "1 hour", "x3 km", "3 kmh", "_3 km",
+	"see https://x.io/a?b. and www.foo.com)", "http://", "https://a\"b", "xwww.y", "httpwww.a", "http:/x www.",
+	`He said "Blue Moon" and 'The Road'.`, `"a"`, `"ab"`, `""ab""`, `"a"b"c"`, `"""`, "“Quoted title” and “x”",
+	"“unclosed", "'ab'", " 'ab' ", "('ab')", "x'ab'", "it's 'ab'x", "'ab'\n'cd'", "\t'ab';", "'a\nb'",
+	`"` + strings.Repeat("a", 60) + `"`, `"` + strings.Repeat("a", 61) + `"`, "'" + strings.Repeat("é", 60) + "'",
+	"bad \xff\xfe utf8 5 km \xe2\x82 5 dollars \xc25 \xe2“x” \xc5ſep 5", "\xe2\x80\x9c", "\xe2\x80“ab”",
+	"Dr. Smith e.g. No. 5 vs. Mr. Jones!  Really?\tYes.\r\nOk", "“Quoted title” 3 km, 12 laps, 5 cups",
+	"é\xa9x \xc3\xa9\xa9x \xe2\x82x \xed\xa0\x80 \xf4\x90\x80\x80x", "ks Ks \u212as the ſo ſ5 thé é", "_x 9 x9 a9 qs rs aqs",
+	"K\u212a 5 km", "\u212aelvin 5 dollars", "5 doll\u212ars", "2 Mile", "2 MILES", "2 mi.", "12 steps.",
+}
+
+// TestStartScanSameAsRegexp: on the edge cases, on the texts of the
+// corpus, and on the corpus texts joined into interaction-sized texts,
+// each start scan finds exactly the regexp's matches. The regexps are
+// slow: CI checks every 384th corpus text and the first joined text,
+// ARBOR_LONG_TESTS=1 all.
+func TestStartScanSameAsRegexp(t *testing.T) {
+	for _, text := range startScanCases {
+		checkStartScans(t, text, true)
+	}
+	texts := corpusTexts(t)
+	step, jstep := 384, len(texts)
+	if os.Getenv("ARBOR_LONG_TESTS") != "" {
+		step, jstep = 1, 1
+	}
+	for i := 0; i < len(texts); i += step {
+		checkStartScans(t, texts[i], false)
+	}
+	joined := joinedTexts(texts, 5000)
+	for i := 0; i < len(joined); i += jstep {
+		checkStartScans(t, joined[i], false)
+	}
+}
+
+// FuzzStartScan: the same on arbitrary text.
+func FuzzStartScan(f *testing.F) {
+	for _, s := range startScanCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkStartScans(t, text, true)
+	})
+}
+
+// TestStartScanRefusesEmptyMatches: a pattern that can match the empty
+// string has no start positions to look for, so it is refused.
+func TestStartScanRefusesEmptyMatches(t *testing.T) {
+	for _, expr := range []string{`a*`, `\b`, `(?:x|)`, `^`, `a?b?`, `(?:ab){0,2}`} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("newStartScan(%q) accepted a pattern that matches the empty string", expr)
+				}
+			}()
+			newStartScan(regexp.MustCompile(expr), nil)
+		}()
+	}
+	newStartScan(regexp.MustCompile(`\ba+|b{2}`), nil)
+}
+
+// joinedTexts joins consecutive texts, a blank line between, into texts
+// of about size bytes (the size of a BEAM interaction).
+func joinedTexts(texts []string, size int) []string {
+	var out []string
+	var b strings.Builder
+	for _, s := range texts {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(s)
+		if b.Len() >= size {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	return out
+}
