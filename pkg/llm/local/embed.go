@@ -6,7 +6,6 @@
 package local
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -81,7 +80,11 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 type vecScratch struct {
 	uni, bi, tri map[uint64]float64
 	acc          []float64
-	feats        []feature
+	// addGroup's: features keyed by slot, their values, the merged slots,
+	// one slot's values.
+	keys   []uint64
+	merged []feature
+	run    []float64
 	// vectorWithTail's: per-slot sums, the slots the head touched, the
 	// head's features by slot, one slot's values.
 	sums    []float64
@@ -107,10 +110,9 @@ func (e *Embedder) vector(text string) []float32 {
 	}
 	acc := sc.acc[:e.dim]
 	clear(acc)
-	scratch := sc.feats
-	scratch = e.addGroup(acc, scratch, sc.uni, weightUnigram)
-	scratch = e.addGroup(acc, scratch, sc.bi, weightBigram)
-	sc.feats = e.addGroup(acc, scratch, sc.tri, weightTrigram)
+	e.addGroup(acc, sc, sc.uni, weightUnigram)
+	e.addGroup(acc, sc, sc.bi, weightBigram)
+	e.addGroup(acc, sc, sc.tri, weightTrigram)
 	return normalised(acc)
 }
 
@@ -195,54 +197,48 @@ func normalised(acc []float64) []float32 {
 	return out
 }
 
-type feature struct {
-	idx int
-	val float64
-}
-
 // addGroup hashes one feature group (hash → count) into acc with norm
 // weight: the hash picks the slot and, by its top bit, the sign; counts
-// are damped to 1+ln(tf). The group byte in the hash keeps "ab" the
-// unigram apart from "ab" the trigram.
-func (e *Embedder) addGroup(acc []float64, scratch []feature, feats map[uint64]float64, weight float64) []feature {
-	scratch = scratch[:0]
+// are damped to 1+ln(tf) (featureValue). The group byte in the hash keeps
+// "ab" the unigram apart from "ab" the trigram.
+func (e *Embedder) addGroup(acc []float64, sc *vecScratch, feats map[uint64]float64, weight float64) {
+	dim := uint64(len(acc))
+	// Each feature's key is its slot, then its index in vals: one integer
+	// sort groups the features by slot.
+	keys, vals := sc.keys[:0], sc.vals[:0]
 	for h, tf := range feats {
-		v := 1 + math.Log(tf)
-		if h>>63 == 1 {
-			v = -v
-		}
-		scratch = append(scratch, feature{idx: int(h % uint64(len(acc))), val: v})
+		keys = append(keys, (h%dim)<<32|uint64(len(vals)))
+		vals = append(vals, featureValue(h, tf))
 	}
+	slices.Sort(keys)
 	// Colliding features share a slot; sum them before taking the norm.
-	// Ties on the slot are ordered by value: the map's order is random, and
-	// three or more addends summed in a random order could differ in the
-	// last bit from run to run.
-	slices.SortFunc(scratch, func(a, b feature) int {
-		if c := cmp.Compare(a.idx, b.idx); c != 0 {
-			return c
+	merged, run := sc.merged[:0], sc.run[:0]
+	for i := 0; i < len(keys); {
+		slot := keys[i] >> 32
+		run = run[:0]
+		for ; i < len(keys) && keys[i]>>32 == slot; i++ {
+			run = append(run, vals[uint32(keys[i])])
 		}
-		return cmp.Compare(a.val, b.val)
-	})
-	merged := scratch[:0]
-	for _, f := range scratch {
-		if k := len(merged) - 1; k >= 0 && merged[k].idx == f.idx {
-			merged[k].val += f.val
-		} else {
-			merged = append(merged, f)
-		}
+		merged = append(merged, feature{idx: int(slot), val: sumAscending(run)})
 	}
+	sc.keys, sc.vals, sc.merged, sc.run = keys, vals, merged, run
 	var ss float64
 	for _, f := range merged {
 		ss += f.val * f.val
 	}
 	if ss == 0 {
-		return scratch // no features, or all cancelled out in collisions
+		return // no features, or all cancelled out in collisions
 	}
 	scale := weight / math.Sqrt(ss)
 	for _, f := range merged {
 		acc[f.idx] += f.val * scale
 	}
-	return scratch
+}
+
+// feature is one slot's merged value.
+type feature struct {
+	idx int
+	val float64
 }
 
 // fnv1a is 64-bit FNV-1a of the group byte followed by s.

@@ -260,7 +260,8 @@ func TestEmbedderSumsCollisionsInOneOrder(t *testing.T) {
 		feats[fnv1a('u', "w"+strconv.Itoa(i))] = float64(i%7 + 1)
 	}
 	want := make([]float64, 8)
-	e.addGroup(want, nil, feats, 1)
+	sc := &vecScratch{}
+	e.addGroup(want, sc, feats, 1)
 	for range 100 {
 		// A fresh map each time: its iteration order is drawn anew.
 		m := make(map[uint64]float64, len(feats))
@@ -268,7 +269,7 @@ func TestEmbedderSumsCollisionsInOneOrder(t *testing.T) {
 			m[h] = v
 		}
 		got := make([]float64, 8)
-		e.addGroup(got, nil, m, 1)
+		e.addGroup(got, sc, m, 1)
 		for i := range want {
 			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 				t.Fatalf("slot %d: %v then %v: the same features summed in another order", i, want[i], got[i])

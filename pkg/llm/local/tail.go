@@ -140,7 +140,7 @@ func featureValue(h uint64, tf float64) float64 {
 // sumAscending sorts vals and sums them in that order: addGroup's order
 // for the features of one slot.
 func sumAscending(vals []float64) float64 {
-	slices.SortFunc(vals, cmp.Compare[float64])
+	slices.Sort(vals) // no NaN: values are ±(1+ln tf), tf >= 1
 	sum := vals[0]
 	for _, v := range vals[1:] {
 		sum += v
