@@ -99,12 +99,24 @@ var scratchPool = sync.Pool{New: func() any {
 
 // vector builds one embedding from the whole text.
 func (e *Embedder) vector(text string) []float32 {
+	words := index.ContentWords(text)
+	if len(text) >= minSharedTail {
+		// A long text's features are remembered by its words, for the
+		// same words embedded again as a shared tail.
+		return e.vectorWithTail("", wordsState(words, e.dim))
+	}
+	return e.vectorOf(words)
+}
+
+// vectorOf builds one embedding from a text's content words, directly:
+// the reference the remembered paths are tested against.
+func (e *Embedder) vectorOf(words []string) []float32 {
 	sc := scratchPool.Get().(*vecScratch)
 	defer scratchPool.Put(sc)
 	clear(sc.uni)
 	clear(sc.bi)
 	clear(sc.tri)
-	countFeatures(index.ContentWords(text), "", false, sc.uni, sc.bi, sc.tri)
+	countFeatures(words, "", false, sc.uni, sc.bi, sc.tri)
 	if cap(sc.acc) < e.dim {
 		sc.acc = make([]float64, e.dim)
 	}

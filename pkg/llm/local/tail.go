@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // minSharedTail is the shortest part after a text's first line that Embed
@@ -91,8 +93,37 @@ func (s tailSet) split(text string) (string, *tailState) {
 }
 
 func newTailState(text string, dim int) *tailState {
+	return wordsState(index.ContentWords(text), dim)
+}
+
+// wordsStates remembers the states of recent word sequences, by dimension
+// and words: a commit embeds its interaction whole for the node, and again
+// after each fact as the tail shared by the facts, in two renderings
+// ("user:" and "User:") whose words are the same.
+var wordsStates = textmemo.New(8, func(key string) *tailState {
+	dim, words := splitStateKey(key)
+	return buildState(words, dim)
+})
+
+// wordsState is buildState(words, dim), remembered.
+func wordsState(words []string, dim int) *tailState {
+	return wordsStates.Get(strconv.Itoa(dim) + "\x00" + strings.Join(words, "\x00"))
+}
+
+func splitStateKey(key string) (int, []string) {
+	d, rest, _ := strings.Cut(key, "\x00")
+	dim, _ := strconv.Atoi(d)
+	if rest == "" {
+		return dim, nil
+	}
+	// Words never hold a NUL: the segmenter does not put control
+	// characters in a word.
+	return dim, strings.Split(rest, "\x00")
+}
+
+// buildState is the state of a text whose content words are words.
+func buildState(words []string, dim int) *tailState {
 	var t tailState
-	words := index.ContentWords(text)
 	if len(words) > 0 {
 		t.first, t.hasFirst = index.Stem(words[0]), true
 	}

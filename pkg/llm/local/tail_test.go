@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"github.com/arbor-eval/arbor/pkg/index"
 	"math"
 	"strings"
 	"testing"
@@ -25,10 +26,14 @@ func sameBits(a, b []float32) bool {
 func checkTail(t testing.TB, dim int, head, tail string) {
 	t.Helper()
 	e := NewEmbedder(dim)
-	want := e.vector(head + "\n" + tail)
+	text := head + "\n" + tail
+	want := e.vectorOf(index.ContentWords(text))
 	got := e.vectorWithTail(head, newTailState(tail, dim))
 	if !sameBits(got, want) {
 		t.Fatalf("dim %d, head %q, tail %q: shared-tail vector differs from the whole text's", dim, head, tail)
+	}
+	if got := e.vector(text); !sameBits(got, want) {
+		t.Fatalf("dim %d, text %q: vector differs from the direct build", dim, text)
 	}
 }
 
@@ -74,7 +79,7 @@ func TestEmbedSharesTails(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, text := range texts {
-		if !sameBits(vs[i], e.vector(text)) {
+		if !sameBits(vs[i], e.vectorOf(index.ContentWords(text))) {
 			t.Fatalf("text %d: Embed's vector differs from the whole text's", i)
 		}
 	}
@@ -115,4 +120,28 @@ func BenchmarkEmbedSharedTail(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A commit embeds its interaction for the node ("user: …") and then as the
+// facts' shared tail ("User: …"): the second finds the first's state, and
+// both vectors stay those of the direct build.
+func TestWordsStateSharedAcrossRenderings(t *testing.T) {
+	e := NewEmbedder(DefaultDim)
+	body := strings.Repeat("We planned the garden beds, 12 rows of beans and the tomato seedlings. ", 6)
+	node := "user: " + body + "\nassistant: Sounds good."
+	lines := "User: " + strings.TrimSpace(body) + "\nAssistant: Sounds good."
+	if got, want := e.vector(node), e.vectorOf(index.ContentWords(node)); !sameBits(got, want) {
+		t.Fatal("node vector differs from the direct build")
+	}
+	if newTailState(lines, DefaultDim) != wordsState(index.ContentWords(node), DefaultDim) {
+		t.Fatal("the tail's state was built again, not found by its words")
+	}
+	fact := "The user plants 12 rows of beans."
+	vs, err := e.Embed(context.Background(), []string{fact + "\n" + lines, "Tomatoes.\n" + lines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := e.vectorOf(index.ContentWords(fact + "\n" + lines)); !sameBits(vs[0], want) {
+		t.Fatal("fact vector differs from the direct build")
+	}
 }
