@@ -129,23 +129,25 @@ func buildState(words []string, dim int) *tailState {
 	}
 	counts := [3]map[uint64]float64{{}, {}, {}}
 	countFeatures(words, "", false, counts[0], counts[1], counts[2])
+	var keys []uint64
 	var vals []float64
 	for gi, c := range counts {
 		g := tailGroup{counts: c, hashes: make([]uint64, 0, len(c)), start: make([]int32, dim+1), sums: make([]float64, dim)}
+		// One pass over the map, then one integer sort by slot (the key's
+		// high half; its low half indexes hashes).
+		keys = keys[:0]
 		for h := range c {
-			g.start[h%uint64(dim)+1]++
+			keys = append(keys, h%uint64(dim)<<32|uint64(len(g.hashes)))
+			g.hashes = append(g.hashes, h)
+		}
+		slices.Sort(keys)
+		byIndex := slices.Clone(g.hashes)
+		for i, k := range keys {
+			g.hashes[i] = byIndex[uint32(k)]
+			g.start[k>>32+1]++
 		}
 		for s := range dim {
 			g.start[s+1] += g.start[s]
-		}
-		g.hashes = g.hashes[:len(c)]
-		next := slices.Clone(g.start[:dim])
-		for h := range c {
-			s := h % uint64(dim)
-			g.hashes[next[s]] = h
-			next[s]++
-		}
-		for s := range dim {
 			if hs := g.slot(s); len(hs) > 0 {
 				vals = vals[:0]
 				for _, h := range hs {
