@@ -138,7 +138,9 @@ func writeHeapProfile(path string) error {
 //     tokens per interaction and 100 interactions per 100K-token history),
 //     made in memory from the shipped BranchMemEval turns (no BEAM data is
 //     shipped). Offline commit cost grows with the text, so this is the
-//     issue's "offline ArborMem commit (BEAM)" figure.
+//     issue's "offline ArborMem commit (BEAM)" figure;
+//   - with ARBOR_COMMIT_DATA=BENCHMARK:PATH, every interaction of a dataset
+//     file of yours (e.g. locomo:locomo10.json), in one instance.
 func BenchmarkOfflineCommit(b *testing.B) {
 	eps, err := datasets.Load(context.Background(), "beam", "../datasets/beam/testdata/chats/100K", datasets.Options{})
 	if err != nil || len(eps) == 0 {
@@ -158,16 +160,41 @@ func BenchmarkOfflineCommit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	inputs := []struct {
+		name string
+		ins  []dialog.Interaction
+	}{{"fixture", fixture}, {"beam-sized", sized}}
+	if spec := os.Getenv("ARBOR_COMMIT_DATA"); spec != "" {
+		bench, path, ok := strings.Cut(spec, ":")
+		if !ok {
+			b.Fatalf("ARBOR_COMMIT_DATA %q: want BENCHMARK:PATH", spec)
+		}
+		eps, err := datasets.Load(context.Background(), bench, path, datasets.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var ins []dialog.Interaction
+		for i, ep := range eps {
+			for _, st := range ep.Steps {
+				if st.Interaction != nil {
+					in := *st.Interaction
+					in.ID = fmt.Sprintf("e%d-%s", i, in.ID)
+					ins = append(ins, in)
+				}
+			}
+		}
+		inputs = append(inputs, struct {
+			name string
+			ins  []dialog.Interaction
+		}{bench, ins})
+	}
 	cfg := testConfig(b)
 	d, err := newMemoryDeps(context.Background(), cfg, "beam")
 	if err != nil {
 		b.Fatal(err)
 	}
 	d.models.Tokens.Count("warm up")
-	for _, input := range []struct {
-		name string
-		ins  []dialog.Interaction
-	}{{"fixture", fixture}, {"beam-sized", sized}} {
+	for _, input := range inputs {
 		b.Run(input.name, func(b *testing.B) {
 			per, cpu := map[string]float64{}, map[string]float64{}
 			for _, system := range []string{"bm25", "arbormem"} {
