@@ -98,7 +98,7 @@ func minLen(t *syntax.Regexp) int {
 
 // at returns the submatch indices (just the match's when !sub) of the
 // match of re that starts at c, or nil; rd is scratch.
-func (s *startScan) at(text string, c int, sub bool, rd *strings.Reader) []int {
+func (s *startScan) at(text string, c int, sub bool, rd *countingReader) []int {
 	re, off := s.atStart, 0
 	if c > 0 {
 		_, k := utf8.DecodeLastRuneInString(text[:c])
@@ -127,13 +127,23 @@ func (s *startScan) at(text string, c int, sub bool, rd *strings.Reader) []int {
 // re.FindAllStringIndex(text, n) (!sub), n < 0 meaning all.
 func (s *startScan) all(text string, n int, sub bool) [][]int {
 	var out [][]int
-	var rd strings.Reader
+	rd := countingReader{budget: scanBudget(len(text))}
 	for pos := 0; pos < len(text) && n != 0; {
 		c := s.next(text, pos)
 		if c < 0 {
 			break
 		}
 		m := s.at(text, c, sub, &rd)
+		if rd.read > rd.budget {
+			// Candidates whose attempts each read far (a run of
+			// thousands of digits, every one a candidate of reMoney)
+			// would make the scan quadratic: the engine's own search,
+			// linear in the text, gives the same matches.
+			if sub {
+				return s.re.FindAllStringSubmatchIndex(text, n0(n, len(out)))
+			}
+			return s.re.FindAllStringIndex(text, n0(n, len(out)))
+		}
 		if m == nil {
 			pos = c + 1
 			continue
@@ -143,6 +153,34 @@ func (s *startScan) all(text string, n int, sub bool) [][]int {
 		pos = m[1]
 	}
 	return out
+}
+
+// n0 is the n a FindAll call started with: n (what is left) plus the
+// matches found so far, or -1 (all) when n was negative.
+func n0(n, found int) int {
+	if n < 0 {
+		return -1
+	}
+	return n + found
+}
+
+// scanBudget is how many runes the anchored attempts of one scan may read
+// before the scan gives way to the engine's search: a few times the text,
+// which ordinary text stays far below (an attempt dies within a few runes
+// of its candidate).
+func scanBudget(textLen int) int { return 4*textLen + 4096 }
+
+// countingReader reads a text for the anchored attempts and counts the
+// runes they read, across attempts.
+type countingReader struct {
+	strings.Reader
+	read, budget int
+}
+
+// ReadRune is strings.Reader's, counted.
+func (r *countingReader) ReadRune() (rune, int, error) {
+	r.read++
+	return r.Reader.ReadRune()
 }
 
 // FindAllStringIndex is re.FindAllStringIndex(text, n).

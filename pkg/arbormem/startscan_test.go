@@ -238,3 +238,23 @@ func joinedTexts(texts []string, size int) []string {
 	}
 	return out
 }
+
+// TestStartScanLongRuns: texts where every byte of a long run is a
+// candidate whose attempt reads to the run's end (digits for reMoney, quotes
+// for reQuoted) would make a scan quadratic; past its read budget the scan
+// gives way to the engine's search, with the same matches, also when it has
+// found some before (FindAll's n counts those).
+func TestStartScanLongRuns(t *testing.T) {
+	digits := strings.Repeat("1", 5000)
+	for _, text := range []string{
+		"\xd3W0" + digits,
+		"paid $5 and 3 dollars, then " + digits + " dollars and 7 euros",
+		"on May 5th " + strings.Repeat("May ", 1500) + "6",
+		strings.Repeat(`"a`, 3000),
+	} {
+		if n := scanBudget(len(text)); n <= 0 {
+			t.Fatalf("budget %d", n)
+		}
+		checkStartScans(t, text, true)
+	}
+}
