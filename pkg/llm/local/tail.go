@@ -13,14 +13,16 @@ import (
 )
 
 // minSharedTail is the shortest part after a text's first line that Embed
-// shares between texts: below it, building the tail's state costs more
-// than the features it saves.
+// shares between texts, and the shortest text whose state vector
+// remembers: below it, building a state costs more than it saves.
 const minSharedTail = 256
 
-// tailState is what a text after its first line contributes to an
-// embedding, built once for the texts of one Embed call that share the
-// tail and differ in the first line (ArborMem embeds each fact followed by
-// its whole source interaction). It is read-only once built.
+// tailState is what a sequence of words contributes to an embedding,
+// built once per sequence (wordsState remembers it): for the texts of one
+// Embed call that share a tail and differ in the first line (ArborMem
+// embeds each fact followed by its whole source interaction), and for a
+// long text embedded whole, such as the node's, whose words that tail
+// repeats. It is read-only once built.
 type tailState struct {
 	first    string // stem of the tail's first content word
 	hasFirst bool   // whether the tail has a content word
