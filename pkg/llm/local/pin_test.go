@@ -17,7 +17,7 @@ import (
 func TestEmbedderVectorsPinned(t *testing.T) {
 	src := "user: I adopted a rescue greyhound named Biscuit in May 2023; we walk 5 km every morning.\n" +
 		"assistant: Congratulations on adopting Biscuit! Greyhounds love short sprints, and 5 km of walking is plenty. " +
-		strings.Repeat("Keep the lead short near roads. ", 8)
+		strings.Repeat("Keep the lead short near roads. ", 30)
 	texts := []string{
 		"The user adopted a greyhound named Biscuit.\n" + src,
 		"The user walks 5 km every morning.\n" + src,
@@ -26,7 +26,10 @@ func TestEmbedderVectorsPinned(t *testing.T) {
 		"",
 		"the and of",
 	}
-	want := map[int]string{7: "5e4f3e732b3d41ca", DefaultDim: "e32de67fbc819c98"} // as the embedder made them before issue 17's speed work
+	want := map[int]string{7: "2f79d94407722cde", DefaultDim: "63463dd114ec5692"} // as the embedder made them before issue 17's speed work
+	if n := len(NewEmbedder(DefaultDim).sharedTails(texts)); n != 1 || len(src) < minSharedTail {
+		t.Fatalf("%d shared tails, source of %d bytes: the texts no longer take the shared paths", n, len(src))
+	}
 	for dim, sum := range want {
 		vs, err := NewEmbedder(dim).Embed(context.Background(), texts)
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 // minSharedTail is the shortest part after a text's first line that Embed
 // shares between texts, and the shortest text whose state vector
 // remembers: below it, building a state costs more than it saves.
-const minSharedTail = 256
+const minSharedTail = 1024
 
 // tailState is what a sequence of words contributes to an embedding,
 // built once per sequence (wordsState remembers it): for the texts of one

@@ -62,7 +62,7 @@ func TestSharedTailBitIdentical(t *testing.T) {
 
 func TestEmbedSharesTails(t *testing.T) {
 	e := NewEmbedder(DefaultDim)
-	tail := strings.Repeat("user: we planned the garden beds and the tomato seedlings.\n", 10)
+	tail := strings.Repeat("user: we planned the garden beds and the tomato seedlings.\n", 25)
 	// Invalid UTF-8 next to the newline is built whole: the segmenter
 	// reads "a\xcb\nb" as one word.
 	heads := []string{"The user plans garden beds.", "Tomatoes need sun.", "", "a\xcb", "\xe2\x80"}
@@ -127,7 +127,7 @@ func BenchmarkEmbedSharedTail(b *testing.B) {
 // both vectors stay those of the direct build.
 func TestWordsStateSharedAcrossRenderings(t *testing.T) {
 	e := NewEmbedder(DefaultDim)
-	body := strings.Repeat("We planned the garden beds, 12 rows of beans and the tomato seedlings. ", 6)
+	body := strings.Repeat("We planned the garden beds, 12 rows of beans and the tomato seedlings. ", 18)
 	node := "user: " + body + "\nassistant: Sounds good."
 	lines := "User: " + strings.TrimSpace(body) + "\nAssistant: Sounds good."
 	if got, want := e.vector(node), e.vectorOf(index.ContentWords(node)); !sameBits(got, want) {
