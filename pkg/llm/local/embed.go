@@ -111,21 +111,30 @@ func (e *Embedder) vector(text string) []float32 {
 // vectorOf builds one embedding from a text's content words, directly:
 // the reference the remembered paths are tested against.
 func (e *Embedder) vectorOf(words []string) []float32 {
-	sc := scratchPool.Get().(*vecScratch)
+	sc, acc := e.scratch()
 	defer scratchPool.Put(sc)
-	clear(sc.uni)
-	clear(sc.bi)
-	clear(sc.tri)
 	countFeatures(words, "", false, sc.uni, sc.bi, sc.tri)
-	if cap(sc.acc) < e.dim {
-		sc.acc = make([]float64, e.dim)
-	}
-	acc := sc.acc[:e.dim]
-	clear(acc)
 	e.addGroup(acc, sc, sc.uni, weightUnigram)
 	e.addGroup(acc, sc, sc.bi, weightBigram)
 	e.addGroup(acc, sc, sc.tri, weightTrigram)
 	return normalised(acc)
+}
+
+// scratch takes working memory from the pool (the caller puts it back):
+// empty feature counts and a zeroed accumulator of e's dimension.
+func (e *Embedder) scratch() (*vecScratch, []float64) {
+	sc := scratchPool.Get().(*vecScratch)
+	clear(sc.uni)
+	clear(sc.bi)
+	clear(sc.tri)
+	if cap(sc.acc) < e.dim {
+		sc.acc = make([]float64, e.dim)
+		sc.sums = make([]float64, e.dim)
+		sc.touched = make([]bool, e.dim)
+	}
+	acc := sc.acc[:e.dim]
+	clear(acc)
+	return sc, acc
 }
 
 // countFeatures adds the features of words to the three groups' counts:
@@ -234,12 +243,19 @@ func (e *Embedder) addGroup(acc []float64, sc *vecScratch, feats map[uint64]floa
 		merged = append(merged, feature{idx: int(slot), val: sumAscending(run)})
 	}
 	sc.keys, sc.vals, sc.merged, sc.run = keys, vals, merged, run
+	addMerged(acc, merged, weight)
+}
+
+// addMerged adds a group's merged slots (in slot order) into acc, scaled
+// so that the group has norm weight; a group with no features, or whose
+// features all cancelled out, adds nothing.
+func addMerged(acc []float64, merged []feature, weight float64) {
 	var ss float64
 	for _, f := range merged {
 		ss += f.val * f.val
 	}
 	if ss == 0 {
-		return // no features, or all cancelled out in collisions
+		return
 	}
 	scale := weight / math.Sqrt(ss)
 	for _, f := range merged {

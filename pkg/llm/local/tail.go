@@ -193,24 +193,12 @@ type slotHash struct {
 // describes, bit for bit as vector would (the tokenizer breaks at
 // every newline, so the text's words are the head's and then the tail's).
 func (e *Embedder) vectorWithTail(head string, t *tailState) []float32 {
-	sc := scratchPool.Get().(*vecScratch)
+	sc, acc := e.scratch()
 	defer scratchPool.Put(sc)
-	clear(sc.uni)
-	clear(sc.bi)
-	clear(sc.tri)
 	last, has := countFeatures(index.ContentWords(head), "", false, sc.uni, sc.bi, sc.tri)
 	if has && t.hasFirst {
-		sc.bi[fnvAdd(fnvAdd(fnv1a('b', last), " "), t.first)]++
+		sc.bi[fnvAdd(bigramPrefix(last), t.first)]++ // the bigram across the newline
 	}
-	if cap(sc.acc) < e.dim {
-		sc.acc = make([]float64, e.dim)
-	}
-	if cap(sc.sums) < e.dim {
-		sc.sums = make([]float64, e.dim)
-		sc.touched = make([]bool, e.dim)
-	}
-	acc := sc.acc[:e.dim]
-	clear(acc)
 	e.addGroupWithTail(acc, sc, sc.uni, &t.groups[0], weightUnigram)
 	e.addGroupWithTail(acc, sc, sc.bi, &t.groups[1], weightBigram)
 	e.addGroupWithTail(acc, sc, sc.tri, &t.groups[2], weightTrigram)
@@ -251,21 +239,13 @@ func (e *Embedder) addGroupWithTail(acc []float64, sc *vecScratch, head map[uint
 		i = j
 	}
 	sc.heads = hs
-	var ss float64
+	merged := sc.merged[:0]
 	for s, v := range sums {
 		if g.start[s] != g.start[s+1] || touched[s] {
-			ss += v * v
+			merged = append(merged, feature{idx: s, val: v})
+			touched[s] = false
 		}
 	}
-	if ss != 0 {
-		scale := weight / math.Sqrt(ss)
-		for s, v := range sums {
-			if g.start[s] != g.start[s+1] || touched[s] {
-				acc[s] += v * scale
-			}
-		}
-	}
-	for _, x := range hs {
-		touched[x.slot] = false
-	}
+	sc.merged = merged
+	addMerged(acc, merged, weight)
 }
