@@ -142,59 +142,37 @@ func writeHeapProfile(path string) error {
 //   - with ARBOR_COMMIT_DATA=BENCHMARK:PATH, every interaction of a dataset
 //     file of yours (e.g. locomo:locomo10.json), in one instance.
 func BenchmarkOfflineCommit(b *testing.B) {
-	eps, err := datasets.Load(context.Background(), "beam", "../datasets/beam/testdata/chats/100K", datasets.Options{})
-	if err != nil || len(eps) == 0 {
-		b.Fatalf("beam fixture: %d episodes, %v", len(eps), err)
-	}
-	var fixture []dialog.Interaction
-	for i, ep := range eps {
-		for _, st := range ep.Steps {
-			if st.Interaction != nil {
-				in := *st.Interaction
-				in.ID = fmt.Sprintf("e%d-%s", i, in.ID) // one instance takes every chat
-				fixture = append(fixture, in)
-			}
-		}
+	fixture, err := allInteractions("beam", "../datasets/beam/testdata/chats/100K")
+	if err != nil {
+		b.Fatal(err)
 	}
 	sized, err := beamSizedInteractions(40, 150, 600)
 	if err != nil {
 		b.Fatal(err)
 	}
-	inputs := []struct {
-		name string
-		ins  []dialog.Interaction
-	}{{"fixture", fixture}, {"beam-sized", sized}}
+	type input struct {
+		name, benchmark string
+		ins             []dialog.Interaction
+	}
+	inputs := []input{{"fixture", "beam", fixture}, {"beam-sized", "beam", sized}}
 	if spec := os.Getenv("ARBOR_COMMIT_DATA"); spec != "" {
 		bench, path, ok := strings.Cut(spec, ":")
 		if !ok {
 			b.Fatalf("ARBOR_COMMIT_DATA %q: want BENCHMARK:PATH", spec)
 		}
-		eps, err := datasets.Load(context.Background(), bench, path, datasets.Options{})
+		ins, err := allInteractions(bench, path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		var ins []dialog.Interaction
-		for i, ep := range eps {
-			for _, st := range ep.Steps {
-				if st.Interaction != nil {
-					in := *st.Interaction
-					in.ID = fmt.Sprintf("e%d-%s", i, in.ID)
-					ins = append(ins, in)
-				}
-			}
-		}
-		inputs = append(inputs, struct {
-			name string
-			ins  []dialog.Interaction
-		}{bench, ins})
+		inputs = append(inputs, input{bench, bench, ins})
 	}
 	cfg := testConfig(b)
-	d, err := newMemoryDeps(context.Background(), cfg, "beam")
-	if err != nil {
-		b.Fatal(err)
-	}
-	d.models.Tokens.Count("warm up")
 	for _, input := range inputs {
+		d, err := newMemoryDeps(context.Background(), cfg, input.benchmark)
+		if err != nil {
+			b.Fatal(err)
+		}
+		d.models.Tokens.Count("warm up")
 		b.Run(input.name, func(b *testing.B) {
 			per, cpu := map[string]float64{}, map[string]float64{}
 			for _, system := range []string{"bm25", "arbormem"} {
@@ -234,6 +212,30 @@ func BenchmarkOfflineCommit(b *testing.B) {
 			}
 		})
 	}
+}
+
+// allInteractions loads a dataset file and returns every interaction of
+// every episode, ids prefixed by the episode's index so that one memory
+// instance can take them all.
+func allInteractions(benchmark, path string) ([]dialog.Interaction, error) {
+	eps, err := datasets.Load(context.Background(), benchmark, path, datasets.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if len(eps) == 0 {
+		return nil, fmt.Errorf("%s %s: no episodes", benchmark, path)
+	}
+	var out []dialog.Interaction
+	for i, ep := range eps {
+		for _, st := range ep.Steps {
+			if st.Interaction != nil {
+				in := *st.Interaction
+				in.ID = fmt.Sprintf("e%d-%s", i, in.ID)
+				out = append(out, in)
+			}
+		}
+	}
+	return out, nil
 }
 
 // beamSizedInteractions builds n interactions of about userWords and
