@@ -29,7 +29,8 @@ type slot[T any] struct {
 	val T
 }
 
-// New returns a memo of f with n slots (n > 0).
+// New returns a memo of f with n slots (n > 0); f may be nil for a memo
+// used only through GetWith.
 func New[T any](n int, f func(string) T) *Memo[T] {
 	m := &Memo[T]{f: f, seed: maphash.MakeSeed(), slots: make([]atomic.Pointer[slot[T]], n)}
 	registry.Lock()
@@ -63,13 +64,21 @@ func (m *Memo[T]) reset() {
 
 // Get returns f(text), computing it only when text is not remembered.
 func (m *Memo[T]) Get(text string) T {
-	sl := &m.slots[maphash.String(m.seed, text)%uint64(len(m.slots))]
-	if e := sl.Load(); e != nil && e.key == text {
+	return m.GetWith(text, func() T { return m.f(text) })
+}
+
+// GetWith returns the value remembered for key, or compute's, which it
+// remembers: for callers that hold what the value is computed from in a
+// better form than the key (the key must still determine the value). A
+// memo used only this way may be made with a nil f.
+func (m *Memo[T]) GetWith(key string, compute func() T) T {
+	sl := &m.slots[maphash.String(m.seed, key)%uint64(len(m.slots))]
+	if e := sl.Load(); e != nil && e.key == key {
 		return e.val
 	}
-	v := m.f(text)
+	v := compute()
 	// A copy of the key: a text cut from a larger one would otherwise keep
 	// the whole of that alive for as long as it is remembered.
-	sl.Store(&slot[T]{key: strings.Clone(text), val: v})
+	sl.Store(&slot[T]{key: strings.Clone(key), val: v})
 	return v
 }

@@ -47,3 +47,19 @@ func TestMemo(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestGetWith: a memo made without f computes with the caller's function,
+// once per remembered key.
+func TestGetWith(t *testing.T) {
+	m := New[int](4, nil)
+	calls := 0
+	get := func(key string, v int) int {
+		return m.GetWith(key, func() int { calls++; return v })
+	}
+	if got := get("k", 7); got != 7 {
+		t.Fatalf("GetWith(k) = %d, want 7", got)
+	}
+	if got := get("k", 9); got != 7 || calls != 1 {
+		t.Fatalf("second GetWith(k) = %d after %d computations, want the remembered 7 after 1", got, calls)
+	}
+}

@@ -102,25 +102,14 @@ func newTailState(text string, dim int) *tailState {
 // and words: a commit embeds its interaction whole for the node, and again
 // after each fact as the tail shared by the facts, in two renderings
 // ("user:" and "User:") whose words are the same.
-var wordsStates = textmemo.New(8, func(key string) *tailState {
-	dim, words := splitStateKey(key)
-	return buildState(words, dim)
-})
+var wordsStates = textmemo.New[*tailState](8, nil)
 
-// wordsState is buildState(words, dim), remembered.
+// wordsState is buildState(words, dim), remembered. Words never hold a
+// NUL (the segmenter puts no control character in a word), so the key
+// determines them.
 func wordsState(words []string, dim int) *tailState {
-	return wordsStates.Get(strconv.Itoa(dim) + "\x00" + strings.Join(words, "\x00"))
-}
-
-func splitStateKey(key string) (int, []string) {
-	d, rest, _ := strings.Cut(key, "\x00")
-	dim, _ := strconv.Atoi(d)
-	if rest == "" {
-		return dim, nil
-	}
-	// Words never hold a NUL: the segmenter does not put control
-	// characters in a word.
-	return dim, strings.Split(rest, "\x00")
+	key := strconv.Itoa(dim) + "\x00" + strings.Join(words, "\x00")
+	return wordsStates.GetWith(key, func() *tailState { return buildState(words, dim) })
 }
 
 // buildState is the state of a text whose content words are words.
