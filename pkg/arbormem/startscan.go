@@ -126,7 +126,12 @@ func (s *startScan) at(text string, c int, sub bool, rd *countingReader) []int {
 // all is re.FindAllStringSubmatchIndex(text, n) (sub) or
 // re.FindAllStringIndex(text, n) (!sub), n < 0 meaning all.
 func (s *startScan) all(text string, n int, sub bool) [][]int {
-	var out [][]int
+	out, _ := s.scan(text, n, sub)
+	return out
+}
+
+// scan is all, and reports whether it gave way to the engine's search.
+func (s *startScan) scan(text string, n int, sub bool) (out [][]int, engine bool) {
 	rd := countingReader{budget: scanBudget(len(text))}
 	for pos := 0; pos < len(text) && n != 0; {
 		c := s.next(text, pos)
@@ -140,9 +145,9 @@ func (s *startScan) all(text string, n int, sub bool) [][]int {
 			// would make the scan quadratic: the engine's own search,
 			// linear in the text, gives the same matches.
 			if sub {
-				return s.re.FindAllStringSubmatchIndex(text, n0(n, len(out)))
+				return s.re.FindAllStringSubmatchIndex(text, n0(n, len(out))), true
 			}
-			return s.re.FindAllStringIndex(text, n0(n, len(out)))
+			return s.re.FindAllStringIndex(text, n0(n, len(out))), true
 		}
 		if m == nil {
 			pos = c + 1
@@ -152,7 +157,7 @@ func (s *startScan) all(text string, n int, sub bool) [][]int {
 		n--
 		pos = m[1]
 	}
-	return out
+	return out, false
 }
 
 // n0 is the n a FindAll call started with: n (what is left) plus the

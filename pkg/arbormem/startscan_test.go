@@ -252,9 +252,20 @@ func TestStartScanLongRuns(t *testing.T) {
 		"on May 5th " + strings.Repeat("May ", 1500) + "6",
 		strings.Repeat(`"a`, 3000),
 	} {
-		if n := scanBudget(len(text)); n <= 0 {
-			t.Fatalf("budget %d", n)
-		}
 		checkStartScans(t, text, true)
+	}
+	// A digit run no match ends (every attempt fails at its end) takes
+	// reMoney's scan past its budget; ordinary text of that length does
+	// not.
+	for _, c := range []struct {
+		text   string
+		engine bool
+	}{
+		{"paid $5 and 3 dollars, then W" + digits, true},
+		{strings.Repeat("paid $5 and 3 dollars on May 5th. ", 150), false},
+	} {
+		if _, engine := scanMoney.scan(c.text, -1, false); engine != c.engine {
+			t.Errorf("scan of %d bytes gave way to the engine: %v, want %v", len(c.text), engine, c.engine)
+		}
 	}
 }
