@@ -62,8 +62,8 @@ type denseRow struct {
 // i), then either its npal distinct magnitudes and, per nonzero in slot
 // order, the index of its magnitude and its sign bit (index<<1 | sign)
 // packed in width bits; or (npal 0) each nonzero's value. (Values come in
-// ± pairs, so a palette of magnitudes is half the size.) Its unit row is float32(float64(v)*scale) per slot, the arithmetic
-// of normalised.
+// ± pairs, so a palette of magnitudes is half the size.) Its unit row is
+// float32(float64(v)*scale) per slot, the arithmetic of normalised.
 type sparseRow struct {
 	buf   []byte
 	scale float64
