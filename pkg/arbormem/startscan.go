@@ -43,9 +43,11 @@ import (
 // such position, so it would have tried each candidate too. The regexps
 // are leftmost-first (not Longest), as the wrappers are compiled.
 type startScan struct {
-	re       *regexp.Regexp
-	atStart  *regexp.Regexp // ^(?:re), for a match at the start of the text
-	afterOne *regexp.Regexp // ^(?s:.)(?:re), run from the rune before the match
+	re *regexp.Regexp
+	// anchored compiles, on first use (not at every start of the
+	// program, most of which never scan), ^(?:re) for a match at the start
+	// of the text and ^(?s:.)(?:re), run from the rune before the match.
+	anchored func() (atStart, afterOne *regexp.Regexp)
 	// next returns the first position >= from where a match of re may
 	// start, or -1. It must return every position where one does start.
 	next func(text string, from int) int
@@ -60,10 +62,11 @@ func newStartScan(re *regexp.Regexp, next func(text string, from int) int) *star
 		panic(fmt.Sprintf("arbormem: start scan of %q: the pattern must not match the empty string", re))
 	}
 	return &startScan{
-		re:       re,
-		atStart:  regexp.MustCompile(`^(?:` + re.String() + `)`),
-		afterOne: regexp.MustCompile(`^(?s:.)(?:` + re.String() + `)`),
-		next:     next,
+		re: re,
+		anchored: sync.OnceValues(func() (*regexp.Regexp, *regexp.Regexp) {
+			return regexp.MustCompile(`^(?:` + re.String() + `)`), regexp.MustCompile(`^(?s:.)(?:` + re.String() + `)`)
+		}),
+		next: next,
 	}
 }
 
@@ -99,10 +102,11 @@ func minLen(t *syntax.Regexp) int {
 // at returns the submatch indices (just the match's when !sub) of the
 // match of re that starts at c, or nil; rd is scratch.
 func (s *startScan) at(text string, c int, sub bool, rd *countingReader) []int {
-	re, off := s.atStart, 0
+	atStart, afterOne := s.anchored()
+	re, off := atStart, 0
 	if c > 0 {
 		_, k := utf8.DecodeLastRuneInString(text[:c])
-		re, off = s.afterOne, c-k
+		re, off = afterOne, c-k
 	}
 	rd.Reset(text[off:])
 	var m []int
