@@ -205,6 +205,12 @@ func lineWords(line string) []string {
 	return out
 }
 
+// LineWise reports whether the analysis (Analyze, ContentWords) of text,
+// and of any text of such lines joined by "\n", is its lines' analyses one
+// after another: callers that analyse parts of a text apart rely on it.
+// It holds for valid UTF-8 (see analyzeLines).
+func LineWise(text string) bool { return utf8.ValidString(text) }
+
 // analyzeLines analyses text line by line, remembering lines, because the
 // callers analyse the same large texts many times inside different
 // strings: ArborMem indexes each fact as fact + "\n" + its source
@@ -221,10 +227,11 @@ func lineWords(line string) []string {
 // Porter) map each token alone, and the Porter stage equals Stem of the
 // content words (stemming never empties a non-empty word). Only valid
 // UTF-8 is split: segment stops the whole text at a None token followed by
-// an invalid byte, which a split would confine to one line. TestLineWise
-// and FuzzLineWise compare against bleve's analyzers over the whole text.
+// an invalid byte, which a split would confine to one line (LineWise).
+// TestLineWise and FuzzLineWise compare against bleve's analyzers over the
+// whole text.
 func analyzeLines(text string, stemmed bool) []string {
-	if !utf8.ValidString(text) {
+	if !LineWise(text) {
 		a := mustAnalyzers()
 		if stemmed {
 			return terms(a.stemmed, text)

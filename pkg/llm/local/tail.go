@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/arbor-eval/arbor/pkg/index"
 	"github.com/arbor-eval/arbor/pkg/textmemo"
@@ -49,9 +48,10 @@ type tailSet map[string]*tailState
 // sharedTails finds the tails (a text's part after its first line, at least
 // minSharedTail bytes) that two or more of texts share, and builds their
 // states: ArborMem embeds each fact of a commit followed by its whole
-// source interaction, in one call. Only valid UTF-8 is split: bleve's word
-// segmenter can join an invalid byte, the newline after it and the next
-// word into one token. A tail no other text shares is not worth a state.
+// source interaction, in one call. A text is split only where its analysis
+// is its lines' (index.LineWise): bleve's word segmenter can join an invalid
+// byte, the newline after it and the next word into one token. A tail no
+// other text shares is not worth a state.
 func (e *Embedder) sharedTails(texts []string) tailSet {
 	if len(texts) < 2 {
 		return nil
@@ -67,7 +67,7 @@ func (e *Embedder) sharedTails(texts []string) tailSet {
 	}
 	var set tailSet
 	for tail, n := range seen {
-		if n >= 2 && utf8.ValidString(tail) {
+		if n >= 2 && index.LineWise(tail) {
 			if set == nil {
 				set = tailSet{}
 			}
@@ -78,7 +78,8 @@ func (e *Embedder) sharedTails(texts []string) tailSet {
 }
 
 // split returns text's first line and the state of its tail when the set
-// holds that tail and the first line is valid UTF-8; a nil state otherwise.
+// holds that tail and the first line analyses alone (index.LineWise); a nil
+// state otherwise.
 func (s tailSet) split(text string) (string, *tailState) {
 	if len(s) == 0 {
 		return "", nil
@@ -88,7 +89,7 @@ func (s tailSet) split(text string) (string, *tailState) {
 		return "", nil
 	}
 	st := s[text[i+1:]]
-	if st == nil || !utf8.ValidString(text[:i]) {
+	if st == nil || !index.LineWise(text[:i]) {
 		return "", nil
 	}
 	return text[:i], st
