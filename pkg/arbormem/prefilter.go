@@ -19,10 +19,63 @@ import (
 // and most sentences hold none of a cue's words.
 
 // litFilter is the literals one of which every match contains; any is true
-// when the regexp has no such set (it then always runs).
+// when the regexp has no such set (it then always runs). hand, when set,
+// is a hand-written test that replaces the literals (handFilters).
 type litFilter struct {
 	any  bool
 	lits []foldLit
+	hand func(string) bool
+}
+
+// handFilters are prefilters written for regexps the literals cannot
+// filter: each returns false only for texts the regexp cannot match
+// (FuzzHandFilters compares them with their regexps).
+var handFilters = map[*regexp.Regexp]func(string) bool{
+	reContinuation: mayOpenContinuation,
+}
+
+// continuationOpeners are the words a match of reContinuation can start
+// with (after white space): its acknowledgements' and its cues' first
+// words, but "hmm+", which mayOpenContinuation tests.
+var continuationOpeners = toSet(`ok okay great thanks thank perfect cool nice sure got awesome sounds alright right yes yeah good so
+also and plus additionally what how one another quick follow following continuing to in on building related speaking while
+can could would should same then`)
+
+// mayOpenContinuation reports whether reContinuation may match s: it is
+// anchored at the start, and each of its alternatives is a word followed
+// by what is not a letter, so the first run of letters after RE2's \s* must
+// be one of continuationOpeners (or "hmm", "hmmm", ...) in any case. A
+// non-ASCII rune after the run may be a letter folding to ASCII ("ſ" to s,
+// the Kelvin sign to k), so the regexp decides.
+func mayOpenContinuation(s string) bool {
+	i := skipRESpace(s, 0)
+	j := i
+	for j < len(s) && 'a' <= s[j]|0x20 && s[j]|0x20 <= 'z' {
+		j++
+	}
+	if j < len(s) && s[j] >= utf8.RuneSelf {
+		return true
+	}
+	var buf [16]byte
+	if j-i > len(buf) {
+		return false
+	}
+	w := buf[:j-i]
+	for k := range w {
+		w[k] = s[i+k] | 0x20
+	}
+	if continuationOpeners[string(w)] {
+		return true
+	}
+	if len(w) < 3 || w[0] != 'h' {
+		return false
+	}
+	for _, c := range w[1:] {
+		if c != 'm' {
+			return false
+		}
+	}
+	return true
 }
 
 // foldLit is a literal, lower-case ASCII when fold (matched ignoring case).
@@ -38,7 +91,9 @@ func filterOf(re *regexp.Regexp) *litFilter {
 		return f.(*litFilter)
 	}
 	f := &litFilter{any: true}
-	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil && !anchoredAtStart(t.Simplify()) {
+	if hand := handFilters[re]; hand != nil {
+		f = &litFilter{hand: hand}
+	} else if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil && !anchoredAtStart(t.Simplify()) {
 		if lits, ok := required(t.Simplify()); ok && len(lits) > 0 {
 			f = &litFilter{lits: lits}
 		}
@@ -155,6 +210,9 @@ var foldRunes = func() string {
 func (f *litFilter) may(text string) bool {
 	if f.any {
 		return true
+	}
+	if f.hand != nil {
+		return f.hand(text)
 	}
 	var lower string
 	for _, l := range f.lits {

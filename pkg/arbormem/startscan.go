@@ -269,12 +269,16 @@ func (s *startScan) MatchString(text string) bool { return s.all(text, 1, false)
 // The entity patterns' start scans. The candidate finders below read
 // their patterns: what may begin a match, and the \b in front of it (RE2's
 // \b is ASCII: a digit or letter after a byte that is not [0-9A-Za-z_]).
+// At a digit, they also look at what must follow it in a match (a unit, a
+// date's "-", a clock's ":" or am/pm, a month name after a day), so that
+// the anchored attempt, which costs far more than the look, runs mostly
+// where a match is; a digit where no match can start is no candidate.
 var (
 	scanMoney    = newStartScan(reMoney, nextMoneyStart)
-	scanQuantity = newStartScan(reQuantity, nextDigitWordStart)
-	scanDateISO  = newStartScan(reDateISO, nextDigitWordStart)
+	scanQuantity = newStartScan(reQuantity, nextQuantityStart)
+	scanDateISO  = newStartScan(reDateISO, nextDateISOStart)
 	scanDateText = newStartScan(reDateText, nextDateTextStart)
-	scanClock    = newStartScan(reClock, nextDigitWordStart)
+	scanClock    = newStartScan(reClock, nextClockStart)
 	scanURL      = newStartScan(reURL, nextURLStart)
 	scanQuoted   = newStartScan(reQuoted, nextQuoteStart)
 )
@@ -289,6 +293,11 @@ func isREWordByte(b byte) bool {
 
 // wordStart reports whether \b holds before the word character at i.
 func wordStart(text string, i int) bool { return i == 0 || !isREWordByte(text[i-1]) }
+
+// boundaryAt reports whether RE2's \b holds at i.
+func boundaryAt(text string, i int) bool {
+	return (i > 0 && isREWordByte(text[i-1])) != (i < len(text) && isREWordByte(text[i]))
+}
 
 // byteSet is a set of bytes: the bytes a match can start with, tested in
 // the candidate finders' inner loops by one load.
@@ -321,8 +330,51 @@ var (
 	quoteFirst    = bytesOf("\"'\xe2")                           // “ is E2 80 9C
 )
 
-// nextMoneyStart: reMoney starts with a currency sign or a digit (its
-// second branch has no \b).
+// digitCommaEnd is the end of the run of digits and commas from i (the
+// greedy [\d,]* of reMoney and reQuantity).
+func digitCommaEnd(text string, i int) int {
+	for i < len(text) && (isDigitByte(text[i]) || text[i] == ',') {
+		i++
+	}
+	return i
+}
+
+// decimalEnd is the end of the greedy (?:\.\d+)? at i.
+func decimalEnd(text string, i int) int {
+	if i+1 < len(text) && text[i] == '.' && isDigitByte(text[i+1]) {
+		i += 2
+		for i < len(text) && isDigitByte(text[i]) {
+			i++
+		}
+	}
+	return i
+}
+
+// unitAfter reports whether `\s?(?:units)\b` matches at j, the end of a
+// number `\d[\d,]*(?:\.\d+)?` (units case-sensitive, as in reMoney's and
+// reQuantity's). A match of the number part must end there: a shorter one
+// leaves a digit, a comma or a "." next, which neither \s nor a unit
+// matches.
+func unitAfter(text string, j int, units []string) bool {
+	if j < len(text) && isRESpace(text[j]) && unitAt(text, j+1, units) {
+		return true
+	}
+	return unitAt(text, j, units)
+}
+
+func unitAt(text string, k int, units []string) bool {
+	for _, u := range units {
+		if strings.HasPrefix(text[k:], u) && boundaryAt(text, k+len(u)) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextMoneyStart: reMoney starts with a currency sign, or (its second
+// branch, with no \b) with a number and a currency word. The digits of
+// one run all end their number where the first does, so when the first
+// has no currency word after it none of them has.
 func nextMoneyStart(text string, from int) int {
 	for i := from; ; i++ {
 		if i = indexIn(text, i, moneyFirst); i < 0 {
@@ -337,21 +389,89 @@ func nextMoneyStart(text string, from int) int {
 			if strings.HasPrefix(text[i:], "£") {
 				return i
 			}
+		case '$':
+			return i
 		default:
+			j := digitCommaEnd(text, i+1)
+			if unitAfter(text, decimalEnd(text, j), moneyWords) {
+				return i
+			}
+			i = j - 1
+		}
+	}
+}
+
+// nextQuantityStart: reQuantity is \b, a number and a unit; the word
+// starts inside one run of digits and commas (after a comma) share the
+// first one's unit, or lack of one.
+func nextQuantityStart(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, digitFirst); i < 0 {
+			return -1
+		}
+		if !wordStart(text, i) {
+			continue
+		}
+		j := digitCommaEnd(text, i+1)
+		if unitAfter(text, decimalEnd(text, j), quantityUnits) {
+			return i
+		}
+		i = j - 1
+	}
+}
+
+// nextDateISOStart: reDateISO is \b then \d{4}-\d{2}-\d{2}.
+func nextDateISOStart(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, digitFirst); i < 0 {
+			return -1
+		}
+		if wordStart(text, i) && isISODate(text[i:]) {
 			return i
 		}
 	}
 }
 
-// nextDigitWordStart: every branch of reQuantity, reDateISO and reClock is
-// \b then a digit.
-func nextDigitWordStart(text string, from int) int {
+// isISODate reports whether s starts with \d{4}-\d{2}-\d{2}.
+func isISODate(s string) bool {
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for _, k := range [...]int{0, 1, 2, 3, 5, 6, 8, 9} {
+		if !isDigitByte(s[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// nextClockStart: both branches of reClock are \b and one or two digits,
+// then ":" or (after an optional space) an "a" or "p" of am/pm, in any
+// case (neither letter folds to a non-ASCII rune).
+func nextClockStart(text string, from int) int {
 	for i := from; ; i++ {
-		if i = indexIn(text, i, digitFirst); i < 0 || wordStart(text, i) {
+		if i = indexIn(text, i, digitFirst); i < 0 {
+			return -1
+		}
+		if wordStart(text, i) && clockAfterDigits(text, i) {
 			return i
 		}
 	}
 }
+
+func clockAfterDigits(text string, c int) bool {
+	for p := c + 1; p < len(text) && p <= c+2; p++ {
+		if p == c+2 && !isDigitByte(text[c+1]) {
+			break
+		}
+		if b := text[p]; b == ':' || isAmPm(b) || isRESpace(b) && p+1 < len(text) && isAmPm(text[p+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isAmPm(b byte) bool { return b|0x20 == 'a' || b|0x20 == 'p' }
 
 // nextDateTextStart: reDateText is \b then a day number, or \b then a
 // month name matched ignoring case and followed by `\.?\s+\d`: a word
@@ -369,7 +489,7 @@ func nextDateTextStart(text string, from int) int {
 				return i
 			}
 		case isDigitByte(b):
-			if wordStart(text, i) {
+			if wordStart(text, i) && monthAfterDay(text, i) {
 				return i
 			}
 		default:
@@ -378,6 +498,68 @@ func nextDateTextStart(text string, from int) int {
 			}
 		}
 	}
+}
+
+// monthAfterDay reports whether the digit at c may start reDateText's
+// second branch: one or two digits, an optional ordinal suffix (matched
+// ignoring case: "ſt" holds a non-ASCII rune, taken as a possible one), white
+// space, an optional "of" and white space, and a month name's first
+// three letters (or a non-ASCII rune, the long s of "ſep").
+func monthAfterDay(text string, c int) bool {
+	for p := c + 1; p < len(text) && p <= c+2; p++ {
+		if p == c+2 && !isDigitByte(text[c+1]) {
+			break
+		}
+		if text[p] >= utf8.RuneSelf {
+			return true
+		}
+		if monthAfterSpace(text, p) {
+			return true
+		}
+		if p+2 <= len(text) && isOrdinalSuffix(text[p:p+2]) && monthAfterSpace(text, p+2) {
+			return true
+		}
+	}
+	return false
+}
+
+// monthAfterSpace reports whether `\s+(?:of\s+)?` at q is followed by
+// what may start a month name.
+func monthAfterSpace(text string, q int) bool {
+	r := skipRESpace(text, q)
+	if r == q {
+		return false
+	}
+	if monthStemAt(text, r) {
+		return true
+	}
+	if r+2 < len(text) && text[r]|0x20 == 'o' && text[r+1]|0x20 == 'f' {
+		if r2 := skipRESpace(text, r+2); r2 > r+2 && monthStemAt(text, r2) {
+			return true
+		}
+	}
+	return false
+}
+
+func skipRESpace(text string, i int) int {
+	for i < len(text) && isRESpace(text[i]) {
+		i++
+	}
+	return i
+}
+
+// monthStemAt reports whether a month name may start at r: its first
+// three letters in any ASCII case, or a non-ASCII rune (only s of the
+// months' letters folds to one, "ſ", and only "sep" starts with it).
+func monthStemAt(text string, r int) bool {
+	return r < len(text) && (text[r] >= utf8.RuneSelf || r+3 <= len(text) && isMonthStem(text[r:r+3]))
+}
+
+// isOrdinalSuffix reports whether the two bytes s are st, nd, rd or th in
+// any ASCII case.
+func isOrdinalSuffix(s string) bool {
+	a, b := s[0]|0x20, s[1]|0x20
+	return a == 's' && b == 't' || a == 'n' && b == 'd' || a == 'r' && b == 'd' || a == 't' && b == 'h'
 }
 
 // dayAfterWord reports whether the word at i is followed by what follows
@@ -663,3 +845,60 @@ func derivedScan(re *regexp.Regexp) *startScan {
 }
 
 var derivedScans sync.Map // *regexp.Regexp → *startScan (nil: none)
+
+// finiteLanguage returns every string the case-sensitive regexp expr
+// matches; expr must be built of literals, alternations, concatenations,
+// optional parts and small classes only (a finite language).
+func finiteLanguage(expr string) []string {
+	t, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		panic(fmt.Sprintf("arbormem: finite language %q: %v", expr, err))
+	}
+	var expand func(t *syntax.Regexp) []string
+	expand = func(t *syntax.Regexp) []string {
+		switch t.Op {
+		case syntax.OpEmptyMatch:
+			return []string{""}
+		case syntax.OpLiteral:
+			if t.Flags&syntax.FoldCase != 0 {
+				break
+			}
+			return []string{string(t.Rune)}
+		case syntax.OpCharClass:
+			var out []string
+			for i := 0; i+1 < len(t.Rune); i += 2 {
+				if t.Rune[i+1]-t.Rune[i] >= 64 {
+					panic(fmt.Sprintf("arbormem: finite language %q: class too large", expr))
+				}
+				for r := t.Rune[i]; r <= t.Rune[i+1]; r++ {
+					out = append(out, string(r))
+				}
+			}
+			return out
+		case syntax.OpCapture:
+			return expand(t.Sub[0])
+		case syntax.OpQuest:
+			return append([]string{""}, expand(t.Sub[0])...)
+		case syntax.OpAlternate:
+			var out []string
+			for _, sub := range t.Sub {
+				out = append(out, expand(sub)...)
+			}
+			return out
+		case syntax.OpConcat:
+			out := []string{""}
+			for _, sub := range t.Sub {
+				var next []string
+				for _, a := range out {
+					for _, b := range expand(sub) {
+						next = append(next, a+b)
+					}
+				}
+				out = next
+			}
+			return out
+		}
+		panic(fmt.Sprintf("arbormem: finite language %q: unsupported %v", expr, t))
+	}
+	return expand(t)
+}

@@ -330,14 +330,25 @@ func toSet(s string) map[string]bool {
 	return m
 }
 
+// The units after a number that make it money or a quantity (the
+// regexps' alternations; the start scans look for them as the list of
+// strings they match).
+const (
+	moneyWordsRe    = `dollars|euros|pounds|usd|eur|gbp|yen|bucks`
+	quantityUnitsRe = `%|percent|km|kilometers|kilometres|miles|mi|kg|lbs?|pounds|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|nights?|people|guests|cups?|pages?|books?|times|sessions?|laps|steps|calories|ml|liters?|litres?|gb|tb`
+)
+
 var (
-	reMoney    = regexp.MustCompile(`[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|million|m|bn))?|\d[\d,]*(?:\.\d+)?\s?(?:dollars|euros|pounds|usd|eur|gbp|yen|bucks)\b`)
-	reQuantity = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\s?(?:%|percent|km|kilometers|kilometres|miles|mi|kg|lbs?|pounds|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|nights?|people|guests|cups?|pages?|books?|times|sessions?|laps|steps|calories|ml|liters?|litres?|gb|tb)\b`)
-	reDateISO  = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2})?\b`)
-	reDateText = regexp.MustCompile(`(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+\d{4})?`)
-	reClock    = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b`)
-	reURL      = regexp.MustCompile(`https?://[^\s)>\]"']+|www\.[^\s)>\]"']+`)
-	reQuoted   = regexp.MustCompile(`"([^"\n]{2,60})"|“([^”\n]{2,60})”|(?:^|[\s(])'([^'\n]{2,60})'(?:[\s.,;:!?)]|$)`)
+	reMoney    = regexp.MustCompile(`[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|million|m|bn))?|\d[\d,]*(?:\.\d+)?\s?(?:` + moneyWordsRe + `)\b`)
+	reQuantity = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\s?(?:` + quantityUnitsRe + `)\b`)
+
+	moneyWords    = finiteLanguage(moneyWordsRe)
+	quantityUnits = finiteLanguage(quantityUnitsRe)
+	reDateISO     = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2})?\b`)
+	reDateText    = regexp.MustCompile(`(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+\d{4})?`)
+	reClock       = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b`)
+	reURL         = regexp.MustCompile(`https?://[^\s)>\]"']+|www\.[^\s)>\]"']+`)
+	reQuoted      = regexp.MustCompile(`"([^"\n]{2,60})"|“([^”\n]{2,60})”|(?:^|[\s(])'([^'\n]{2,60})'(?:[\s.,;:!?)]|$)`)
 )
 
 // entitiesOf is the offline recall-anchor extractor (the heuristic side
