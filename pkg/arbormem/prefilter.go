@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // A literal prefilter skips a regexp on a text that cannot match it: every
@@ -214,7 +216,8 @@ func (f *litFilter) may(text string) bool {
 	if f.hand != nil {
 		return f.hand(text)
 	}
-	var lower string
+	var low loweredText
+	lowDone := false
 	for _, l := range f.lits {
 		if !l.fold {
 			if strings.Contains(text, l.s) {
@@ -222,17 +225,45 @@ func (f *litFilter) may(text string) bool {
 			}
 			continue
 		}
-		if lower == "" {
-			if strings.ContainsAny(text, foldRunes) {
+		if !lowDone {
+			low, lowDone = lowerOf(text), true
+			if low.fold {
 				return true
 			}
-			lower = asciiLower(text)
 		}
-		if strings.Contains(lower, l.s) {
+		if strings.Contains(low.lower, l.s) {
 			return true
 		}
 	}
 	return false
+}
+
+// loweredText is what the case-insensitive literals are looked for in: a
+// text's ASCII letters lower-cased, and whether it holds a non-ASCII rune
+// that folds to an ASCII letter.
+type loweredText struct {
+	lower string
+	fold  bool
+}
+
+func lowerText(text string) loweredText {
+	return loweredText{lower: asciiLower(text), fold: strings.ContainsAny(text, foldRunes)}
+}
+
+// lowerMemo remembers the lowered forms of the last texts the filters
+// read: the extractors run a dozen case-insensitive regexps over each
+// sentence, and lowering it for each cost more than the literal searches.
+// Texts up to loweredMax bytes are remembered (at most 64 × 2 ×
+// loweredMax bytes).
+var lowerMemo = textmemo.New(64, lowerText)
+
+const loweredMax = 4096
+
+func lowerOf(text string) loweredText {
+	if len(text) > loweredMax {
+		return lowerText(text)
+	}
+	return lowerMemo.Get(text)
 }
 
 // asciiLower lower-cases the ASCII letters of s only (byte for byte, so
