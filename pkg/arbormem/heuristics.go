@@ -79,7 +79,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 	var cands []cand
 	for _, src := range sourcesOf(in) {
 		for _, sent := range sentences(stripMarkdown(src.text)) {
-			n := len(strings.Fields(sent))
+			n := fieldCount(sent)
 			if n < 3 || isFiller(sent) {
 				continue
 			}
@@ -128,7 +128,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 				continue
 			}
 		}
-		n := len(strings.Fields(c.text))
+		n := fieldCount(c.text)
 		if n > budget {
 			if len(picked) > 0 && c.prio > 0 {
 				continue
@@ -158,7 +158,7 @@ func isFiller(sent string) bool {
 	if loc == nil || hasDetail(sent) {
 		return false
 	}
-	return len(strings.Fields(strings.Trim(sent[loc[1]:], " .,:;!-—"))) < 3
+	return fieldCount(strings.Trim(sent[loc[1]:], " .,:;!-—")) < 3
 }
 
 // personalize rewrites first-person words with the author's name.
@@ -344,7 +344,7 @@ func hasValue(s string) bool {
 // ("Right, back to Kofi's party.").
 func returnOnly(s string) bool {
 	obj, ok := resumeCue(s)
-	return ok && len(strings.Fields(s)) <= len(strings.Fields(obj))+5
+	return ok && fieldCount(s) <= fieldCount(obj)+5
 }
 
 // PathSummary keeps the branch's topic (inherited from the parent, or derived
@@ -581,7 +581,7 @@ func (ruleOps) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, err
 					sent = strings.TrimSpace(sent[:len(sent)-len(m[0])])
 				}
 			}
-			if strings.HasSuffix(sent, "?") || len(strings.Fields(sent)) < 4 {
+			if strings.HasSuffix(sent, "?") || fieldCount(sent) < 4 {
 				continue
 			}
 			// A statement with a concrete value, or a first-person

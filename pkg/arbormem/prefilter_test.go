@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // prefiltered lists the regexps the extractors run through the literal
@@ -136,6 +138,7 @@ func FuzzPrefilter(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		textmemo.ResetAll()
 		for name, re := range prefiltered {
 			if !filterOf(re).may(s) && re.MatchString(s) {
 				t.Fatalf("%s: prefilter skips %q, which matches", name, s)

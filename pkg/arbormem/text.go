@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // termsOfText returns the distinct analyzed terms of text (bleve's English
@@ -305,6 +306,33 @@ func clipWords(s string, n int) string {
 	return strings.TrimRight(strings.Join(f[:n], " "), ",;:") + "…"
 }
 
+// fieldCount is len(strings.Fields(s)), counted without making the fields:
+// runs of what unicode.IsSpace does not hold (an invalid byte is U+FFFD,
+// not a space), as strings.Fields splits.
+func fieldCount(s string) int {
+	n := 0
+	in := false
+	for i := 0; i < len(s); {
+		var space bool
+		if c := s[i]; c < utf8.RuneSelf {
+			space = asciiSpace[c]
+			i++
+		} else {
+			r, w := utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+			i += w
+		}
+		if !space && !in {
+			n++
+		}
+		in = !space
+	}
+	return n
+}
+
+// asciiSpace is unicode.IsSpace for ASCII bytes.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
 // oneLine collapses whitespace so a text fits on one evidence line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
@@ -389,8 +417,14 @@ func entitiesOf(text string, max int) []string {
 		}
 	}
 	for _, sent := range sentencesWithOffsets(text) {
-		for _, p := range properNouns(sent.text) {
-			add(sent.off+p.pos, p.s)
+		// Around its words a sentence's proper nouns do not depend on
+		// white space, so the memo's key is the trimmed sentence: the
+		// same one the extractors' sentence splitter gives (sentences),
+		// whose proper nouns they have most often asked for already.
+		trimmed := strings.TrimSpace(sent.text)
+		lead := len(sent.text) - len(strings.TrimLeftFunc(sent.text, unicode.IsSpace))
+		for _, p := range properNouns(trimmed) {
+			add(sent.off+lead+p.pos, p.s)
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].pos < hits[j].pos })
@@ -507,7 +541,13 @@ const (
 
 // properNouns finds runs of capitalised words in one sentence ("Casa Azul",
 // "Kazuo Ishiguro", "Sam's" → "Sam"), skipping sentence starters.
-func properNouns(sent string) []posText { return properNounsAt(sent, wordLocs(sent)) }
+// The result is remembered and shared: callers must not change it.
+func properNouns(sent string) []posText { return properNounMemo.Get(sent) }
+
+// properNounMemo remembers the proper nouns of the last 256 sentences (a
+// sentence is read by the node metadata's detail test, its entities, the
+// whole text's entities and the facts' value test).
+var properNounMemo = textmemo.New(256, func(s string) []posText { return properNounsAt(s, wordLocs(s)) })
 
 // properNounsAt is properNouns over the given word positions.
 func properNounsAt(sent string, locs [][2]int) []posText {
