@@ -586,9 +586,15 @@ func dayAfterWord(text string, i int) bool {
 // isMonthStem reports whether the three bytes s are, in any ASCII case,
 // the first three letters of a month name (the keys of monthNames).
 func isMonthStem(s string) bool {
-	_, ok := monthNames[string([]byte{s[0] | 0x20, s[1] | 0x20, s[2] | 0x20})]
-	return ok
+	switch stem3(s[0]|0x20, s[1]|0x20, s[2]|0x20) {
+	case stem3('j', 'a', 'n'), stem3('f', 'e', 'b'), stem3('m', 'a', 'r'), stem3('a', 'p', 'r'), stem3('m', 'a', 'y'), stem3('j', 'u', 'n'),
+		stem3('j', 'u', 'l'), stem3('a', 'u', 'g'), stem3('s', 'e', 'p'), stem3('o', 'c', 't'), stem3('n', 'o', 'v'), stem3('d', 'e', 'c'):
+		return true
+	}
+	return false
 }
+
+func stem3(a, b, c byte) uint32 { return uint32(a)<<16 | uint32(b)<<8 | uint32(c) }
 
 // nextURLStart: reURL starts with "http" or "www.".
 func nextURLStart(text string, from int) int {

@@ -280,3 +280,19 @@ func TestStartScanLongRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestMonthStems: isMonthStem holds exactly for the keys of monthNames,
+// in any ASCII case.
+func TestMonthStems(t *testing.T) {
+	for a := range 128 {
+		for b := range 128 {
+			for c := range 128 {
+				s := string([]byte{byte(a), byte(b), byte(c)})
+				_, want := monthNames[string([]byte{byte(a) | 0x20, byte(b) | 0x20, byte(c) | 0x20})]
+				if got := isMonthStem(s); got != want {
+					t.Fatalf("isMonthStem(%q) = %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
+}
