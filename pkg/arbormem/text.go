@@ -489,7 +489,16 @@ var reWordPos = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’&.-]*`)
 // in the regexp engine). ASCII bytes are classified by a table.
 func wordLocs(s string) [][2]int {
 	out := make([][2]int, 0, len(s)/6+1)
-	for i := 0; i < len(s); {
+	for l := nextWordLoc(s, 0); l[0] >= 0; l = nextWordLoc(s, l[1]) {
+		out = append(out, l)
+	}
+	return out
+}
+
+// nextWordLoc returns the first word of wordLocs that starts at or after
+// from, or {-1, -1}.
+func nextWordLoc(s string, from int) [2]int {
+	for i := from; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if asciiWord[c]&wordHead == 0 {
 				i++
@@ -514,10 +523,9 @@ func wordLocs(s string) [][2]int {
 			}
 			j += w
 		}
-		out = append(out, [2]int{i, j})
-		i = j
+		return [2]int{i, j}
 	}
-	return out
+	return [2]int{-1, -1}
 }
 
 // asciiWord classifies ASCII bytes for wordLocs: wordHead for what starts
@@ -547,10 +555,11 @@ func properNouns(sent string) []posText { return properNounMemo.Get(sent) }
 // properNounMemo remembers the proper nouns of the last 256 sentences (a
 // sentence is read by the node metadata's detail test, its entities, the
 // whole text's entities and the facts' value test).
-var properNounMemo = textmemo.New(256, func(s string) []posText { return properNounsAt(s, wordLocs(s)) })
+var properNounMemo = textmemo.New(256, properNounsOf)
 
-// properNounsAt is properNouns over the given word positions.
-func properNounsAt(sent string, locs [][2]int) []posText {
+// properNounsOf is properNouns, computed: it reads the words of wordLocs
+// one ahead, without making their list.
+func properNounsOf(sent string) []posText {
 	var out []posText
 	runStart, runEnd := -1, -1
 	first := true
@@ -564,7 +573,8 @@ func properNounsAt(sent string, locs [][2]int) []posText {
 		}
 		runStart, runEnd = -1, -1
 	}
-	for i, l := range locs {
+	for l, nl := nextWordLoc(sent, 0), [2]int{}; l[0] >= 0; l = nl {
+		nl = nextWordLoc(sent, l[1])
 		w := sent[l[0]:l[1]]
 		r, _ := utf8.DecodeRuneInString(w)
 		isFirst := first
@@ -583,10 +593,10 @@ func properNounsAt(sent string, locs [][2]int) []posText {
 			// capitalised too ("Casa Azul is ..."); otherwise it is just the
 			// start of the sentence ("Separately, ...").
 			isName = false
-			if i+1 < len(locs) {
-				nw := sent[locs[i+1][0]:locs[i+1][1]]
+			if nl[0] >= 0 {
+				nw := sent[nl[0]:nl[1]]
 				nr, _ := utf8.DecodeRuneInString(nw)
-				isName = unicode.IsUpper(nr) && !sentenceStarters[strings.ToLower(nw)] && locs[i+1][0]-l[1] == 1
+				isName = unicode.IsUpper(nr) && !sentenceStarters[strings.ToLower(nw)] && nl[0]-l[1] == 1
 			}
 		}
 		if isName {
@@ -600,12 +610,12 @@ func properNounsAt(sent string, locs [][2]int) []posText {
 			continue
 		}
 		// Allow "of"/"de"/"the" inside a name run ("Bank of America").
-		if runStart >= 0 && i+1 < len(locs) {
+		if runStart >= 0 && nl[0] >= 0 {
 			if !haveLW {
 				lw = wordKey(w)
 			}
 			if lw == "of" || lw == "de" || lw == "da" || lw == "la" || lw == "van" || lw == "von" {
-				nw := sent[locs[i+1][0]:locs[i+1][1]]
+				nw := sent[nl[0]:nl[1]]
 				if nr, _ := utf8.DecodeRuneInString(nw); unicode.IsUpper(nr) {
 					continue
 				}
@@ -617,7 +627,7 @@ func properNounsAt(sent string, locs [][2]int) []posText {
 	return out
 }
 
-// wordKey is a word's lower-cased key for properNounsAt, without a
+// wordKey is a word's lower-cased key for properNounsOf, without a
 // possessive "'s".
 func wordKey(w string) string {
 	return strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))

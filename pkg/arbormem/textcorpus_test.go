@@ -114,7 +114,7 @@ func extractEntitiesRef(text string, max int) []string {
 	return out
 }
 
-// properNounsAtRef is properNounsAt before it skipped the case mappings
+// properNounsAtRef is properNounsOf before it skipped the case mappings
 // of most words.
 func properNounsAtRef(sent string, locs [][2]int) []posText {
 	var out []posText
