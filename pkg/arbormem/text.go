@@ -209,40 +209,36 @@ func words(text string) []string {
 	return out
 }
 
-// sentenceEnd is where sentences end; sentenceEndMatches finds its matches
+// sentenceEnd is where sentences end; nextSentenceEnd finds its matches
 // without the regexp engine.
 var sentenceEnd = regexp.MustCompile(`([.!?])\s+|\n+`)
 
-// sentenceEndMatches returns what sentenceEnd.FindAllStringSubmatchIndex
-// returns for text ([start, end, group start, group end], the group -1 for
-// a run of newlines) in one byte scan: sentence splitting runs on every
-// text a rule-based memory operation reads, and the regexp engine costs
-// far more than the pattern needs. \s is RE2's ASCII [\t\n\f\r ].
-func sentenceEndMatches(text string) [][4]int {
-	var out [][4]int
-	for i := 0; i < len(text); {
+// nextSentenceEnd returns the first match at or after from of what
+// sentenceEnd.FindAllStringSubmatchIndex returns for text ([start, end,
+// group start, group end], the group -1 for a run of newlines), or
+// start -1, in one byte scan: sentence splitting runs on every text a
+// rule-based memory operation reads, and the regexp engine costs far more
+// than the pattern needs. \s is RE2's ASCII [\t\n\f\r ].
+func nextSentenceEnd(text string, from int) [4]int {
+	for i := from; i < len(text); {
 		c := text[i]
 		if (c == '.' || c == '!' || c == '?') && i+1 < len(text) && isRESpace(text[i+1]) {
 			j := i + 1
 			for j < len(text) && isRESpace(text[j]) {
 				j++
 			}
-			out = append(out, [4]int{i, j, i, i + 1})
-			i = j
-			continue
+			return [4]int{i, j, i, i + 1}
 		}
 		if c == '\n' {
 			j := i
 			for j < len(text) && text[j] == '\n' {
 				j++
 			}
-			out = append(out, [4]int{i, j, -1, -1})
-			i = j
-			continue
+			return [4]int{i, j, -1, -1}
 		}
 		i++
 	}
-	return out
+	return [4]int{-1, -1, -1, -1}
 }
 
 func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
@@ -251,7 +247,7 @@ func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == 
 func sentences(text string) []string {
 	var out []string
 	last := 0
-	for _, m := range sentenceEndMatches(text) {
+	for m := nextSentenceEnd(text, 0); m[0] >= 0; m = nextSentenceEnd(text, m[1]) {
 		end := m[1]
 		if m[2] >= 0 {
 			end = m[3]
@@ -463,7 +459,7 @@ type offText struct {
 func sentencesWithOffsets(text string) []offText {
 	var out []offText
 	last := 0
-	for _, m := range sentenceEndMatches(text) {
+	for m := nextSentenceEnd(text, 0); m[0] >= 0; m = nextSentenceEnd(text, m[1]) {
 		if s := text[last:m[1]]; strings.TrimSpace(s) != "" {
 			out = append(out, offText{last, s})
 		}
