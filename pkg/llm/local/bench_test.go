@@ -121,3 +121,36 @@ func BenchmarkEmbedCommit(b *testing.B) {
 		})
 	}
 }
+
+// The parts of a commit's embedding, each on words already analysed and
+// remembered (BenchmarkEmbedCommit measures them together): the node's
+// state, the facts' vectors on that state, and the short localization
+// input.
+func BenchmarkEmbedParts(b *testing.B) {
+	loc, node, rest := commitTexts(1)
+	words := index.ContentWords(node)
+	e := NewEmbedder(DefaultDim)
+	b.Run("state", func(b *testing.B) {
+		for b.Loop() {
+			buildState(words, DefaultDim)
+		}
+	})
+	st := buildState(words, DefaultDim)
+	var heads []string
+	for _, t := range rest[:6] {
+		h, _, _ := strings.Cut(t, "\n")
+		heads = append(heads, h)
+	}
+	b.Run("facts", func(b *testing.B) {
+		for b.Loop() {
+			for _, h := range heads {
+				e.vectorWithTail(h, st)
+			}
+		}
+	})
+	b.Run("short", func(b *testing.B) {
+		for b.Loop() {
+			e.vector(loc)
+		}
+	})
+}

@@ -75,27 +75,25 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	return out, nil
 }
 
-// vecScratch is the working memory of one embedding, reused (its maps and
-// accumulator are most of the embedder's allocations).
+// vecScratch is the working memory of one embedding, reused (its count
+// tables and accumulator are most of the embedder's allocations).
 type vecScratch struct {
-	uni, bi, tri map[uint64]float64
+	uni, bi, tri counter
 	acc          []float64
 	// addGroup's: features keyed by slot, their values, the merged slots,
 	// one slot's values.
 	keys   []uint64
 	merged []feature
 	run    []float64
-	// vectorWithTail's: per-slot sums, the slots the head touched, the
-	// head's features by slot, one slot's values.
-	sums    []float64
-	touched []bool
-	heads   []slotHash
-	vals    []float64
+	// vectorWithTail's: per-slot sums, one slot's values. buildState's:
+	// each feature's slot, the next free place of each slot.
+	sums  []float64
+	vals  []float64
+	slots []int32
+	next  []int32
 }
 
-var scratchPool = sync.Pool{New: func() any {
-	return &vecScratch{uni: map[uint64]float64{}, bi: map[uint64]float64{}, tri: map[uint64]float64{}}
-}}
+var scratchPool = sync.Pool{New: func() any { return new(vecScratch) }}
 
 // vector builds one embedding from the whole text.
 func (e *Embedder) vector(text string) []float32 {
@@ -108,15 +106,14 @@ func (e *Embedder) vector(text string) []float32 {
 	return e.vectorOf(words)
 }
 
-// vectorOf builds one embedding from a text's content words, directly:
-// the reference the remembered paths are tested against.
+// vectorOf builds one embedding from a text's content words, directly.
 func (e *Embedder) vectorOf(words []string) []float32 {
 	sc, acc := e.scratch()
 	defer scratchPool.Put(sc)
-	countFeatures(words, "", false, sc.uni, sc.bi, sc.tri)
-	e.addGroup(acc, sc, sc.uni, weightUnigram)
-	e.addGroup(acc, sc, sc.bi, weightBigram)
-	e.addGroup(acc, sc, sc.tri, weightTrigram)
+	countFeatures(words, &sc.uni, &sc.bi, &sc.tri)
+	e.addGroup(acc, sc, &sc.uni, weightUnigram)
+	e.addGroup(acc, sc, &sc.bi, weightBigram)
+	e.addGroup(acc, sc, &sc.tri, weightTrigram)
 	return normalised(acc)
 }
 
@@ -124,13 +121,13 @@ func (e *Embedder) vectorOf(words []string) []float32 {
 // empty feature counts and a zeroed accumulator of e's dimension.
 func (e *Embedder) scratch() (*vecScratch, []float64) {
 	sc := scratchPool.Get().(*vecScratch)
-	clear(sc.uni)
-	clear(sc.bi)
-	clear(sc.tri)
+	sc.uni.reset()
+	sc.bi.reset()
+	sc.tri.reset()
 	if cap(sc.acc) < e.dim {
 		sc.acc = make([]float64, e.dim)
 		sc.sums = make([]float64, e.dim)
-		sc.touched = make([]bool, e.dim)
+		sc.next = make([]int32, e.dim)
 	}
 	acc := sc.acc[:e.dim]
 	clear(acc)
@@ -138,27 +135,24 @@ func (e *Embedder) scratch() (*vecScratch, []float64) {
 }
 
 // countFeatures adds the features of words to the three groups' counts:
-// each word's stem, the bigram of adjacent stems (the first word's with
-// prev, the stem of the word before words, when hasPrev), and the rune
-// trigrams of each word padded with '#'. It returns the last stem and
-// whether there is one (prev and hasPrev when words is empty).
-func countFeatures(words []string, prev string, hasPrev bool, uni, bi, tri map[uint64]float64) (string, bool) {
+// each word's stem, the bigram of adjacent stems, and the rune trigrams of
+// each word padded with '#'. It returns the bigram prefix of the last
+// word's stem and whether there is a last word.
+func countFeatures(words []string, uni, bi, tri *counter) (uint64, bool) {
 	var prevBi uint64
-	if hasPrev {
-		prevBi = bigramPrefix(prev)
-	}
+	hasPrev := false
 	for _, w := range words {
 		f := wordFeatureMemo.Get(w)
-		uni[f.uni]++
+		uni.add(f.uni)
 		if hasPrev {
-			bi[fnvAdd(prevBi, f.stem)]++
+			bi.add(fnvAdd(prevBi, f.stem))
 		}
-		prev, prevBi, hasPrev = f.stem, f.biPrefix, true
+		prevBi, hasPrev = f.biPrefix, true
 		for _, h := range f.tri {
-			tri[h]++
+			tri.add(h)
 		}
 	}
-	return prev, hasPrev
+	return prevBi, hasPrev
 }
 
 // wordFeature is what one word contributes to an embedding, whatever its
@@ -222,14 +216,14 @@ func normalised(acc []float64) []float32 {
 // weight: the hash picks the slot and, by its top bit, the sign; counts
 // are damped to 1+ln(tf) (featureValue). The group byte in the hash keeps
 // "ab" the unigram apart from "ab" the trigram.
-func (e *Embedder) addGroup(acc []float64, sc *vecScratch, feats map[uint64]float64, weight float64) {
+func (e *Embedder) addGroup(acc []float64, sc *vecScratch, c *counter, weight float64) {
 	dim := uint64(len(acc))
 	// Each feature's key is its slot, then its index in vals: one integer
 	// sort groups the features by slot.
 	keys, vals := sc.keys[:0], sc.vals[:0]
-	for h, tf := range feats {
-		keys = append(keys, (h%dim)<<32|uint64(len(vals)))
-		vals = append(vals, featureValue(h, tf))
+	for j, h := range c.hs {
+		keys = append(keys, (h%dim)<<32|uint64(j))
+		vals = append(vals, featureValue(h, c.tf[j]))
 	}
 	slices.Sort(keys)
 	// Colliding features share a slot; sum them before taking the norm.

@@ -1,7 +1,6 @@
 package local
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -28,18 +27,15 @@ type tailState struct {
 	groups   [3]tailGroup
 }
 
-// tailGroup is one feature group of a tail: its counts, its hashes by
-// slot (slot s's are hashes[start[s]:start[s+1]]), and each slot's merged
-// value exactly as addGroup would sum it.
+// tailGroup is one feature group of a tail: its hashes by slot (slot s's
+// are hashes[start[s]:start[s+1]]) with their counts, and each slot's
+// merged value exactly as addGroup would sum it.
 type tailGroup struct {
-	counts map[uint64]float64
 	hashes []uint64
+	tf     []int32
 	start  []int32
 	sums   []float64
 }
-
-// slot returns the tail's hashes in slot s.
-func (g *tailGroup) slot(s int) []uint64 { return g.hashes[g.start[s]:g.start[s+1]] }
 
 // tailSet maps the tails that several texts of one Embed call share to
 // their states.
@@ -119,64 +115,54 @@ func buildState(words []string, dim int) *tailState {
 	if len(words) > 0 {
 		t.first, t.hasFirst = index.Stem(words[0]), true
 	}
-	counts := [3]map[uint64]float64{{}, {}, {}}
-	countFeatures(words, "", false, counts[0], counts[1], counts[2])
-	var keys []uint64
-	var vals []float64
+	sc := scratchPool.Get().(*vecScratch)
+	defer scratchPool.Put(sc)
+	counts := [3]*counter{&sc.uni, &sc.bi, &sc.tri}
+	for _, c := range counts {
+		c.reset()
+	}
+	countFeatures(words, counts[0], counts[1], counts[2])
+	if cap(sc.next) < dim {
+		sc.next = make([]int32, dim)
+	}
+	next := sc.next[:dim]
 	for gi, c := range counts {
-		g := tailGroup{counts: c, hashes: make([]uint64, 0, len(c)), start: make([]int32, dim+1), sums: make([]float64, dim)}
-		// One pass over the map, then one integer sort by slot (the key's
-		// high half; its low half indexes hashes).
-		keys = keys[:0]
-		for h := range c {
-			keys = append(keys, h%uint64(dim)<<32|uint64(len(g.hashes)))
-			g.hashes = append(g.hashes, h)
-		}
-		slices.Sort(keys)
-		byIndex := slices.Clone(g.hashes)
-		for i, k := range keys {
-			g.hashes[i] = byIndex[uint32(k)]
-			g.start[k>>32+1]++
+		n := len(c.hs)
+		g := tailGroup{hashes: make([]uint64, n), tf: make([]int32, n), start: make([]int32, dim+1), sums: make([]float64, dim)}
+		// A counting sort by slot: count each slot's features, then place
+		// them (a text long enough for a state has more features than
+		// slots, so this beats a comparison sort).
+		slots := sc.slots[:0]
+		for _, h := range c.hs {
+			s := int32(h % uint64(dim))
+			slots = append(slots, s)
+			g.start[s+1]++
 		}
 		for s := range dim {
 			g.start[s+1] += g.start[s]
-			if hs := g.slot(s); len(hs) > 0 {
-				vals = vals[:0]
-				for _, h := range hs {
-					vals = append(vals, featureValue(h, c[h]))
-				}
-				g.sums[s] = sumAscending(vals)
+		}
+		copy(next, g.start[:dim])
+		for j, s := range slots {
+			p := next[s]
+			next[s]++
+			g.hashes[p], g.tf[p] = c.hs[j], c.tf[j]
+		}
+		sc.slots = slots
+		for s := range dim {
+			lo, hi := g.start[s], g.start[s+1]
+			if lo == hi {
+				continue
 			}
+			vals := sc.vals[:0]
+			for p := lo; p < hi; p++ {
+				vals = append(vals, featureValue(g.hashes[p], g.tf[p]))
+			}
+			g.sums[s] = sumAscending(vals)
+			sc.vals = vals
 		}
 		t.groups[gi] = g
 	}
 	return &t
-}
-
-// featureValue is a feature's signed, damped value, as addGroup makes it.
-func featureValue(h uint64, tf float64) float64 {
-	v := 1 + math.Log(tf)
-	if h>>63 == 1 {
-		v = -v
-	}
-	return v
-}
-
-// sumAscending sorts vals and sums them in that order: addGroup's order
-// for the features of one slot.
-func sumAscending(vals []float64) float64 {
-	slices.Sort(vals) // no NaN: values are ±(1+ln tf), tf >= 1
-	sum := vals[0]
-	for _, v := range vals[1:] {
-		sum += v
-	}
-	return sum
-}
-
-// slotHash is one head feature and its slot.
-type slotHash struct {
-	slot int
-	h    uint64
 }
 
 // vectorWithTail builds the embedding of head + "\n" + the tail t
@@ -185,13 +171,13 @@ type slotHash struct {
 func (e *Embedder) vectorWithTail(head string, t *tailState) []float32 {
 	sc, acc := e.scratch()
 	defer scratchPool.Put(sc)
-	last, has := countFeatures(index.ContentWords(head), "", false, sc.uni, sc.bi, sc.tri)
+	lastBi, has := countFeatures(index.ContentWords(head), &sc.uni, &sc.bi, &sc.tri)
 	if has && t.hasFirst {
-		sc.bi[fnvAdd(bigramPrefix(last), t.first)]++ // the bigram across the newline
+		sc.bi.add(fnvAdd(lastBi, t.first)) // the bigram across the newline
 	}
-	e.addGroupWithTail(acc, sc, sc.uni, &t.groups[0], weightUnigram)
-	e.addGroupWithTail(acc, sc, sc.bi, &t.groups[1], weightBigram)
-	e.addGroupWithTail(acc, sc, sc.tri, &t.groups[2], weightTrigram)
+	e.addGroupWithTail(acc, sc, &sc.uni, &t.groups[0], weightUnigram)
+	e.addGroupWithTail(acc, sc, &sc.bi, &t.groups[1], weightBigram)
+	e.addGroupWithTail(acc, sc, &sc.tri, &t.groups[2], weightTrigram)
 	return normalised(acc)
 }
 
@@ -199,43 +185,67 @@ func (e *Embedder) vectorWithTail(head string, t *tailState) []float32 {
 // group's: slots no head feature falls in keep the tail's merged value;
 // the others are summed again from all their features, in addGroup's
 // order.
-func (e *Embedder) addGroupWithTail(acc []float64, sc *vecScratch, head map[uint64]float64, g *tailGroup, weight float64) {
+//
+// The group is then scaled densely, every slot in order: an empty slot
+// holds +0, which leaves the sum of squares and every accumulator as they
+// were (x + +0 is x for every x but -0, which no sum of nonzero values
+// makes), so this equals addMerged over the occupied slots bit for bit.
+func (e *Embedder) addGroupWithTail(acc []float64, sc *vecScratch, head *counter, g *tailGroup, weight float64) {
 	dim := uint64(len(acc))
-	sums, touched := sc.sums[:len(acc)], sc.touched[:len(acc)]
+	sums := sc.sums[:len(acc)]
 	copy(sums, g.sums)
-	hs := sc.heads[:0]
-	for h := range head {
-		hs = append(hs, slotHash{int(h % dim), h})
+	// The head's features by slot: key slot<<32 | entry index.
+	keys := sc.keys[:0]
+	for j, h := range head.hs {
+		keys = append(keys, (h%dim)<<32|uint64(j))
 	}
-	slices.SortFunc(hs, func(a, b slotHash) int { return cmp.Compare(a.slot, b.slot) })
-	for i := 0; i < len(hs); {
-		s := hs[i].slot
+	slices.Sort(keys)
+	for i := 0; i < len(keys); {
+		s := keys[i] >> 32
 		j := i
-		for j < len(hs) && hs[j].slot == s {
+		for j < len(keys) && keys[j]>>32 == s {
 			j++
 		}
+		run := keys[i:j]
+		lo, hi := g.start[s], g.start[s+1]
+		tail := g.hashes[lo:hi]
 		vals := sc.vals[:0]
-		for _, h := range g.slot(s) {
-			vals = append(vals, featureValue(h, g.counts[h]+head[h]))
+		for p, h := range tail {
+			tf := g.tf[int(lo)+p]
+			for _, k := range run {
+				if head.hs[uint32(k)] == h {
+					tf += head.tf[uint32(k)]
+				}
+			}
+			vals = append(vals, featureValue(h, tf))
 		}
-		for _, x := range hs[i:j] {
-			if _, inTail := g.counts[x.h]; !inTail {
-				vals = append(vals, featureValue(x.h, head[x.h]))
+		for _, k := range run {
+			if h := head.hs[uint32(k)]; !slices.Contains(tail, h) {
+				vals = append(vals, featureValue(h, head.tf[uint32(k)]))
 			}
 		}
 		sums[s] = sumAscending(vals)
 		sc.vals = vals
-		touched[s] = true
 		i = j
 	}
-	sc.heads = hs
-	merged := sc.merged[:0]
-	for s, v := range sums {
-		if g.start[s] != g.start[s+1] || touched[s] {
-			merged = append(merged, feature{idx: s, val: v})
-			touched[s] = false
-		}
+	sc.keys = keys
+	addDense(acc, sums, weight)
+}
+
+// addDense adds a group's per-slot sums (0 for empty slots) into acc,
+// scaled so that the group has norm weight: addMerged over its occupied
+// slots, without collecting them.
+func addDense(acc, sums []float64, weight float64) {
+	var ss float64
+	for _, v := range sums {
+		ss += v * v
 	}
-	sc.merged = merged
-	addMerged(acc, merged, weight)
+	if ss == 0 {
+		return
+	}
+	scale := weight / math.Sqrt(ss)
+	acc = acc[:len(sums)]
+	for s, v := range sums {
+		acc[s] += v * scale
+	}
 }

@@ -28,13 +28,16 @@ func checkTail(t testing.TB, dim int, head, tail string) {
 	t.Helper()
 	e := NewEmbedder(dim)
 	text := head + "\n" + tail
-	want := e.vectorOf(index.ContentWords(text))
+	want := refVector(index.ContentWords(text), dim)
 	got := e.vectorWithTail(head, newTailState(tail, dim))
 	if !sameBits(got, want) {
 		t.Fatalf("dim %d, head %q, tail %q: shared-tail vector differs from the whole text's", dim, head, tail)
 	}
 	if got := e.vector(text); !sameBits(got, want) {
-		t.Fatalf("dim %d, text %q: vector differs from the direct build", dim, text)
+		t.Fatalf("dim %d, text %q: vector differs from the reference", dim, text)
+	}
+	if got := e.vectorOf(index.ContentWords(text)); !sameBits(got, want) {
+		t.Fatalf("dim %d, text %q: direct build differs from the reference", dim, text)
 	}
 }
 
@@ -80,7 +83,7 @@ func TestEmbedSharesTails(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, text := range texts {
-		if !sameBits(vs[i], e.vectorOf(index.ContentWords(text))) {
+		if !sameBits(vs[i], refVector(index.ContentWords(text), DefaultDim)) {
 			t.Fatalf("text %d: Embed's vector differs from the whole text's", i)
 		}
 	}
@@ -135,8 +138,8 @@ func TestWordsStateSharedAcrossRenderings(t *testing.T) {
 	body := strings.Repeat("We planned the garden beds, 12 rows of beans and the tomato seedlings. ", 18)
 	node := "user: " + body + "\nassistant: Sounds good."
 	lines := "User: " + strings.TrimSpace(body) + "\nAssistant: Sounds good."
-	if got, want := e.vector(node), e.vectorOf(index.ContentWords(node)); !sameBits(got, want) {
-		t.Fatal("node vector differs from the direct build")
+	if got, want := e.vector(node), refVector(index.ContentWords(node), DefaultDim); !sameBits(got, want) {
+		t.Fatal("node vector differs from the reference")
 	}
 	if newTailState(lines, DefaultDim) != wordsState(index.ContentWords(node), DefaultDim) {
 		t.Fatal("the tail's state was built again, not found by its words")
@@ -146,7 +149,7 @@ func TestWordsStateSharedAcrossRenderings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := e.vectorOf(index.ContentWords(fact + "\n" + lines)); !sameBits(vs[0], want) {
-		t.Fatal("fact vector differs from the direct build")
+	if want := refVector(index.ContentWords(fact+"\n"+lines), DefaultDim); !sameBits(vs[0], want) {
+		t.Fatal("fact vector differs from the reference")
 	}
 }
