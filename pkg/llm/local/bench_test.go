@@ -128,14 +128,14 @@ func BenchmarkEmbedCommit(b *testing.B) {
 // input.
 func BenchmarkEmbedParts(b *testing.B) {
 	loc, node, rest := commitTexts(1)
-	words := index.ContentWords(node)
+	words, stems := index.ContentWords(node), index.Analyze(node)
 	e := NewEmbedder(DefaultDim)
 	b.Run("state", func(b *testing.B) {
 		for b.Loop() {
-			buildState(words, DefaultDim)
+			buildState(words, stems, DefaultDim)
 		}
 	})
-	st := buildState(words, DefaultDim)
+	st := buildState(words, stems, DefaultDim)
 	var heads []string
 	for _, t := range rest[:6] {
 		h, _, _ := strings.Cut(t, "\n")

@@ -101,3 +101,66 @@ func FuzzEmbedReference(f *testing.F) {
 		}
 	})
 }
+
+// checkFeatures compares countFeatures on words with the reference's
+// features of whole strings: the same hashes with the same counts in each
+// group, and the same bigram prefix of the last stem.
+func checkFeatures(t *testing.T, words []string) {
+	t.Helper()
+	stems := make([]string, len(words))
+	for i, w := range words {
+		stems[i] = index.Stem(w)
+	}
+	var got [3]counter
+	lastBi, has := countFeatures(words, stems, &got[0], &got[1], &got[2])
+	want := [3]map[uint64]int32{{}, {}, {}}
+	var prevBi uint64
+	for i, w := range words {
+		f := refWordFeature(w)
+		want[0][f.uni]++
+		if i > 0 {
+			want[1][fnvAdd(prevBi, f.stem)]++
+		}
+		prevBi = f.biPrefix
+		for _, h := range f.tri {
+			want[2][h]++
+		}
+	}
+	if has != (len(words) > 0) || (has && lastBi != prevBi) {
+		t.Fatalf("%q: last bigram prefix %#x (%v), want %#x", words, lastBi, has, prevBi)
+	}
+	for g := range want {
+		if len(got[g].hs) != len(want[g]) {
+			t.Fatalf("%q: group %d has %d features, want %d", words, g, len(got[g].hs), len(want[g]))
+		}
+		for h, n := range want[g] {
+			if got[g].count(h) != n {
+				t.Fatalf("%q: group %d, feature %#x counted %d, want %d", words, g, h, got[g].count(h), n)
+			}
+		}
+	}
+}
+
+func TestFeatureHashes(t *testing.T) {
+	for _, words := range [][]string{
+		nil,
+		{"a"},
+		{"ab", "abc", "adopted", "adopting"},
+		{"zoë", "café", "zürich", "東京", "naïve", "résumé"},
+		{"\xff", "a\xe2\x80", "\xe2\x80\xa8x", "e\u0301"},
+		{strings.Repeat("x", 61), strings.Repeat("y", 62), strings.Repeat("é", 40)}, // around the stack buffer
+		{"walk", "walk", "walks", "walk"},
+	} {
+		checkFeatures(t, words)
+	}
+}
+
+func FuzzFeatureHashes(f *testing.F) {
+	f.Add("adopted greyhound", "zoë")
+	f.Add("\xff", "a\xe2\x80")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		// Any strings, as words: the tokenizer's are not needed for the
+		// hashes to agree.
+		checkFeatures(t, append(strings.Fields(a), b))
+	})
+}

@@ -11,9 +11,9 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/arbor-eval/arbor/pkg/index"
-	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // DefaultDim is the dimension NewEmbedder uses when given dim <= 0.
@@ -101,20 +101,37 @@ func (e *Embedder) vector(text string) []float32 {
 	if len(text) >= minSharedTail {
 		// A long text's features are remembered by its words, for the
 		// same words embedded again as a shared tail.
-		return e.vectorWithTail("", wordsState(words, e.dim))
+		return e.vectorWithTail("", wordsState(text, words, e.dim))
 	}
-	return e.vectorOf(words)
+	return e.vectorOf(words, stemsOf(text, words))
 }
 
-// vectorOf builds one embedding from a text's content words, directly.
-func (e *Embedder) vectorOf(words []string) []float32 {
+// vectorOf builds one embedding from a text's content words and their
+// stems, directly.
+func (e *Embedder) vectorOf(words, stems []string) []float32 {
 	sc, acc := e.scratch()
 	defer scratchPool.Put(sc)
-	countFeatures(words, &sc.uni, &sc.bi, &sc.tri)
+	countFeatures(words, stems, &sc.uni, &sc.bi, &sc.tri)
 	e.addGroup(acc, sc, &sc.uni, weightUnigram)
 	e.addGroup(acc, sc, &sc.bi, weightBigram)
 	e.addGroup(acc, sc, &sc.tri, weightTrigram)
 	return normalised(acc)
+}
+
+// stemsOf returns the stems of words, the content words of text: its
+// index terms (index.Analyze is Stem over ContentWords), which the index's
+// line analysis found with the words, so no word is stemmed or looked up
+// again.
+func stemsOf(text string, words []string) []string {
+	if stems := index.Analyze(text); len(stems) == len(words) {
+		return stems
+	}
+	// Not expected (the index keeps the two aligned); stem word by word.
+	stems := make([]string, len(words))
+	for i, w := range words {
+		stems[i] = index.Stem(w)
+	}
+	return stems
 }
 
 // scratch takes working memory from the pool (the caller puts it back):
@@ -134,65 +151,83 @@ func (e *Embedder) scratch() (*vecScratch, []float64) {
 	return sc, acc
 }
 
-// countFeatures adds the features of words to the three groups' counts:
-// each word's stem, the bigram of adjacent stems, and the rune trigrams of
-// each word padded with '#'. It returns the bigram prefix of the last
-// word's stem and whether there is a last word.
-func countFeatures(words []string, uni, bi, tri *counter) (uint64, bool) {
+// countFeatures adds the features of words, whose stems are stems, to the
+// three groups' counts: each word's stem, the bigram of adjacent stems,
+// and the rune trigrams of each word padded with '#'. It returns the
+// bigram prefix of the last word's stem and whether there is a last word.
+//
+// The hashes are computed here, word by word: stems come with the words,
+// and hashing a word's few bytes costs less than finding it in a memo,
+// which it did before (TestFeatureHashes compares with the hashes of
+// whole strings).
+func countFeatures(words, stems []string, uni, bi, tri *counter) (uint64, bool) {
 	var prevBi uint64
 	hasPrev := false
-	for _, w := range words {
-		f := wordFeatureMemo.Get(w)
-		uni.add(f.uni)
+	for i, w := range words {
+		stem := stems[i]
+		uni.add(fnvAdd(hashUni, stem))
 		if hasPrev {
-			bi.add(fnvAdd(prevBi, f.stem))
+			bi.add(fnvAdd(prevBi, stem))
 		}
-		prevBi, hasPrev = f.biPrefix, true
-		for _, h := range f.tri {
-			tri.add(h)
-		}
+		prevBi, hasPrev = fnvByte(fnvAdd(hashBi, stem), ' '), true
+		addTrigrams(w, tri)
 	}
 	return prevBi, hasPrev
 }
 
-// wordFeature is what one word contributes to an embedding, whatever its
-// neighbours: its stem, the stem's unigram hash, the hash state a bigram
-// starting with it continues from, and its padded rune trigrams' hashes.
-type wordFeature struct {
-	stem     string
-	uni      uint64
-	biPrefix uint64
-	tri      []uint64
-}
+// The hash states after each group's byte: fnv1a(group, s) is
+// fnvAdd(state, s).
+var (
+	hashUni = fnv1a('u', "")
+	hashBi  = fnv1a('b', "")
+	hashTri = fnv1a('t', "")
+)
 
-// wordFeatureMemo remembers the features of recent words: a conversation
-// repeats its words, and stemming and trigram hashing are most of an
-// embedding's cost.
-var wordFeatureMemo = textmemo.New(8192, newWordFeature)
-
-func newWordFeature(w string) wordFeature {
-	stem := index.Stem(w)
-	f := wordFeature{stem: stem, uni: fnv1a('u', stem), biPrefix: bigramPrefix(stem)}
-	padded := "#" + w + "#"
-	// Trigrams of runes: start at each rune boundary, span three runes.
+// addTrigrams counts the rune trigrams of w padded with '#' ("#w#"): one
+// starting at each rune, spanning three runes.
+func addTrigrams(w string, tri *counter) {
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		// Every byte is a rune: the trigram at k is padded[k:k+3].
+		prev2, prev1 := byte('#'), byte(0)
+		for k := 0; k <= len(w); k++ {
+			c := byte('#')
+			if k < len(w) {
+				c = w[k]
+			}
+			if k >= 1 {
+				tri.add(fnvByte(fnvByte(fnvByte(hashTri, prev2), prev1), c))
+				prev2 = prev1
+			}
+			prev1 = c
+		}
+		return
+	}
+	var buf [64]byte
+	padded := buf[:0]
+	if len(w)+2 > len(buf) {
+		padded = make([]byte, 0, len(w)+2)
+	}
+	padded = append(append(append(padded, '#'), w...), '#')
 	var starts [3]int
 	n := 0
-	for j := range padded {
+	for j := range string(padded) {
 		if n >= 3 {
-			f.tri = append(f.tri, fnv1a('t', padded[starts[n%3]:j]))
+			tri.add(fnvAddBytes(hashTri, padded[starts[n%3]:j]))
 		}
 		starts[n%3] = j
 		n++
 	}
 	if n >= 3 {
-		f.tri = append(f.tri, fnv1a('t', padded[starts[n%3]:]))
+		tri.add(fnvAddBytes(hashTri, padded[starts[n%3]:]))
 	}
-	return f
 }
-
-// bigramPrefix is the hash state of the bigram group byte, stem and the
-// separating space; the next stem completes it.
-func bigramPrefix(stem string) uint64 { return fnvAdd(fnv1a('b', stem), " ") }
 
 // normalised returns acc L2-normalised as float32, or the zero vector when
 // acc is zero.
@@ -279,6 +314,18 @@ func fnvAdd(h uint64, s string) uint64 {
 	}
 	return h
 }
+
+// fnvAddBytes is fnvAdd over bytes.
+func fnvAddBytes(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= fnvPrime
+	}
+	return h
+}
+
+// fnvByte continues an FNV-1a hash over one byte.
+func fnvByte(h uint64, c byte) uint64 { return (h ^ uint64(c)) * fnvPrime }
 
 const (
 	fnvOffset = 14695981039346656037

@@ -34,12 +34,21 @@ func refVector(words []string, dim int) []float32 {
 	return normalised(acc)
 }
 
-// refWordFeature is newWordFeature as it was: the word's stem, its
-// unigram hash, its bigram prefix, and the hashes of its rune trigrams
-// padded with '#'.
-func refWordFeature(w string) wordFeature {
+// refFeature is what one word contributes to an embedding, whatever its
+// neighbours: its stem, the stem's unigram hash, the hash state a bigram
+// starting with it continues from, and its padded rune trigrams' hashes.
+type refFeature struct {
+	stem     string
+	uni      uint64
+	biPrefix uint64
+	tri      []uint64
+}
+
+// refWordFeature is a word's features as the embedder computed them
+// before its speed work, from whole strings.
+func refWordFeature(w string) refFeature {
 	stem := index.Stem(w)
-	f := wordFeature{stem: stem, uni: fnv1a('u', stem), biPrefix: fnvAdd(fnv1a('b', stem), " ")}
+	f := refFeature{stem: stem, uni: fnv1a('u', stem), biPrefix: fnvAdd(fnv1a('b', stem), " ")}
 	padded := "#" + w + "#"
 	var starts [3]int
 	n := 0

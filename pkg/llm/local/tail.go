@@ -92,7 +92,7 @@ func (s tailSet) split(text string) (string, *tailState) {
 }
 
 func newTailState(text string, dim int) *tailState {
-	return wordsState(index.ContentWords(text), dim)
+	return wordsState(text, index.ContentWords(text), dim)
 }
 
 // wordsStates remembers the states of recent word sequences, by dimension
@@ -101,19 +101,21 @@ func newTailState(text string, dim int) *tailState {
 // ("user:" and "User:") whose words are the same.
 var wordsStates = textmemo.New[*tailState](8, nil)
 
-// wordsState is buildState(words, dim), remembered. Words never hold a
-// NUL (the segmenter puts no control character in a word), so the key
-// determines them.
-func wordsState(words []string, dim int) *tailState {
+// wordsState is the state of text, whose content words are words,
+// remembered by words. Words never hold a NUL (the segmenter puts no
+// control character in a word), so the key determines them, and their
+// stems.
+func wordsState(text string, words []string, dim int) *tailState {
 	key := strconv.Itoa(dim) + "\x00" + strings.Join(words, "\x00")
-	return wordsStates.GetWith(key, func() *tailState { return buildState(words, dim) })
+	return wordsStates.GetWith(key, func() *tailState { return buildState(words, stemsOf(text, words), dim) })
 }
 
-// buildState is the state of a text whose content words are words.
-func buildState(words []string, dim int) *tailState {
+// buildState is the state of a text whose content words are words, of
+// stems stems.
+func buildState(words, stems []string, dim int) *tailState {
 	var t tailState
 	if len(words) > 0 {
-		t.first, t.hasFirst = index.Stem(words[0]), true
+		t.first, t.hasFirst = stems[0], true
 	}
 	sc := scratchPool.Get().(*vecScratch)
 	defer scratchPool.Put(sc)
@@ -121,7 +123,7 @@ func buildState(words []string, dim int) *tailState {
 	for _, c := range counts {
 		c.reset()
 	}
-	countFeatures(words, counts[0], counts[1], counts[2])
+	countFeatures(words, stems, counts[0], counts[1], counts[2])
 	if cap(sc.next) < dim {
 		sc.next = make([]int32, dim)
 	}
@@ -171,7 +173,8 @@ func buildState(words []string, dim int) *tailState {
 func (e *Embedder) vectorWithTail(head string, t *tailState) []float32 {
 	sc, acc := e.scratch()
 	defer scratchPool.Put(sc)
-	lastBi, has := countFeatures(index.ContentWords(head), &sc.uni, &sc.bi, &sc.tri)
+	words := index.ContentWords(head)
+	lastBi, has := countFeatures(words, stemsOf(head, words), &sc.uni, &sc.bi, &sc.tri)
 	if has && t.hasFirst {
 		sc.bi.add(fnvAdd(lastBi, t.first)) // the bigram across the newline
 	}

@@ -36,7 +36,7 @@ func checkTail(t testing.TB, dim int, head, tail string) {
 	if got := e.vector(text); !sameBits(got, want) {
 		t.Fatalf("dim %d, text %q: vector differs from the reference", dim, text)
 	}
-	if got := e.vectorOf(index.ContentWords(text)); !sameBits(got, want) {
+	if words := index.ContentWords(text); !sameBits(e.vectorOf(words, stemsOf(text, words)), want) {
 		t.Fatalf("dim %d, text %q: direct build differs from the reference", dim, text)
 	}
 }
@@ -116,7 +116,8 @@ func BenchmarkEmbedSharedTail(b *testing.B) {
 		for b.Loop() {
 			textmemo.ResetAll()
 			for _, t := range texts {
-				e.vectorOf(index.ContentWords(t))
+				words := index.ContentWords(t)
+				e.vectorOf(words, stemsOf(t, words))
 			}
 		}
 	})
@@ -141,7 +142,7 @@ func TestWordsStateSharedAcrossRenderings(t *testing.T) {
 	if got, want := e.vector(node), refVector(index.ContentWords(node), DefaultDim); !sameBits(got, want) {
 		t.Fatal("node vector differs from the reference")
 	}
-	if newTailState(lines, DefaultDim) != wordsState(index.ContentWords(node), DefaultDim) {
+	if newTailState(lines, DefaultDim) != wordsState(node, index.ContentWords(node), DefaultDim) {
 		t.Fatal("the tail's state was built again, not found by its words")
 	}
 	fact := "The user plants 12 rows of beans."
