@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -80,15 +79,12 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 type vecScratch struct {
 	uni, bi, tri counter
 	acc          []float64
-	// addGroup's: features keyed by slot, their values, the merged slots,
-	// one slot's values.
-	keys   []uint64
-	merged []feature
-	run    []float64
-	// vectorWithTail's: per-slot sums, one slot's values. buildState's:
-	// each feature's slot, the next free place of each slot.
-	sums  []float64
-	vals  []float64
+	// The three groups' per-slot sums, one after another.
+	sums []float64
+	// mergeGroup's: the head's features keyed by slot, one slot's values.
+	keys []uint64
+	vals []float64
+	// buildState's: each feature's slot, the next free place of each slot.
 	slots []int32
 	next  []int32
 }
@@ -107,15 +103,29 @@ func (e *Embedder) vector(text string) []float32 {
 }
 
 // vectorOf builds one embedding from a text's content words and their
-// stems, directly.
+// stems, directly: as the head of an empty tail.
 func (e *Embedder) vectorOf(words, stems []string) []float32 {
-	sc, acc := e.scratch()
+	sc := e.scratch()
 	defer scratchPool.Put(sc)
 	countFeatures(words, stems, &sc.uni, &sc.bi, &sc.tri)
-	e.addGroup(acc, sc, &sc.uni, weightUnigram)
-	e.addGroup(acc, sc, &sc.bi, weightBigram)
-	e.addGroup(acc, sc, &sc.tri, weightTrigram)
-	return normalised(acc)
+	return e.combine(sc, &emptyTail)
+}
+
+// emptyTail is the state of no words.
+var emptyTail tailState
+
+// scratch takes working memory from the pool (the caller puts it back),
+// with empty feature counts and room for e's dimension.
+func (e *Embedder) scratch() *vecScratch {
+	sc := scratchPool.Get().(*vecScratch)
+	sc.uni.reset()
+	sc.bi.reset()
+	sc.tri.reset()
+	if cap(sc.acc) < e.dim {
+		sc.acc = make([]float64, e.dim)
+		sc.sums = make([]float64, 3*e.dim)
+	}
+	return sc
 }
 
 // stemsOf returns the stems of words, the content words of text: its
@@ -132,23 +142,6 @@ func stemsOf(text string, words []string) []string {
 		stems[i] = index.Stem(w)
 	}
 	return stems
-}
-
-// scratch takes working memory from the pool (the caller puts it back):
-// empty feature counts and a zeroed accumulator of e's dimension.
-func (e *Embedder) scratch() (*vecScratch, []float64) {
-	sc := scratchPool.Get().(*vecScratch)
-	sc.uni.reset()
-	sc.bi.reset()
-	sc.tri.reset()
-	if cap(sc.acc) < e.dim {
-		sc.acc = make([]float64, e.dim)
-		sc.sums = make([]float64, e.dim)
-		sc.next = make([]int32, e.dim)
-	}
-	acc := sc.acc[:e.dim]
-	clear(acc)
-	return sc, acc
 }
 
 // countFeatures adds the features of words, whose stems are stems, to the
@@ -229,73 +222,54 @@ func addTrigrams(w string, tri *counter) {
 	}
 }
 
-// normalised returns acc L2-normalised as float32, or the zero vector when
-// acc is zero.
-func normalised(acc []float64) []float32 {
-	var ss float64
-	for _, v := range acc {
-		ss += v * v
+// unitSum returns the embedding of the three groups' per-slot sums u, b
+// and t (0 in empty slots): each group scaled to its norm weight (a
+// group whose sums are all zero adds nothing), added slot by slot in group
+// order, and the whole L2-normalised as float32 (the zero vector when
+// nothing is left).
+//
+// This is the sparse form it replaced, bit for bit: an empty slot's +0
+// leaves a sum of squares and an accumulator as they were (x + +0 is x
+// for every x but -0, which no sum or product here makes), so summing over
+// every slot in order equals summing over the occupied ones in order, and
+// the three groups' sums of squares, independent chains, are taken in
+// one loop.
+func unitSum(acc, u, b, t []float64) []float32 {
+	b, t, acc = b[:len(u)], t[:len(u)], acc[:len(u)]
+	var su, sb, st float64
+	for s, x := range u {
+		su += x * x
+		sb += b[s] * b[s]
+		st += t[s] * t[s]
 	}
-	out := make([]float32, len(acc))
+	ku, kb, kt := groupScale(su, weightUnigram), groupScale(sb, weightBigram), groupScale(st, weightTrigram)
+	var ss float64
+	for s, x := range u {
+		a := 0.0
+		a += x * ku
+		a += b[s] * kb
+		a += t[s] * kt
+		acc[s] = a
+		ss += a * a
+	}
+	out := make([]float32, len(u))
 	if ss == 0 {
 		return out
 	}
 	inv := 1 / math.Sqrt(ss)
-	for i, v := range acc {
-		out[i] = float32(v * inv)
+	for s, a := range acc {
+		out[s] = float32(a * inv)
 	}
 	return out
 }
 
-// addGroup hashes one feature group (hash → count) into acc with norm
-// weight: the hash picks the slot and, by its top bit, the sign; counts
-// are damped to 1+ln(tf) (featureValue). The group byte in the hash keeps
-// "ab" the unigram apart from "ab" the trigram.
-func (e *Embedder) addGroup(acc []float64, sc *vecScratch, c *counter, weight float64) {
-	dim := uint64(len(acc))
-	// Each feature's key is its slot, then its index in vals: one integer
-	// sort groups the features by slot.
-	keys, vals := sc.keys[:0], sc.vals[:0]
-	for j, h := range c.hs {
-		keys = append(keys, (h%dim)<<32|uint64(j))
-		vals = append(vals, featureValue(h, c.tf[j]))
-	}
-	slices.Sort(keys)
-	// Colliding features share a slot; sum them before taking the norm.
-	merged, run := sc.merged[:0], sc.run[:0]
-	for i := 0; i < len(keys); {
-		slot := keys[i] >> 32
-		run = run[:0]
-		for ; i < len(keys) && keys[i]>>32 == slot; i++ {
-			run = append(run, vals[uint32(keys[i])])
-		}
-		merged = append(merged, feature{idx: int(slot), val: sumAscending(run)})
-	}
-	sc.keys, sc.vals, sc.merged, sc.run = keys, vals, merged, run
-	addMerged(acc, merged, weight)
-}
-
-// addMerged adds a group's merged slots (in slot order) into acc, scaled
-// so that the group has norm weight; a group with no features, or whose
-// features all cancelled out, adds nothing.
-func addMerged(acc []float64, merged []feature, weight float64) {
-	var ss float64
-	for _, f := range merged {
-		ss += f.val * f.val
-	}
+// groupScale is the factor that gives a group of sum of squares ss the
+// norm weight; 0 for an empty group, which then adds +0 everywhere.
+func groupScale(ss, weight float64) float64 {
 	if ss == 0 {
-		return
+		return 0
 	}
-	scale := weight / math.Sqrt(ss)
-	for _, f := range merged {
-		acc[f.idx] += f.val * scale
-	}
-}
-
-// feature is one slot's merged value.
-type feature struct {
-	idx int
-	val float64
+	return weight / math.Sqrt(ss)
 }
 
 // fnv1a is 64-bit FNV-1a of the group byte followed by s.

@@ -256,7 +256,7 @@ func TestExactStoresEmbeddingsLosslessly(t *testing.T) {
 // counted in another order (the tail's state counts them apart from the
 // head's).
 func TestEmbedderSumsCollisionsInOneOrder(t *testing.T) {
-	e := NewEmbedder(8) // eight slots: every slot takes many features
+	// Eight slots: every slot takes many features.
 	type feat struct {
 		h  uint64
 		tf int
@@ -272,9 +272,9 @@ func TestEmbedderSumsCollisionsInOneOrder(t *testing.T) {
 				c.add(f.h)
 			}
 		}
-		acc := make([]float64, 8)
-		e.addGroup(acc, &vecScratch{}, &c, 1)
-		return acc
+		sums := make([]float64, 8)
+		mergeGroup(sums, &vecScratch{}, &c, &emptyTail.groups[0])
+		return sums
 	}
 	want := group()
 	r := rand.New(rand.NewPCG(1, 2))

@@ -31,7 +31,25 @@ func refVector(words []string, dim int) []float32 {
 	for gi, weight := range []float64{weightUnigram, weightBigram, weightTrigram} {
 		refAddGroup(acc, groups[gi], weight)
 	}
-	return normalised(acc)
+	return refNormalised(acc)
+}
+
+// refNormalised returns acc L2-normalised as float32, or the zero vector
+// when acc is zero.
+func refNormalised(acc []float64) []float32 {
+	var ss float64
+	for _, v := range acc {
+		ss += v * v
+	}
+	out := make([]float32, len(acc))
+	if ss == 0 {
+		return out
+	}
+	inv := 1 / math.Sqrt(ss)
+	for i, v := range acc {
+		out[i] = float32(v * inv)
+	}
+	return out
 }
 
 // refFeature is what one word contributes to an embedding, whatever its

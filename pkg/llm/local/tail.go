@@ -1,7 +1,6 @@
 package local
 
 import (
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,32 +170,40 @@ func buildState(words, stems []string, dim int) *tailState {
 // describes, bit for bit as vector would (the tokenizer breaks at
 // every newline, so the text's words are the head's and then the tail's).
 func (e *Embedder) vectorWithTail(head string, t *tailState) []float32 {
-	sc, acc := e.scratch()
+	sc := e.scratch()
 	defer scratchPool.Put(sc)
 	words := index.ContentWords(head)
 	lastBi, has := countFeatures(words, stemsOf(head, words), &sc.uni, &sc.bi, &sc.tri)
 	if has && t.hasFirst {
 		sc.bi.add(fnvAdd(lastBi, t.first)) // the bigram across the newline
 	}
-	e.addGroupWithTail(acc, sc, &sc.uni, &t.groups[0], weightUnigram)
-	e.addGroupWithTail(acc, sc, &sc.bi, &t.groups[1], weightBigram)
-	e.addGroupWithTail(acc, sc, &sc.tri, &t.groups[2], weightTrigram)
-	return normalised(acc)
+	return e.combine(sc, t)
 }
 
-// addGroupWithTail is addGroup over the head's counts plus the tail
-// group's: slots no head feature falls in keep the tail's merged value;
-// the others are summed again from all their features, in addGroup's
-// order.
-//
-// The group is then scaled densely, every slot in order: an empty slot
-// holds +0, which leaves the sum of squares and every accumulator as they
-// were (x + +0 is x for every x but -0, which no sum of nonzero values
-// makes), so this equals addMerged over the occupied slots bit for bit.
-func (e *Embedder) addGroupWithTail(acc []float64, sc *vecScratch, head *counter, g *tailGroup, weight float64) {
-	dim := uint64(len(acc))
-	sums := sc.sums[:len(acc)]
-	copy(sums, g.sums)
+// combine is the embedding of the features counted in sc (the head's)
+// followed by the tail t's.
+func (e *Embedder) combine(sc *vecScratch, t *tailState) []float32 {
+	d := e.dim
+	sums := sc.sums[:3*d]
+	mergeGroup(sums[:d], sc, &sc.uni, &t.groups[0])
+	mergeGroup(sums[d:2*d], sc, &sc.bi, &t.groups[1])
+	mergeGroup(sums[2*d:], sc, &sc.tri, &t.groups[2])
+	return unitSum(sc.acc, sums[:d], sums[d:2*d], sums[2*d:])
+}
+
+// mergeGroup sets sums to the per-slot sums of one group over the head's
+// counts plus the tail group's (the zero tailGroup for no tail): slots no
+// head feature falls in keep the tail's sum; the others are summed again
+// from all their features, in ascending order of value, the order that
+// makes a slot's sum independent of the order its features were counted
+// in.
+func mergeGroup(sums []float64, sc *vecScratch, head *counter, g *tailGroup) {
+	dim := uint64(len(sums))
+	if g.sums == nil {
+		clear(sums)
+	} else {
+		copy(sums, g.sums)
+	}
 	// The head's features by slot: key slot<<32 | entry index.
 	keys := sc.keys[:0]
 	for j, h := range head.hs {
@@ -210,11 +217,15 @@ func (e *Embedder) addGroupWithTail(acc []float64, sc *vecScratch, head *counter
 			j++
 		}
 		run := keys[i:j]
-		lo, hi := g.start[s], g.start[s+1]
-		tail := g.hashes[lo:hi]
+		var tail []uint64
+		var tfs []int32
+		if g.start != nil {
+			lo, hi := g.start[s], g.start[s+1]
+			tail, tfs = g.hashes[lo:hi], g.tf[lo:hi]
+		}
 		vals := sc.vals[:0]
 		for p, h := range tail {
-			tf := g.tf[int(lo)+p]
+			tf := tfs[p]
 			for _, k := range run {
 				if head.hs[uint32(k)] == h {
 					tf += head.tf[uint32(k)]
@@ -232,23 +243,4 @@ func (e *Embedder) addGroupWithTail(acc []float64, sc *vecScratch, head *counter
 		i = j
 	}
 	sc.keys = keys
-	addDense(acc, sums, weight)
-}
-
-// addDense adds a group's per-slot sums (0 for empty slots) into acc,
-// scaled so that the group has norm weight: addMerged over its occupied
-// slots, without collecting them.
-func addDense(acc, sums []float64, weight float64) {
-	var ss float64
-	for _, v := range sums {
-		ss += v * v
-	}
-	if ss == 0 {
-		return
-	}
-	scale := weight / math.Sqrt(ss)
-	acc = acc[:len(sums)]
-	for s, v := range sums {
-		acc[s] += v * scale
-	}
 }
