@@ -14,9 +14,16 @@ import (
 type counter struct {
 	table []int32 // 1 + the entry's index; 0 marks an empty place
 	shift uint    // 64 - log2(len(table)): the top bits of the mixed hash pick the place
-	hs    []uint64
-	tf    []int32
-	at    []int32 // each entry's place in table
+	ents  []entry
+}
+
+// entry is one feature of a counter: its hash, how often it was added, and
+// its place in the table. One slice of them keeps a hash and its count in
+// one cache line.
+type entry struct {
+	h  uint64
+	tf int32
+	at int32
 }
 
 // counterMul spreads the hashes over the table (Fibonacci hashing): a
@@ -25,29 +32,27 @@ const counterMul = 0x9E3779B97F4A7C15
 
 // reset empties c, keeping its memory.
 func (c *counter) reset() {
-	for _, p := range c.at {
-		c.table[p] = 0
+	for _, e := range c.ents {
+		c.table[e.at] = 0
 	}
-	c.hs, c.tf, c.at = c.hs[:0], c.tf[:0], c.at[:0]
+	c.ents = c.ents[:0]
 }
 
 // add counts one occurrence of h.
 func (c *counter) add(h uint64) {
-	if 2*len(c.hs) >= len(c.table) {
+	if 2*len(c.ents) >= len(c.table) {
 		c.grow()
 	}
 	mask := len(c.table) - 1
 	for i := int(h * counterMul >> c.shift); ; i = (i + 1) & mask {
 		e := c.table[i]
 		if e == 0 {
-			c.hs = append(c.hs, h)
-			c.tf = append(c.tf, 1)
-			c.at = append(c.at, int32(i))
-			c.table[i] = int32(len(c.hs))
+			c.ents = append(c.ents, entry{h: h, tf: 1, at: int32(i)})
+			c.table[i] = int32(len(c.ents))
 			return
 		}
-		if c.hs[e-1] == h {
-			c.tf[e-1]++
+		if en := &c.ents[e-1]; en.h == h {
+			en.tf++
 			return
 		}
 	}
@@ -64,8 +69,8 @@ func (c *counter) count(h uint64) int32 {
 		if e == 0 {
 			return 0
 		}
-		if c.hs[e-1] == h {
-			return c.tf[e-1]
+		if en := c.ents[e-1]; en.h == h {
+			return en.tf
 		}
 	}
 }
@@ -77,13 +82,14 @@ func (c *counter) grow() {
 	c.table = make([]int32, n)
 	c.shift = uint(64 - bits.TrailingZeros(uint(n)))
 	mask := n - 1
-	for j, h := range c.hs {
-		i := int(h * counterMul >> c.shift)
+	for j := range c.ents {
+		e := &c.ents[j]
+		i := int(e.h * counterMul >> c.shift)
 		for c.table[i] != 0 {
 			i = (i + 1) & mask
 		}
 		c.table[i] = int32(j + 1)
-		c.at[j] = int32(i)
+		e.at = int32(i)
 	}
 }
 

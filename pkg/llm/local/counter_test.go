@@ -27,12 +27,12 @@ func checkCounter(t *testing.T, c *counter, hs []uint64) {
 		want[h]++
 		c.add(h)
 	}
-	if len(c.hs) != len(order) {
-		t.Fatalf("%d entries, want %d", len(c.hs), len(order))
+	if len(c.ents) != len(order) {
+		t.Fatalf("%d entries, want %d", len(c.ents), len(order))
 	}
 	for j, h := range order {
-		if c.hs[j] != h || c.tf[j] != want[h] || c.count(h) != want[h] {
-			t.Fatalf("entry %d: %#x×%d (count %d), want %#x×%d", j, c.hs[j], c.tf[j], c.count(h), h, want[h])
+		if e := c.ents[j]; e.h != h || e.tf != want[h] || c.count(h) != want[h] {
+			t.Fatalf("entry %d: %#x×%d (count %d), want %#x×%d", j, e.h, e.tf, c.count(h), h, want[h])
 		}
 	}
 	for _, h := range hs {
@@ -130,8 +130,8 @@ func checkFeatures(t *testing.T, words []string) {
 		t.Fatalf("%q: last bigram prefix %#x (%v), want %#x", words, lastBi, has, prevBi)
 	}
 	for g := range want {
-		if len(got[g].hs) != len(want[g]) {
-			t.Fatalf("%q: group %d has %d features, want %d", words, g, len(got[g].hs), len(want[g]))
+		if len(got[g].ents) != len(want[g]) {
+			t.Fatalf("%q: group %d has %d features, want %d", words, g, len(got[g].ents), len(want[g]))
 		}
 		for h, n := range want[g] {
 			if got[g].count(h) != n {

@@ -128,14 +128,14 @@ func buildState(words, stems []string, dim int) *tailState {
 	}
 	next := sc.next[:dim]
 	for gi, c := range counts {
-		n := len(c.hs)
+		n := len(c.ents)
 		g := tailGroup{hashes: make([]uint64, n), tf: make([]int32, n), start: make([]int32, dim+1), sums: make([]float64, dim)}
 		// A counting sort by slot: count each slot's features, then place
 		// them (a text long enough for a state has more features than
 		// slots, so this beats a comparison sort).
 		slots := sc.slots[:0]
-		for _, h := range c.hs {
-			s := int32(h % uint64(dim))
+		for _, e := range c.ents {
+			s := int32(e.h % uint64(dim))
 			slots = append(slots, s)
 			g.start[s+1]++
 		}
@@ -146,7 +146,7 @@ func buildState(words, stems []string, dim int) *tailState {
 		for j, s := range slots {
 			p := next[s]
 			next[s]++
-			g.hashes[p], g.tf[p] = c.hs[j], c.tf[j]
+			g.hashes[p], g.tf[p] = c.ents[j].h, c.ents[j].tf
 		}
 		sc.slots = slots
 		for s := range dim {
@@ -222,15 +222,15 @@ func mergeGroup(sums []float64, sc *vecScratch, head *counter, g *tailGroup) {
 		for p, h := range tail {
 			tf := tfs[p]
 			for _, k := range run {
-				if head.hs[uint32(k)] == h {
-					tf += head.tf[uint32(k)]
+				if e := head.ents[uint32(k)]; e.h == h {
+					tf += e.tf
 				}
 			}
 			vals = append(vals, featureValue(h, tf))
 		}
 		for _, k := range run {
-			if h := head.hs[uint32(k)]; !slices.Contains(tail, h) {
-				vals = append(vals, featureValue(h, head.tf[uint32(k)]))
+			if e := head.ents[uint32(k)]; !slices.Contains(tail, e.h) {
+				vals = append(vals, featureValue(e.h, e.tf))
 			}
 		}
 		sums[s] = sumAscending(vals)
@@ -244,12 +244,12 @@ func mergeGroup(sums []float64, sc *vecScratch, head *counter, g *tailGroup) {
 // Many features (a text of a few hundred bytes) are placed by a counting
 // sort over the slots, which makes the same order; a few are sorted.
 func (sc *vecScratch) headBySlot(head *counter, dim uint64) []uint64 {
-	n := len(head.hs)
+	n := len(head.ents)
 	keys := slices.Grow(sc.keys[:0], n)[:n]
 	sc.keys = keys
 	if uint64(n) < dim/4 {
-		for j, h := range head.hs {
-			keys[j] = (h%dim)<<32 | uint64(j)
+		for j, e := range head.ents {
+			keys[j] = (e.h%dim)<<32 | uint64(j)
 		}
 		slices.Sort(keys)
 		return keys
@@ -259,8 +259,8 @@ func (sc *vecScratch) headBySlot(head *counter, dim uint64) []uint64 {
 	clear(next)
 	slots := slices.Grow(sc.slots[:0], n)[:n]
 	sc.slots = slots
-	for j, h := range head.hs {
-		s := int32(h % dim)
+	for j, e := range head.ents {
+		s := int32(e.h % dim)
 		slots[j] = s
 		next[s]++
 	}
