@@ -105,7 +105,18 @@ var wordsStates = textmemo.New[*tailState](8, nil)
 // control character in a word), so the key determines them, and their
 // stems.
 func wordsState(text string, words []string, dim int) *tailState {
-	key := strconv.Itoa(dim) + "\x00" + strings.Join(words, "\x00")
+	var b strings.Builder
+	n := 24 + len(words)
+	for _, w := range words {
+		n += len(w)
+	}
+	b.Grow(n)
+	b.WriteString(strconv.Itoa(dim))
+	for _, w := range words {
+		b.WriteByte(0)
+		b.WriteString(w)
+	}
+	key := b.String()
 	return wordsStates.GetWith(key, func() *tailState { return buildState(words, stemsOf(text, words), dim) })
 }
 
@@ -127,13 +138,19 @@ func buildState(words, stems []string, dim int) *tailState {
 		sc.next = make([]int32, dim)
 	}
 	next := sc.next[:dim]
+	// One allocation per kind of array for the three groups.
+	total := len(sc.uni.ents) + len(sc.bi.ents) + len(sc.tri.ents)
+	hashes, tfs := make([]uint64, total), make([]int32, total)
+	starts, sums := make([]int32, 3*(dim+1)), make([]float64, 3*dim)
+	slots, vals := sc.slots[:0], sc.vals[:0]
 	for gi, c := range counts {
 		n := len(c.ents)
-		g := tailGroup{hashes: make([]uint64, n), tf: make([]int32, n), start: make([]int32, dim+1), sums: make([]float64, dim)}
+		g := tailGroup{hashes: hashes[:n:n], tf: tfs[:n:n], start: starts[:dim+1 : dim+1], sums: sums[:dim:dim]}
+		hashes, tfs, starts, sums = hashes[n:], tfs[n:], starts[dim+1:], sums[dim:]
 		// A counting sort by slot: count each slot's features, then place
 		// them (a text long enough for a state has more features than
 		// slots, so this beats a comparison sort).
-		slots := sc.slots[:0]
+		slots = slots[:0]
 		for _, e := range c.ents {
 			s := int32(e.h % uint64(dim))
 			slots = append(slots, s)
@@ -148,21 +165,20 @@ func buildState(words, stems []string, dim int) *tailState {
 			next[s]++
 			g.hashes[p], g.tf[p] = c.ents[j].h, c.ents[j].tf
 		}
-		sc.slots = slots
 		for s := range dim {
 			lo, hi := g.start[s], g.start[s+1]
 			if lo == hi {
 				continue
 			}
-			vals := sc.vals[:0]
+			vals = vals[:0]
 			for p := lo; p < hi; p++ {
 				vals = append(vals, featureValue(g.hashes[p], g.tf[p]))
 			}
 			g.sums[s] = sumAscending(vals)
-			sc.vals = vals
 		}
 		t.groups[gi] = g
 	}
+	sc.slots, sc.vals = slots, vals
 	return &t
 }
 
