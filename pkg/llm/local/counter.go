@@ -93,8 +93,10 @@ func (c *counter) grow() {
 	}
 }
 
-// onePlusLog holds 1+ln(tf) for small term counts, each computed as
-// featureValue would: most features occur a few times.
+// onePlusLog holds 1+ln(tf) for small term counts, computed by the same
+// expression featureValue uses for larger ones (so the same bits): most
+// features occur a few times, and the logarithm was a tenth of building a
+// long text's state.
 var onePlusLog = func() (t [64]float64) {
 	for tf := 1; tf < len(t); tf++ {
 		t[tf] = 1 + math.Log(float64(tf))
@@ -117,9 +119,11 @@ func featureValue(h uint64, tf int32) float64 {
 	return v
 }
 
-// sumAscending sums vals in ascending order, addGroup's order for the
-// features of one slot (it may sort vals). Two values are summed as they
-// come: floating-point addition is commutative.
+// sumAscending sums vals in ascending order, the order the embedder has
+// always summed one slot's features in (refAddGroup in the tests), which
+// does not depend on the order they were counted in. It may sort vals.
+// Two values are summed as they come: floating-point addition is
+// commutative.
 func sumAscending(vals []float64) float64 {
 	switch len(vals) {
 	case 1:

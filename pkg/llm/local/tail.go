@@ -28,7 +28,7 @@ type tailState struct {
 
 // tailGroup is one feature group of a tail: its hashes by slot (slot s's
 // are hashes[start[s]:start[s+1]]) with their counts, and each slot's
-// merged value exactly as addGroup would sum it.
+// sum (sumAscending of its features' values).
 type tailGroup struct {
 	hashes []uint64
 	tf     []int32
