@@ -145,7 +145,7 @@ func buildState(words, stems []string, dim int) *tailState {
 	slots, vals := sc.slots[:0], sc.vals[:0]
 	for gi, c := range counts {
 		n := len(c.ents)
-		g := tailGroup{hashes: hashes[:n:n], tf: tfs[:n:n], start: starts[:dim+1 : dim+1], sums: sums[:dim:dim]}
+		g := tailGroup{hashes: hashes[:n:n], tf: tfs[:n:n], start: starts[: dim+1 : dim+1], sums: sums[:dim:dim]}
 		hashes, tfs, starts, sums = hashes[n:], tfs[n:], starts[dim+1:], sums[dim:]
 		// A counting sort by slot: count each slot's features, then place
 		// them (a text long enough for a state has more features than
