@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -163,4 +165,26 @@ func FuzzFeatureHashes(f *testing.F) {
 		// hashes to agree.
 		checkFeatures(t, append(strings.Fields(a), b))
 	})
+}
+
+// TestHeadBySlot: the counting sort that groups many head features by
+// slot makes the keys the integer sort makes.
+func TestHeadBySlot(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, dim := range []uint64{1, 7, 64, DefaultDim} {
+		for _, n := range []int{0, 1, 5, 95, 96, 97, 1000} {
+			var c counter
+			for range n {
+				c.add(r.Uint64() >> r.UintN(60)) // small and large hashes, some repeated
+			}
+			var want []uint64
+			for j, e := range c.ents {
+				want = append(want, (e.h%dim)<<32|uint64(j))
+			}
+			slices.Sort(want)
+			if got := new(vecScratch).headBySlot(&c, dim); !slices.Equal(got, want) {
+				t.Fatalf("dim %d, %d features: keys differ from the sorted ones", dim, len(c.ents))
+			}
+		}
+	}
 }
