@@ -88,3 +88,69 @@ func TestStemMemo(t *testing.T) {
 		}
 	}
 }
+
+// labelSeps join a label to its text: ": " splits when the text starts
+// with printable ASCII; the others never split.
+var labelSeps = []string{": ", ":", ":  ", ": \u0301", " : ", ":\t", ": \n"}
+
+// TestLabelSplit: labelled lines ("user: …", "Path: …") whose text could
+// join the label's tokens or its own first token to the space (possessive
+// and other apostrophes, decimal points, combining marks, connectors,
+// quotes) analyse as bleve does over the whole line, on a first sight,
+// after the bare text was analysed, and after the labelled line was.
+func TestLabelSplit(t *testing.T) {
+	labels := []string{"user", "Path", "Node", "Topic", "Entities", "a", "S", "Caroline", "http", "don", "O", strings.Repeat("x", maxLabel), strings.Repeat("x", maxLabel+1)}
+	texts := []string{"hello there", "'s dogs", "'t", "1.5 apples", ".5", "-x", "_x", "x_", "\"quoted\"", "(aside)", "$18,500",
+		"A; B; C", "\u0301b", "'", "s", "The the THE", "running home: again", "user: nested", "Path: x\nsecond line", "~", "!", "e.g. this", "’s"}
+	for _, l := range labels {
+		for _, x := range texts {
+			for _, sep := range labelSeps {
+				line := l + sep + x
+				textmemo.ResetAll()
+				checkLineWise(t, line)
+				textmemo.ResetAll()
+				checkLineWise(t, x)
+				checkLineWise(t, line)
+				checkLineWise(t, "before\n"+line+"\nafter")
+			}
+		}
+	}
+	for _, c := range []struct {
+		line, label, rest string
+		ok                bool
+	}{
+		{"user: hi", "user:", "hi", true},
+		{"Path: 'x", "Path:", "'x", true},
+		{"user:  hi", "", "", false},
+		{"user: ", "", "", false},
+		{": hi", "", "", false},
+		{"us er: hi", "", "", false},
+		{"user: \u00e9", "", "", false},
+		{strings.Repeat("x", maxLabel) + ": hi", strings.Repeat("x", maxLabel) + ":", "hi", true},
+		{strings.Repeat("x", maxLabel+1) + ": hi", "", "", false},
+	} {
+		label, rest, ok := labelSplit(c.line)
+		if label != c.label || rest != c.rest || ok != c.ok {
+			t.Errorf("labelSplit(%q) = %q, %q, %v; want %q, %q, %v", c.line, label, rest, ok, c.label, c.rest, c.ok)
+		}
+	}
+}
+
+// FuzzLabelSplit: a labelled line analyses as bleve does over the whole
+// line, on a first sight and after its bare text was analysed.
+func FuzzLabelSplit(f *testing.F) {
+	for i, s := range [][2]string{{"user", "hello"}, {"Path", "'s x"}, {"Node", "\u0301x"}, {"A", "1.5"}, {"Topic", "-x"}, {"Entities", "A; B"}, {"x", "_y"}} {
+		f.Add(s[0], s[1], uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, label, text string, sep uint8) {
+		if len(label)+len(text) > 4096 {
+			return
+		}
+		line := label + labelSeps[int(sep)%len(labelSeps)] + text
+		textmemo.ResetAll()
+		checkLineWise(t, line)
+		textmemo.ResetAll()
+		checkLineWise(t, text)
+		checkLineWise(t, line)
+	})
+}
