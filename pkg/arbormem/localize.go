@@ -137,7 +137,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	if len(ce) != len(docs) {
 		return nil, fmt.Errorf("localization rerank: %d scores for %d candidates", len(ce), len(docs))
 	}
-	informative := s.informativeTerms(qterms)
+	informative := s.vocab.known(s.informativeTerms(qterms))
 	n := f.Len()
 	for i, seq := range seqs {
 		node := f.Nodes[seq]
@@ -316,11 +316,13 @@ func (s *System) informativeTerms(qterms []string) []string {
 }
 
 // keywordScore is s_key: keyword_first for the first informative overlap and
-// keyword_next for each further one (same table).
-func (s *System) keywordScore(informative []string, n *Node) float64 {
+// keyword_next for each further one (same table). informative holds the
+// informative terms' numbers (vocab.known), looked up once per input
+// rather than once per candidate.
+func (s *System) keywordScore(informative []uint32, n *Node) float64 {
 	k := 0
-	for _, t := range informative {
-		if n.keyTerms.has(t) {
+	for _, id := range informative {
+		if n.keyTerms.hasID(id) {
 			k++
 		}
 	}
