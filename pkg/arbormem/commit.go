@@ -323,12 +323,19 @@ func localizationText(in dialog.Interaction) string {
 	return in.Text()
 }
 
-// embedClip clips a text sent to the embedder to embed_max_chars.
+// embedClip clips a text sent to the embedder to embed_max_chars. A text
+// of no more bytes than that has no more runes, so clipRunes would only
+// trim it: that is done without counting the runes of every fact's
+// source interaction (TestEmbedClip compares with clipRunes).
 func (s *System) embedClip(text string) string {
-	if s.cfg.EmbedMaxChars > 0 {
-		return clipRunes(text, s.cfg.EmbedMaxChars)
+	n := s.cfg.EmbedMaxChars
+	switch {
+	case n <= 0:
+		return text
+	case len(text) <= n:
+		return strings.TrimSpace(text)
 	}
-	return text
+	return clipRunes(text, n)
 }
 
 func (s *System) embed(ctx context.Context, texts []string) ([][]float32, error) {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -52,8 +53,13 @@ var reConversationRef = regexp.MustCompile(`(?i)\b(?:(?:we|you and i)\s+(?:discu
 // refers back to the conversation) and resolves its window against now; ok
 // is false without a cue or without a time.
 func detectTemporal(text string, now time.Time) (temporalCue, bool) {
+	// The reference back to the conversation is the rarer half and the
+	// cheaper to rule out, so it is tested first.
+	if now.IsZero() || !conversationRefBranches().MatchString(text) {
+		return temporalCue{}, false
+	}
 	m := findStringSubmatch(reTemporal, text)
-	if m == nil || now.IsZero() || !reConversationRef.MatchString(text) {
+	if m == nil {
 		return temporalCue{}, false
 	}
 	phrase := strings.ToLower(m[1])
@@ -246,8 +252,16 @@ var reNewTopicTail = regexp.MustCompile(`(?i)\b(?:(?:can|could) you help me (?:p
 
 // newTopicCue reports whether text opens a new agenda (see reNewTopic).
 func newTopicCue(text string) bool {
-	return matchString(reNewTopic, text) || matchString(reNewTopicTail, text)
+	return newTopicBranches().MatchString(text) || newTopicTailBranches().MatchString(text)
 }
+
+// The cue regexps whose matches are only tested, split into their phrases
+// (cuesplit.go).
+var (
+	newTopicBranches        = sync.OnceValue(func() *branchMatcher { return newBranchMatcher(reNewTopic) })
+	newTopicTailBranches    = sync.OnceValue(func() *branchMatcher { return newBranchMatcher(reNewTopicTail) })
+	conversationRefBranches = sync.OnceValue(func() *branchMatcher { return newBranchMatcher(reConversationRef) })
+)
 
 // anchorsOf finds explicit topic anchors in text (at most 3).
 func anchorsOf(text string) []anchor {

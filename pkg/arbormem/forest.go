@@ -173,6 +173,11 @@ func (f *Forest) rebuild() {
 // candidate by (§4.2): topic key, path summary, node summary, entities.
 func rerankText(n *Node) string {
 	var b strings.Builder
+	size := len("Topic: \nPath: \nNode: \nEntities: ") + len(n.TopicKey) + len(n.PathSummary) + len(n.Summary)
+	for _, e := range n.Entities {
+		size += len(e) + len("; ")
+	}
+	b.Grow(size) // one allocation: every commit builds the candidates' documents
 	if n.TopicKey != "" {
 		b.WriteString("Topic: ")
 		b.WriteString(n.TopicKey)

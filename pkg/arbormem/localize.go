@@ -63,7 +63,9 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 		d.Parent, d.Path = f.Active, "continuation"
 		return d, nil
 	}
-	qterms := termsOf(text)
+	// The input's terms serve only a temporal cue and the scored path;
+	// most offline inputs take neither.
+	qterms := func() []string { return termsOf(text) }
 	// (b) Explicit temporal-return cue: resolve through the timeline.
 	if tc, ok := detectTemporal(text, t); ok {
 		if seq, ok := s.resolveTemporal(tc, qterms); ok {
@@ -137,7 +139,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	if len(ce) != len(docs) {
 		return nil, fmt.Errorf("localization rerank: %d scores for %d candidates", len(ce), len(docs))
 	}
-	informative := s.informativeTerms(qterms)
+	informative := s.vocab.known(s.informativeTerms(qterms()))
 	n := f.Len()
 	for i, seq := range seqs {
 		node := f.Nodes[seq]
@@ -316,11 +318,13 @@ func (s *System) informativeTerms(qterms []string) []string {
 }
 
 // keywordScore is s_key: keyword_first for the first informative overlap and
-// keyword_next for each further one (same table).
-func (s *System) keywordScore(informative []string, n *Node) float64 {
+// keyword_next for each further one (same table). informative holds the
+// informative terms' numbers (vocab.known), looked up once per input
+// rather than once per candidate.
+func (s *System) keywordScore(informative []uint32, n *Node) float64 {
 	k := 0
-	for _, t := range informative {
-		if n.keyTerms.has(t) {
+	for _, id := range informative {
+		if n.keyTerms.hasID(id) {
 			k++
 		}
 	}
@@ -495,16 +499,18 @@ var temporalStop = sync.OnceValue(func() termSet {
 
 // resolveTemporal picks, within the cue's time window, the node that shares
 // the most informative terms with the cue's topic (or with the rest of the
-// input), newest first among equals. No window node with an overlap: no
-// fast path.
-func (s *System) resolveTemporal(tc temporalCue, qterms []string) (int, bool) {
+// input, which qterms returns), newest first among equals. No window node
+// with an overlap: no fast path.
+func (s *System) resolveTemporal(tc temporalCue, qterms func() []string) (int, bool) {
 	window := s.forest.Window(tc.From, tc.To)
 	if len(window) == 0 {
 		return -1, false
 	}
-	want := qterms
+	var want []string
 	if tc.Topic != "" {
 		want = termsOf(tc.Topic)
+	} else {
+		want = qterms()
 	}
 	var terms []string
 	for _, t := range s.informativeTerms(want) {

@@ -138,7 +138,7 @@ func TestKeywordRule(t *testing.T) {
 		// ("note k0"); "note" is in every node's summary, so only k0 counts.
 		{"note k0", 1.0},
 	} {
-		if got := s.keywordScore(s.informativeTerms(termsOf(tc.q)), n0); got != tc.want {
+		if got := s.keywordScore(s.vocab.known(s.informativeTerms(termsOf(tc.q))), n0); got != tc.want {
 			t.Errorf("s_key(%q) = %v, want %v", tc.q, got, tc.want)
 		}
 	}

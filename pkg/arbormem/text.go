@@ -88,6 +88,85 @@ func (v *vocab) intern(t string) (uint32, string) {
 	return id, t
 }
 
+// internAll replaces each term of ts, in place, by the vocabulary's copy,
+// adding the new ones: intern for every term, under one read lock for
+// the terms already known (most of a text's) and one write lock for the
+// rest.
+func (v *vocab) internAll(ts []string) {
+	var miss []int
+	v.mu.RLock()
+	for i, t := range ts {
+		if id, ok := v.ids[t]; ok {
+			ts[i] = v.terms[id]
+		} else {
+			miss = append(miss, i)
+		}
+	}
+	v.mu.RUnlock()
+	if len(miss) == 0 {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, i := range miss {
+		t := ts[i]
+		id, ok := v.ids[t]
+		if !ok {
+			id = uint32(len(v.terms))
+			v.ids[t] = id
+			v.terms = append(v.terms, t)
+		}
+		ts[i] = v.terms[id]
+	}
+}
+
+// idsOf appends to ids the numbers of the given terms, adding the new
+// ones, as intern does term by term (and in the same order, so terms get
+// the same numbers).
+func (v *vocab) idsOf(ids []uint32, terms []string) []uint32 {
+	start := len(ids)
+	var miss []int
+	v.mu.RLock()
+	for _, t := range terms {
+		id, ok := v.ids[t]
+		if !ok {
+			miss = append(miss, len(ids))
+		}
+		ids = append(ids, id)
+	}
+	v.mu.RUnlock()
+	if len(miss) == 0 {
+		return ids
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, i := range miss {
+		t := terms[i-start]
+		id, ok := v.ids[t]
+		if !ok {
+			id = uint32(len(v.terms))
+			v.ids[t] = id
+			v.terms = append(v.terms, t)
+		}
+		ids[i] = id
+	}
+	return ids
+}
+
+// known returns the numbers of the terms already in the vocabulary, in
+// order; a term it drops is in no termList, so has is false for it.
+func (v *vocab) known(terms []string) []uint32 {
+	out := make([]uint32, 0, len(terms))
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	for _, t := range terms {
+		if id, ok := v.ids[t]; ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 func (v *vocab) term(id uint32) string {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
@@ -102,10 +181,7 @@ func (v *vocab) list(terms ...[]string) termList {
 	}
 	ids := make([]uint32, 0, n)
 	for _, ts := range terms {
-		for _, t := range ts {
-			id, _ := v.intern(t)
-			ids = append(ids, id)
-		}
+		ids = v.idsOf(ids, ts)
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -128,9 +204,7 @@ func (s *System) termList(terms ...[]string) termList { return s.vocab.list(term
 // interned replaces each term of ts, in place, by the episode's copy of it
 // and returns ts.
 func (s *System) interned(ts []string) []string {
-	for i, t := range ts {
-		_, ts[i] = s.vocab.intern(t)
-	}
+	s.vocab.internAll(ts)
 	return ts
 }
 
@@ -145,6 +219,12 @@ func (s termList) has(t string) bool {
 		return false
 	}
 	_, ok = slices.BinarySearch(s.ids, id)
+	return ok
+}
+
+// hasID reports whether the set holds the term numbered id.
+func (s termList) hasID(id uint32) bool {
+	_, ok := slices.BinarySearch(s.ids, id)
 	return ok
 }
 

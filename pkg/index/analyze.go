@@ -105,14 +105,73 @@ func porterStem(word string) string {
 // about 4 MiB for lines of chat text (four synthetic turns a line), 15–19
 // MiB for the worst lines we could make (maxMemoLine bytes of one-letter
 // words, or of three-letter words that all stem differently). Longer lines
-// are analysed every time, as every text was before. The stem memo holds
-// 16,384 words of at most 32 bytes.
+// are analysed every time, as every text was before. Short lines (at most
+// maxShortLine bytes) have their own memo, of more slots: they are most of
+// the lines that come back commit after commit (a node's summary, path
+// summary, topic and entities in its rerank document, a short chat turn),
+// and with long lines in the same slots a long conversation evicted them
+// before they came back (half the analysis of an offline LoCoMo commit
+// was of lines analysed before; a fifth with this memo). Full, it holds
+// about 8 MiB of 256-byte chat lines and 18 MiB of the worst lines above
+// (TestShortLineMemoBound). The stem memo holds 16,384
+// words of at most 32 bytes.
 const (
-	lineMemoSlots   = 1024
-	maxMemoLine     = 2048
-	stemMemoSlots   = 16384
-	maxStemMemoWord = 32
+	lineMemoSlots      = 1024
+	maxMemoLine        = 2048
+	shortLineMemoSlots = 8192
+	maxShortLine       = 256
+	stemMemoSlots      = 16384
+	maxStemMemoWord    = 32
 )
+
+// analyzeLineMemo is analyzeLine, remembered for lines of at most
+// maxMemoLine bytes.
+func analyzeLineMemo(line string) lineAnalysis {
+	switch {
+	case len(line) <= maxShortLine:
+		return shortLineMemo.Get(line)
+	case len(line) <= maxMemoLine:
+		return lineMemo.Get(line)
+	}
+	return analyzeLine(line)
+}
+
+// maxLabel is the longest label labelSplit cuts off.
+const maxLabel = 24
+
+// labelSplit cuts a line of the form "Label: text" (an ASCII-letter label
+// of at most maxLabel letters, a colon, one space, then printable ASCII
+// other than a space) into "Label:" and "text", whose analyses one after
+// the other are the line's. The same texts reach the analysis bare and
+// labelled: a turn's content is "user: content" in the interaction's text
+// and bare in its user text, a node's summary is bare in its index text
+// and "Node: summary" in its rerank document ("Topic: ", "Path: " too),
+// so each is analysed once.
+//
+// Identity: UAX #29 breaks on both sides of a space (WB999) except
+// between two spaces (WB3d) or before Extend, Format or ZWJ (WB4); the
+// byte after this space is printable ASCII other than a space, and the
+// word-joining rules (WB6–WB7, WB11–WB13b) need a letter, digit, or
+// connector next to the colon or apostrophe, which the space is not. So
+// no token straddles the space, the scanner restarts after it as at the
+// start of a line, and the later stages map each token alone (see
+// analyzeLines). TestLabelSplit and FuzzLabelSplit compare against bleve's
+// analyzers over the whole line.
+func labelSplit(line string) (label, rest string, ok bool) {
+	for i := 0; i < len(line) && i <= maxLabel; i++ {
+		c := line[i]
+		if c == ':' {
+			if i == 0 || i+2 >= len(line) || line[i+1] != ' ' || line[i+2] <= ' ' || line[i+2] > '~' {
+				return "", "", false
+			}
+			return line[:i+1], line[i+2:], true
+		}
+		if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+			return "", "", false
+		}
+	}
+	return "", "", false
+}
 
 // lineAnalysis is the analysis of one line: its content words and their
 // stems (Analyze's terms), computed together because the offline embedder
@@ -120,8 +179,9 @@ const (
 type lineAnalysis struct{ words, stems []string }
 
 var (
-	lineMemo = textmemo.New(lineMemoSlots, analyzeLine)
-	stemMemo = textmemo.New(stemMemoSlots, porterStem)
+	lineMemo      = textmemo.New(lineMemoSlots, analyzeLine)
+	shortLineMemo = textmemo.New(shortLineMemoSlots, analyzeLine)
+	stemMemo      = textmemo.New(stemMemoSlots, porterStem)
 )
 
 func analyzeLine(line string) lineAnalysis {
@@ -243,22 +303,23 @@ func analyzeLines(text string, stemmed bool) []string {
 	for len(text) > 0 {
 		line, rest, _ := strings.Cut(text, "\n")
 		text = rest
-		if line == "" {
-			continue
-		}
-		var la lineAnalysis
-		if len(line) <= maxMemoLine {
-			la = lineMemo.Get(line)
-		} else {
-			la = analyzeLine(line)
-		}
-		p := la.words
-		if stemmed {
-			p = la.stems
-		}
-		if len(p) > 0 {
-			parts = append(parts, p)
-			n += len(p)
+		for line != "" {
+			// A labelled line is its label's analysis and then its text's,
+			// each remembered alone (see labelSplit).
+			part, rest, ok := labelSplit(line)
+			if !ok {
+				part, rest = line, ""
+			}
+			line = rest
+			la := analyzeLineMemo(part)
+			p := la.words
+			if stemmed {
+				p = la.stems
+			}
+			if len(p) > 0 {
+				parts = append(parts, p)
+				n += len(p)
+			}
 		}
 	}
 	// The memo's slices are shared: the result is always a new slice.

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -85,6 +87,130 @@ func TestStemMemo(t *testing.T) {
 			if got, want := Stem(w), porterStem(w); got != want {
 				t.Fatalf("Stem(%q) = %q, want %q", w, got, want)
 			}
+		}
+	}
+}
+
+// labelSeps join a label to its text: ": " splits when the text starts
+// with printable ASCII; the others never split.
+var labelSeps = []string{": ", ":", ":  ", ": \u0301", " : ", ":\t", ": \n"}
+
+// TestLabelSplit: labelled lines ("user: …", "Path: …") whose text could
+// join the label's tokens or its own first token to the space (possessive
+// and other apostrophes, decimal points, combining marks, connectors,
+// quotes) analyse as bleve does over the whole line, on a first sight,
+// after the bare text was analysed, and after the labelled line was.
+func TestLabelSplit(t *testing.T) {
+	labels := []string{"user", "Path", "Node", "Topic", "Entities", "a", "S", "Caroline", "http", "don", "O", strings.Repeat("x", maxLabel), strings.Repeat("x", maxLabel+1)}
+	texts := []string{"hello there", "'s dogs", "'t", "1.5 apples", ".5", "-x", "_x", "x_", "\"quoted\"", "(aside)", "$18,500",
+		"A; B; C", "\u0301b", "'", "s", "The the THE", "running home: again", "user: nested", "Path: x\nsecond line", "~", "!", "e.g. this", "’s"}
+	for _, x := range texts {
+		// The first label's lines are a first sight of every part, the
+		// others' of the whole line, after the bare text was analysed too.
+		textmemo.ResetAll()
+		for _, l := range labels {
+			for _, sep := range labelSeps {
+				line := l + sep + x
+				checkLineWise(t, line)
+				checkLineWise(t, x)
+				checkLineWise(t, "before\n"+line+"\nafter")
+			}
+		}
+	}
+	for _, c := range []struct {
+		line, label, rest string
+		ok                bool
+	}{
+		{"user: hi", "user:", "hi", true},
+		{"Path: 'x", "Path:", "'x", true},
+		{"user:  hi", "", "", false},
+		{"user: ", "", "", false},
+		{": hi", "", "", false},
+		{"us er: hi", "", "", false},
+		{"user: \u00e9", "", "", false},
+		{strings.Repeat("x", maxLabel) + ": hi", strings.Repeat("x", maxLabel) + ":", "hi", true},
+		{strings.Repeat("x", maxLabel+1) + ": hi", "", "", false},
+	} {
+		label, rest, ok := labelSplit(c.line)
+		if label != c.label || rest != c.rest || ok != c.ok {
+			t.Errorf("labelSplit(%q) = %q, %q, %v; want %q, %q, %v", c.line, label, rest, ok, c.label, c.rest, c.ok)
+		}
+	}
+}
+
+// FuzzLabelSplit: a labelled line analyses as bleve does over the whole
+// line, on a first sight and after its bare text was analysed.
+func FuzzLabelSplit(f *testing.F) {
+	for i, s := range [][2]string{{"user", "hello"}, {"Path", "'s x"}, {"Node", "\u0301x"}, {"A", "1.5"}, {"Topic", "-x"}, {"Entities", "A; B"}, {"x", "_y"}} {
+		f.Add(s[0], s[1], uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, label, text string, sep uint8) {
+		if len(label)+len(text) > 4096 {
+			return
+		}
+		line := label + labelSeps[int(sep)%len(labelSeps)] + text
+		textmemo.ResetAll()
+		checkLineWise(t, line)
+		textmemo.ResetAll()
+		checkLineWise(t, text)
+		checkLineWise(t, line)
+	})
+}
+
+// memoHeap returns the live heap after filling the short-line memo with
+// lines (all of them analysed, more than it has slots).
+func memoHeap(lines []string) uint64 {
+	textmemo.ResetAll()
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	before := m.HeapAlloc
+	for _, l := range lines {
+		analyzeLineMemo(l)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	textmemo.ResetAll()
+	return m.HeapAlloc - min(before, m.HeapAlloc)
+}
+
+// TestShortLineMemoBound: the short-line memo full of chat lines, and of
+// the worst lines we could make for it (maxShortLine bytes of one- or
+// three-letter words, the three-letter ones all stemming differently),
+// holds what its comment says.
+func TestShortLineMemoBound(t *testing.T) {
+	if raceEnabled {
+		t.Skip("heap bounds are measured without the race detector")
+	}
+	var chat, ones, threes []string
+	for _, s := range chatTurns(3*shortLineMemoSlots, 31) {
+		if len(s) > maxShortLine {
+			s = s[:maxShortLine]
+		}
+		chat = append(chat, s)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	letter := func() byte { return byte('b' + rng.IntN(24)) }
+	for range 2 * shortLineMemoSlots {
+		var a, b strings.Builder
+		for a.Len()+2 <= maxShortLine {
+			a.WriteByte(letter())
+			a.WriteByte(' ')
+		}
+		for b.Len()+5 <= maxShortLine {
+			b.Write([]byte{letter(), letter(), letter(), 's', ' '})
+		}
+		ones, threes = append(ones, a.String()), append(threes, b.String())
+	}
+	for _, c := range []struct {
+		name  string
+		lines []string
+		max   uint64
+	}{{"chat", chat, 10 << 20}, {"one-letter words", ones, 24 << 20}, {"three-letter words", threes, 24 << 20}} {
+		got := memoHeap(c.lines)
+		t.Logf("%s: %.1f MiB", c.name, float64(got)/(1<<20))
+		if got > c.max {
+			t.Errorf("%s: the full short-line memo holds %.1f MiB, more than %.0f MiB", c.name, float64(got)/(1<<20), float64(c.max)/(1<<20))
 		}
 	}
 }

@@ -279,15 +279,19 @@ func (sp *sparseRow) decode(dim int, unit bool, f func(i int, v float32)) {
 }
 
 // palette returns the values a code stands for (code c is magnitude c>>1
-// with sign bit c&1), scaled to the unit row when unit.
+// with sign bit c&1), scaled to the unit row when unit. Each magnitude is
+// scaled once: float32(float64(-v)*scale) is -float32(float64(v)*scale),
+// since rounding to nearest is symmetric in sign (scale is positive or 0,
+// and a zero product keeps the sign rule too: see
+// TestPaletteSignSymmetric).
 func (sp *sparseRow) palette(head int, unit bool, buf *[256]float32) []float32 {
 	pal := buf[:2*int(sp.npal)]
-	for c := range pal {
-		v := math.Float32frombits(binary.LittleEndian.Uint32(sp.buf[head+4*(c>>1):]) | uint32(c&1)<<31)
+	for c := 0; c < len(pal); c += 2 {
+		v := math.Float32frombits(binary.LittleEndian.Uint32(sp.buf[head+4*(c>>1):]))
 		if unit {
 			v = float32(float64(v) * sp.scale)
 		}
-		pal[c] = v
+		pal[c], pal[c+1] = v, math.Float32frombits(math.Float32bits(v)^1<<31)
 	}
 	return pal
 }

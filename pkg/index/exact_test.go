@@ -146,3 +146,51 @@ func TestExactRawDense(t *testing.T) {
 		t.Error("Raw of a missing id is not nil")
 	}
 }
+
+// scaledNeg is the reference of palette's negative entries: the negative
+// value scaled as normalised scales it.
+func scaledNeg(mag uint32, scale float64) float32 {
+	return float32(float64(math.Float32frombits(mag|1<<31)) * scale)
+}
+
+// checkPaletteSign fails unless palette's sign flip of a scaled magnitude
+// is the scaled negative value, bit for bit.
+func checkPaletteSign(t *testing.T, mag uint32, scale float64) {
+	t.Helper()
+	mag &^= 1 << 31
+	v := float32(float64(math.Float32frombits(mag)) * scale)
+	if got, want := math.Float32bits(v)^1<<31, math.Float32bits(scaledNeg(mag, scale)); got != want && !math.IsNaN(float64(v)) {
+		t.Fatalf("magnitude %#x scale %v: flipped %#x, scaled negative %#x", mag, scale, got, want)
+	}
+}
+
+// TestPaletteSignSymmetric: normal, subnormal, underflowing and
+// overflowing products, as unitScale's scales (positive, or 0) make them.
+func TestPaletteSignSymmetric(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	scales := []float64{0, 1, 0.5, 1 / math.Sqrt(3), 1e-30, 1e30, math.SmallestNonzeroFloat64, math.MaxFloat64}
+	mags := []uint32{0, 1, 0x7f7fffff, 0x00800000, 0x3f800000, 0x007fffff}
+	for range 2000 {
+		scales = append(scales, math.Exp(rng.NormFloat64()*20))
+		mags = append(mags, rng.Uint32()&0x7f7fffff)
+	}
+	for _, s := range scales {
+		for _, m := range mags[:50] {
+			checkPaletteSign(t, m, s)
+		}
+	}
+	for i, m := range mags {
+		checkPaletteSign(t, m, scales[i%len(scales)])
+	}
+}
+
+func FuzzPaletteSign(f *testing.F) {
+	f.Add(uint32(0x3f800000), 0.5)
+	f.Add(uint32(1), 1e-30)
+	f.Fuzz(func(t *testing.T, mag uint32, scale float64) {
+		if !(scale >= 0) || math.IsInf(scale, 0) {
+			return // unitScale's scales are finite and not negative
+		}
+		checkPaletteSign(t, mag, scale)
+	})
+}

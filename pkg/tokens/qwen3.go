@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // The Qwen3 tokenizer, converted by scripts/qwen3-ranks from the
@@ -67,8 +69,11 @@ const qwen3Pattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N
 // them to a server. A Qwen3 is safe for concurrent use.
 type Qwen3 struct {
 	ranks map[string]int
-	added []addedToken // longest first
-	first [256]bool    // first bytes of added tokens
+	// pieces remembers the token counts of recent short pieces (see
+	// pieceCount).
+	pieces *textmemo.Memo[int]
+	added  []addedToken // longest first
+	first  [256]bool    // first bytes of added tokens
 }
 
 type addedToken struct {
@@ -93,7 +98,7 @@ func NewQwen3() (*Qwen3, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tokens: data/qwen3.tiktoken.gz: %w", err)
 	}
-	q := &Qwen3{ranks: ranks}
+	q := &Qwen3{ranks: ranks, pieces: textmemo.New[int](pieceMemoSlots, nil)}
 	for i, a := range info.AddedTokens {
 		if a.Content == "" {
 			return nil, fmt.Errorf("tokens: data/qwen3.json: added_tokens[%d]: empty content", i)
@@ -144,17 +149,15 @@ func (q *Qwen3) Encode(text string) []int {
 	return q.appendIDs(nil, text)
 }
 
-var idPool = sync.Pool{New: func() any { s := make([]int, 0, 1024); return &s }}
-
-// Count returns the number of tokens in text.
+// Count returns the number of tokens in text: len(Encode(text)), without
+// the ids (FuzzQwen3 compares the two). Pieces' counts are remembered (see
+// pieceCount).
 func (q *Qwen3) Count(text string) int {
-	p := idPool.Get().(*[]int)
-	ids := q.appendIDs((*p)[:0], text)
-	n := len(ids)
-	if cap(ids) <= 1<<16 {
-		*p = ids
-		idPool.Put(p)
+	if !utf8.ValidString(text) {
+		text = string([]rune(text))
 	}
+	n := 0
+	q.eachSegment(text, func(ordinary string) { n += q.countOrdinary(ordinary) }, func(int) { n++ })
 	return n
 }
 
@@ -162,6 +165,14 @@ func (q *Qwen3) appendIDs(ids []int, text string) []int {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}
+	q.eachSegment(text, func(ordinary string) { ids = q.appendOrdinary(ids, ordinary) }, func(id int) { ids = append(ids, id) })
+	return ids
+}
+
+// eachSegment cuts the added tokens out of text (valid UTF-8),
+// leftmost-longest, calling ordinary with each stretch between them (empty
+// ones too) and added with each added token's id, in text order.
+func (q *Qwen3) eachSegment(text string, ordinary func(string), added func(int)) {
 	start := 0
 	for i := 0; i < len(text); i++ {
 		if !q.first[text[i]] {
@@ -169,15 +180,57 @@ func (q *Qwen3) appendIDs(ids []int, text string) []int {
 		}
 		for _, a := range q.added {
 			if strings.HasPrefix(text[i:], a.text) {
-				ids = q.appendOrdinary(ids, text[start:i])
-				ids = append(ids, a.id)
+				ordinary(text[start:i])
+				added(a.id)
 				start = i + len(a.text)
 				i = start - 1
 				break
 			}
 		}
 	}
-	return q.appendOrdinary(ids, text[start:])
+	ordinary(text[start:])
+}
+
+// countOrdinary is len(appendOrdinary(nil, text)).
+func (q *Qwen3) countOrdinary(text string) int {
+	text = norm.NFC.String(text)
+	n := 0
+	for i := 0; i < len(text); {
+		j := splitQwen3(text, i)
+		n += q.pieceCount(text[i:j])
+		i = j
+	}
+	return n
+}
+
+// Piece memo bounds: pieces of at most maxMemoPiece bytes, in
+// pieceMemoSlots direct-mapped slots (a new piece evicts the one in its
+// slot), so the memo holds at most pieceMemoSlots × (maxMemoPiece + 40)
+// bytes, under 300 KiB.
+const (
+	pieceMemoSlots = 4096
+	maxMemoPiece   = 32
+)
+
+// pieceCount is the number of BPE tokens of one pre-token. Counting a
+// chat text is mostly lookups of its words in the 151,643-entry rank map,
+// whose random reads miss the CPU caches; words repeat, so a small memo of
+// recent pieces answers most of them from cache. Its slots are the
+// counter's (the counts depend on its vocabulary).
+func (q *Qwen3) pieceCount(p string) int {
+	if len(p) > maxMemoPiece {
+		return q.countPiece(p)
+	}
+	return q.pieces.GetWith(p, func() int { return q.countPiece(p) })
+}
+
+// countPiece is len(appendPiece(nil, p)).
+func (q *Qwen3) countPiece(p string) int {
+	if _, ok := q.ranks[p]; ok {
+		return 1
+	}
+	var buf [heapMin]int
+	return len(q.appendMerged(buf[:0], p))
 }
 
 // appendOrdinary encodes text that holds no added token.

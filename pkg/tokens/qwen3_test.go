@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 type refLine struct {
@@ -136,7 +138,7 @@ func TestDefaultConcurrent(t *testing.T) {
 }
 
 func FuzzQwen3(f *testing.F) {
-	for _, s := range []string{"", "hello", "<|im_end|>", "<|im_", "\xff\xfe", "a\u0301", "   \n\n  ", "😀 12345"} {
+	for _, s := range []string{"", "hello", "<|im_end|>", "<|im_", "\xff\xfe", "a\u0301", "   \n\n  ", "😀 12345", "the cat and the hat and the cat"} {
 		f.Add(s)
 	}
 	q, err := NewQwen3()
@@ -144,9 +146,12 @@ func FuzzQwen3(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		textmemo.ResetAll() // Count's piece memo: first sight, then remembered
 		ids := q.Encode(s)
-		if len(ids) != q.Count(s) {
-			t.Fatalf("Encode gives %d ids, Count %d", len(ids), q.Count(s))
+		for range 2 {
+			if n := q.Count(s); len(ids) != n {
+				t.Fatalf("Encode gives %d ids, Count %d", len(ids), n)
+			}
 		}
 		if s != "" && len(ids) == 0 {
 			t.Fatalf("no tokens for %q", s)

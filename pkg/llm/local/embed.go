@@ -9,11 +9,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/arbor-eval/arbor/pkg/index"
-	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // DefaultDim is the dimension NewEmbedder uses when given dim <= 0.
@@ -75,27 +74,22 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	return out, nil
 }
 
-// vecScratch is the working memory of one embedding, reused (its maps and
-// accumulator are most of the embedder's allocations).
+// vecScratch is the working memory of one embedding, reused (its count
+// tables and accumulator are most of the embedder's allocations).
 type vecScratch struct {
-	uni, bi, tri map[uint64]float64
+	uni, bi, tri counter
 	acc          []float64
-	// addGroup's: features keyed by slot, their values, the merged slots,
-	// one slot's values.
-	keys   []uint64
-	merged []feature
-	run    []float64
-	// vectorWithTail's: per-slot sums, the slots the head touched, the
-	// head's features by slot, one slot's values.
-	sums    []float64
-	touched []bool
-	heads   []slotHash
-	vals    []float64
+	// The three groups' per-slot sums, one after another.
+	sums []float64
+	// mergeGroup's: the head's features keyed by slot, one slot's values.
+	keys []uint64
+	vals []float64
+	// buildState's: each feature's slot, the next free place of each slot.
+	slots []int32
+	next  []int32
 }
 
-var scratchPool = sync.Pool{New: func() any {
-	return &vecScratch{uni: map[uint64]float64{}, bi: map[uint64]float64{}, tri: map[uint64]float64{}}
-}}
+var scratchPool = sync.Pool{New: func() any { return new(vecScratch) }}
 
 // vector builds one embedding from the whole text.
 func (e *Embedder) vector(text string) []float32 {
@@ -103,170 +97,179 @@ func (e *Embedder) vector(text string) []float32 {
 	if len(text) >= minSharedTail {
 		// A long text's features are remembered by its words, for the
 		// same words embedded again as a shared tail.
-		return e.vectorWithTail("", wordsState(words, e.dim))
+		return e.vectorWithTail("", wordsState(text, words, e.dim))
 	}
-	return e.vectorOf(words)
+	return e.vectorOf(words, stemsOf(text, words))
 }
 
-// vectorOf builds one embedding from a text's content words, directly:
-// the reference the remembered paths are tested against.
-func (e *Embedder) vectorOf(words []string) []float32 {
-	sc, acc := e.scratch()
+// vectorOf builds one embedding from a text's content words and their
+// stems, directly: as the head of an empty tail.
+func (e *Embedder) vectorOf(words, stems []string) []float32 {
+	sc := e.scratch()
 	defer scratchPool.Put(sc)
-	countFeatures(words, "", false, sc.uni, sc.bi, sc.tri)
-	e.addGroup(acc, sc, sc.uni, weightUnigram)
-	e.addGroup(acc, sc, sc.bi, weightBigram)
-	e.addGroup(acc, sc, sc.tri, weightTrigram)
-	return normalised(acc)
+	countFeatures(words, stems, &sc.uni, &sc.bi, &sc.tri)
+	return e.combine(sc, &emptyTail)
 }
 
-// scratch takes working memory from the pool (the caller puts it back):
-// empty feature counts and a zeroed accumulator of e's dimension.
-func (e *Embedder) scratch() (*vecScratch, []float64) {
+// emptyTail is the state of no words.
+var emptyTail tailState
+
+// scratch takes working memory from the pool (the caller puts it back),
+// with empty feature counts and room for e's dimension.
+func (e *Embedder) scratch() *vecScratch {
 	sc := scratchPool.Get().(*vecScratch)
-	clear(sc.uni)
-	clear(sc.bi)
-	clear(sc.tri)
+	sc.uni.reset()
+	sc.bi.reset()
+	sc.tri.reset()
 	if cap(sc.acc) < e.dim {
 		sc.acc = make([]float64, e.dim)
-		sc.sums = make([]float64, e.dim)
-		sc.touched = make([]bool, e.dim)
+		sc.sums = make([]float64, 3*e.dim)
 	}
-	acc := sc.acc[:e.dim]
-	clear(acc)
-	return sc, acc
+	return sc
 }
 
-// countFeatures adds the features of words to the three groups' counts:
-// each word's stem, the bigram of adjacent stems (the first word's with
-// prev, the stem of the word before words, when hasPrev), and the rune
-// trigrams of each word padded with '#'. It returns the last stem and
-// whether there is one (prev and hasPrev when words is empty).
-func countFeatures(words []string, prev string, hasPrev bool, uni, bi, tri map[uint64]float64) (string, bool) {
+// stemsOf returns the stems of words, the content words of text: its
+// index terms (index.Analyze is Stem over ContentWords), which the index's
+// line analysis found with the words, so no word is stemmed or looked up
+// again.
+func stemsOf(text string, words []string) []string {
+	if stems := index.Analyze(text); len(stems) == len(words) {
+		return stems
+	}
+	// Not expected (the index keeps the two aligned); stem word by word.
+	stems := make([]string, len(words))
+	for i, w := range words {
+		stems[i] = index.Stem(w)
+	}
+	return stems
+}
+
+// countFeatures adds the features of words, whose stems are stems, to the
+// three groups' counts: each word's stem, the bigram of adjacent stems,
+// and the rune trigrams of each word padded with '#'. It returns the
+// bigram prefix of the last word's stem and whether there is a last word.
+//
+// The hashes are computed here, word by word: stems come with the words,
+// and hashing a word's few bytes costs less than finding it in a memo,
+// which it did before (TestFeatureHashes compares with the hashes of
+// whole strings).
+func countFeatures(words, stems []string, uni, bi, tri *counter) (uint64, bool) {
 	var prevBi uint64
-	if hasPrev {
-		prevBi = bigramPrefix(prev)
-	}
-	for _, w := range words {
-		f := wordFeatureMemo.Get(w)
-		uni[f.uni]++
+	hasPrev := false
+	for i, w := range words {
+		stem := stems[i]
+		uni.add(fnvAdd(hashUni, stem))
 		if hasPrev {
-			bi[fnvAdd(prevBi, f.stem)]++
+			bi.add(fnvAdd(prevBi, stem))
 		}
-		prev, prevBi, hasPrev = f.stem, f.biPrefix, true
-		for _, h := range f.tri {
-			tri[h]++
+		prevBi, hasPrev = fnvByte(fnvAdd(hashBi, stem), ' '), true
+		addTrigrams(w, tri)
+	}
+	return prevBi, hasPrev
+}
+
+// The hash states after each group's byte: fnv1a(group, s) is
+// fnvAdd(state, s).
+var (
+	hashUni = fnv1a('u', "")
+	hashBi  = fnv1a('b', "")
+	hashTri = fnv1a('t', "")
+)
+
+// addTrigrams counts the rune trigrams of w padded with '#' ("#w#"): one
+// starting at each rune, spanning three runes.
+func addTrigrams(w string, tri *counter) {
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			ascii = false
+			break
 		}
 	}
-	return prev, hasPrev
-}
-
-// wordFeature is what one word contributes to an embedding, whatever its
-// neighbours: its stem, the stem's unigram hash, the hash state a bigram
-// starting with it continues from, and its padded rune trigrams' hashes.
-type wordFeature struct {
-	stem     string
-	uni      uint64
-	biPrefix uint64
-	tri      []uint64
-}
-
-// wordFeatureMemo remembers the features of recent words: a conversation
-// repeats its words, and stemming and trigram hashing are most of an
-// embedding's cost.
-var wordFeatureMemo = textmemo.New(8192, newWordFeature)
-
-func newWordFeature(w string) wordFeature {
-	stem := index.Stem(w)
-	f := wordFeature{stem: stem, uni: fnv1a('u', stem), biPrefix: bigramPrefix(stem)}
-	padded := "#" + w + "#"
-	// Trigrams of runes: start at each rune boundary, span three runes.
+	if ascii {
+		// Every byte is a rune: the trigram at k is padded[k:k+3].
+		prev2, prev1 := byte('#'), byte(0)
+		for k := 0; k <= len(w); k++ {
+			c := byte('#')
+			if k < len(w) {
+				c = w[k]
+			}
+			if k >= 1 {
+				tri.add(fnvByte(fnvByte(fnvByte(hashTri, prev2), prev1), c))
+				prev2 = prev1
+			}
+			prev1 = c
+		}
+		return
+	}
+	var buf [64]byte
+	padded := buf[:0]
+	if len(w)+2 > len(buf) {
+		padded = make([]byte, 0, len(w)+2)
+	}
+	padded = append(append(append(padded, '#'), w...), '#')
 	var starts [3]int
 	n := 0
-	for j := range padded {
+	for j := range string(padded) {
 		if n >= 3 {
-			f.tri = append(f.tri, fnv1a('t', padded[starts[n%3]:j]))
+			tri.add(fnvAddBytes(hashTri, padded[starts[n%3]:j]))
 		}
 		starts[n%3] = j
 		n++
 	}
 	if n >= 3 {
-		f.tri = append(f.tri, fnv1a('t', padded[starts[n%3]:]))
+		tri.add(fnvAddBytes(hashTri, padded[starts[n%3]:]))
 	}
-	return f
 }
 
-// bigramPrefix is the hash state of the bigram group byte, stem and the
-// separating space; the next stem completes it.
-func bigramPrefix(stem string) uint64 { return fnvAdd(fnv1a('b', stem), " ") }
-
-// normalised returns acc L2-normalised as float32, or the zero vector when
-// acc is zero.
-func normalised(acc []float64) []float32 {
-	var ss float64
-	for _, v := range acc {
-		ss += v * v
+// unitSum returns the embedding of the three groups' per-slot sums u, b
+// and t (0 in empty slots): each group scaled to its norm weight (a
+// group whose sums are all zero adds nothing), added slot by slot in group
+// order, and the whole L2-normalised as float32 (the zero vector when
+// nothing is left).
+//
+// This is the sparse form it replaced, bit for bit: an empty slot's +0
+// leaves a sum of squares and an accumulator as they were (x + +0 is x
+// for every x but -0, which no sum or product here makes), so summing over
+// every slot in order equals summing over the occupied ones in order, and
+// the three groups' sums of squares, independent chains, are taken in
+// one loop.
+func unitSum(acc, u, b, t []float64) []float32 {
+	b, t, acc = b[:len(u)], t[:len(u)], acc[:len(u)]
+	var su, sb, st float64
+	for s, x := range u {
+		su += x * x
+		sb += b[s] * b[s]
+		st += t[s] * t[s]
 	}
-	out := make([]float32, len(acc))
+	ku, kb, kt := groupScale(su, weightUnigram), groupScale(sb, weightBigram), groupScale(st, weightTrigram)
+	var ss float64
+	for s, x := range u {
+		a := 0.0
+		a += x * ku
+		a += b[s] * kb
+		a += t[s] * kt
+		acc[s] = a
+		ss += a * a
+	}
+	out := make([]float32, len(u))
 	if ss == 0 {
 		return out
 	}
 	inv := 1 / math.Sqrt(ss)
-	for i, v := range acc {
-		out[i] = float32(v * inv)
+	for s, a := range acc {
+		out[s] = float32(a * inv)
 	}
 	return out
 }
 
-// addGroup hashes one feature group (hash → count) into acc with norm
-// weight: the hash picks the slot and, by its top bit, the sign; counts
-// are damped to 1+ln(tf) (featureValue). The group byte in the hash keeps
-// "ab" the unigram apart from "ab" the trigram.
-func (e *Embedder) addGroup(acc []float64, sc *vecScratch, feats map[uint64]float64, weight float64) {
-	dim := uint64(len(acc))
-	// Each feature's key is its slot, then its index in vals: one integer
-	// sort groups the features by slot.
-	keys, vals := sc.keys[:0], sc.vals[:0]
-	for h, tf := range feats {
-		keys = append(keys, (h%dim)<<32|uint64(len(vals)))
-		vals = append(vals, featureValue(h, tf))
-	}
-	slices.Sort(keys)
-	// Colliding features share a slot; sum them before taking the norm.
-	merged, run := sc.merged[:0], sc.run[:0]
-	for i := 0; i < len(keys); {
-		slot := keys[i] >> 32
-		run = run[:0]
-		for ; i < len(keys) && keys[i]>>32 == slot; i++ {
-			run = append(run, vals[uint32(keys[i])])
-		}
-		merged = append(merged, feature{idx: int(slot), val: sumAscending(run)})
-	}
-	sc.keys, sc.vals, sc.merged, sc.run = keys, vals, merged, run
-	addMerged(acc, merged, weight)
-}
-
-// addMerged adds a group's merged slots (in slot order) into acc, scaled
-// so that the group has norm weight; a group with no features, or whose
-// features all cancelled out, adds nothing.
-func addMerged(acc []float64, merged []feature, weight float64) {
-	var ss float64
-	for _, f := range merged {
-		ss += f.val * f.val
-	}
+// groupScale is the factor that gives a group of sum of squares ss the
+// norm weight; 0 for an empty group, which then adds +0 everywhere.
+func groupScale(ss, weight float64) float64 {
 	if ss == 0 {
-		return
+		return 0
 	}
-	scale := weight / math.Sqrt(ss)
-	for _, f := range merged {
-		acc[f.idx] += f.val * scale
-	}
-}
-
-// feature is one slot's merged value.
-type feature struct {
-	idx int
-	val float64
+	return weight / math.Sqrt(ss)
 }
 
 // fnv1a is 64-bit FNV-1a of the group byte followed by s.
@@ -285,6 +288,18 @@ func fnvAdd(h uint64, s string) uint64 {
 	}
 	return h
 }
+
+// fnvAddBytes is fnvAdd over bytes.
+func fnvAddBytes(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= fnvPrime
+	}
+	return h
+}
+
+// fnvByte continues an FNV-1a hash over one byte.
+func fnvByte(h uint64, c byte) uint64 { return (h ^ uint64(c)) * fnvPrime }
 
 const (
 	fnvOffset = 14695981039346656037

@@ -1,8 +1,6 @@
 package local
 
 import (
-	"cmp"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,18 +26,15 @@ type tailState struct {
 	groups   [3]tailGroup
 }
 
-// tailGroup is one feature group of a tail: its counts, its hashes by
-// slot (slot s's are hashes[start[s]:start[s+1]]), and each slot's merged
-// value exactly as addGroup would sum it.
+// tailGroup is one feature group of a tail: its hashes by slot (slot s's
+// are hashes[start[s]:start[s+1]]) with their counts, and each slot's
+// sum (sumAscending of its features' values).
 type tailGroup struct {
-	counts map[uint64]float64
 	hashes []uint64
+	tf     []int32
 	start  []int32
 	sums   []float64
 }
-
-// slot returns the tail's hashes in slot s.
-func (g *tailGroup) slot(s int) []uint64 { return g.hashes[g.start[s]:g.start[s+1]] }
 
 // tailSet maps the tails that several texts of one Embed call share to
 // their states.
@@ -96,7 +91,7 @@ func (s tailSet) split(text string) (string, *tailState) {
 }
 
 func newTailState(text string, dim int) *tailState {
-	return wordsState(index.ContentWords(text), dim)
+	return wordsState(text, index.ContentWords(text), dim)
 }
 
 // wordsStates remembers the states of recent word sequences, by dimension
@@ -105,137 +100,194 @@ func newTailState(text string, dim int) *tailState {
 // ("user:" and "User:") whose words are the same.
 var wordsStates = textmemo.New[*tailState](8, nil)
 
-// wordsState is buildState(words, dim), remembered. Words never hold a
-// NUL (the segmenter puts no control character in a word), so the key
-// determines them.
-func wordsState(words []string, dim int) *tailState {
-	key := strconv.Itoa(dim) + "\x00" + strings.Join(words, "\x00")
-	return wordsStates.GetWith(key, func() *tailState { return buildState(words, dim) })
+// wordsState is the state of text, whose content words are words,
+// remembered by words. Words never hold a NUL (the segmenter puts no
+// control character in a word), so the key determines them, and their
+// stems.
+func wordsState(text string, words []string, dim int) *tailState {
+	var b strings.Builder
+	n := 24 + len(words)
+	for _, w := range words {
+		n += len(w)
+	}
+	b.Grow(n)
+	b.WriteString(strconv.Itoa(dim))
+	for _, w := range words {
+		b.WriteByte(0)
+		b.WriteString(w)
+	}
+	key := b.String()
+	return wordsStates.GetWith(key, func() *tailState { return buildState(words, stemsOf(text, words), dim) })
 }
 
-// buildState is the state of a text whose content words are words.
-func buildState(words []string, dim int) *tailState {
+// buildState is the state of a text whose content words are words, of
+// stems stems.
+func buildState(words, stems []string, dim int) *tailState {
 	var t tailState
 	if len(words) > 0 {
-		t.first, t.hasFirst = index.Stem(words[0]), true
+		t.first, t.hasFirst = stems[0], true
 	}
-	counts := [3]map[uint64]float64{{}, {}, {}}
-	countFeatures(words, "", false, counts[0], counts[1], counts[2])
-	var keys []uint64
-	var vals []float64
+	sc := scratchPool.Get().(*vecScratch)
+	defer scratchPool.Put(sc)
+	counts := [3]*counter{&sc.uni, &sc.bi, &sc.tri}
+	for _, c := range counts {
+		c.reset()
+	}
+	countFeatures(words, stems, counts[0], counts[1], counts[2])
+	if cap(sc.next) < dim {
+		sc.next = make([]int32, dim)
+	}
+	next := sc.next[:dim]
+	// One allocation per kind of array for the three groups.
+	total := len(sc.uni.ents) + len(sc.bi.ents) + len(sc.tri.ents)
+	hashes, tfs := make([]uint64, total), make([]int32, total)
+	starts, sums := make([]int32, 3*(dim+1)), make([]float64, 3*dim)
+	slots, vals := sc.slots[:0], sc.vals[:0]
 	for gi, c := range counts {
-		g := tailGroup{counts: c, hashes: make([]uint64, 0, len(c)), start: make([]int32, dim+1), sums: make([]float64, dim)}
-		// One pass over the map, then one integer sort by slot (the key's
-		// high half; its low half indexes hashes).
-		keys = keys[:0]
-		for h := range c {
-			keys = append(keys, h%uint64(dim)<<32|uint64(len(g.hashes)))
-			g.hashes = append(g.hashes, h)
-		}
-		slices.Sort(keys)
-		byIndex := slices.Clone(g.hashes)
-		for i, k := range keys {
-			g.hashes[i] = byIndex[uint32(k)]
-			g.start[k>>32+1]++
+		n := len(c.ents)
+		g := tailGroup{hashes: hashes[:n:n], tf: tfs[:n:n], start: starts[: dim+1 : dim+1], sums: sums[:dim:dim]}
+		hashes, tfs, starts, sums = hashes[n:], tfs[n:], starts[dim+1:], sums[dim:]
+		// A counting sort by slot: count each slot's features, then place
+		// them (a text long enough for a state has more features than
+		// slots, so this beats a comparison sort).
+		slots = slots[:0]
+		for _, e := range c.ents {
+			s := int32(e.h % uint64(dim))
+			slots = append(slots, s)
+			g.start[s+1]++
 		}
 		for s := range dim {
 			g.start[s+1] += g.start[s]
-			if hs := g.slot(s); len(hs) > 0 {
-				vals = vals[:0]
-				for _, h := range hs {
-					vals = append(vals, featureValue(h, c[h]))
-				}
-				g.sums[s] = sumAscending(vals)
+		}
+		copy(next, g.start[:dim])
+		for j, s := range slots {
+			p := next[s]
+			next[s]++
+			g.hashes[p], g.tf[p] = c.ents[j].h, c.ents[j].tf
+		}
+		for s := range dim {
+			lo, hi := g.start[s], g.start[s+1]
+			if lo == hi {
+				continue
 			}
+			vals = vals[:0]
+			for p := lo; p < hi; p++ {
+				vals = append(vals, featureValue(g.hashes[p], g.tf[p]))
+			}
+			g.sums[s] = sumAscending(vals)
 		}
 		t.groups[gi] = g
 	}
+	sc.slots, sc.vals = slots, vals
 	return &t
-}
-
-// featureValue is a feature's signed, damped value, as addGroup makes it.
-func featureValue(h uint64, tf float64) float64 {
-	v := 1 + math.Log(tf)
-	if h>>63 == 1 {
-		v = -v
-	}
-	return v
-}
-
-// sumAscending sorts vals and sums them in that order: addGroup's order
-// for the features of one slot.
-func sumAscending(vals []float64) float64 {
-	slices.Sort(vals) // no NaN: values are ±(1+ln tf), tf >= 1
-	sum := vals[0]
-	for _, v := range vals[1:] {
-		sum += v
-	}
-	return sum
-}
-
-// slotHash is one head feature and its slot.
-type slotHash struct {
-	slot int
-	h    uint64
 }
 
 // vectorWithTail builds the embedding of head + "\n" + the tail t
 // describes, bit for bit as vector would (the tokenizer breaks at
 // every newline, so the text's words are the head's and then the tail's).
 func (e *Embedder) vectorWithTail(head string, t *tailState) []float32 {
-	sc, acc := e.scratch()
+	sc := e.scratch()
 	defer scratchPool.Put(sc)
-	last, has := countFeatures(index.ContentWords(head), "", false, sc.uni, sc.bi, sc.tri)
+	words := index.ContentWords(head)
+	lastBi, has := countFeatures(words, stemsOf(head, words), &sc.uni, &sc.bi, &sc.tri)
 	if has && t.hasFirst {
-		sc.bi[fnvAdd(bigramPrefix(last), t.first)]++ // the bigram across the newline
+		sc.bi.add(fnvAdd(lastBi, t.first)) // the bigram across the newline
 	}
-	e.addGroupWithTail(acc, sc, sc.uni, &t.groups[0], weightUnigram)
-	e.addGroupWithTail(acc, sc, sc.bi, &t.groups[1], weightBigram)
-	e.addGroupWithTail(acc, sc, sc.tri, &t.groups[2], weightTrigram)
-	return normalised(acc)
+	return e.combine(sc, t)
 }
 
-// addGroupWithTail is addGroup over the head's counts plus the tail
-// group's: slots no head feature falls in keep the tail's merged value;
-// the others are summed again from all their features, in addGroup's
-// order.
-func (e *Embedder) addGroupWithTail(acc []float64, sc *vecScratch, head map[uint64]float64, g *tailGroup, weight float64) {
-	dim := uint64(len(acc))
-	sums, touched := sc.sums[:len(acc)], sc.touched[:len(acc)]
-	copy(sums, g.sums)
-	hs := sc.heads[:0]
-	for h := range head {
-		hs = append(hs, slotHash{int(h % dim), h})
+// combine is the embedding of the features counted in sc (the head's)
+// followed by the tail t's.
+func (e *Embedder) combine(sc *vecScratch, t *tailState) []float32 {
+	d := e.dim
+	sums := sc.sums[:3*d]
+	mergeGroup(sums[:d], sc, &sc.uni, &t.groups[0])
+	mergeGroup(sums[d:2*d], sc, &sc.bi, &t.groups[1])
+	mergeGroup(sums[2*d:], sc, &sc.tri, &t.groups[2])
+	return unitSum(sc.acc, sums[:d], sums[d:2*d], sums[2*d:])
+}
+
+// mergeGroup sets sums to the per-slot sums of one group over the head's
+// counts plus the tail group's (the zero tailGroup for no tail): slots no
+// head feature falls in keep the tail's sum; the others are summed again
+// from all their features, in ascending order of value, the order that
+// makes a slot's sum independent of the order its features were counted
+// in.
+func mergeGroup(sums []float64, sc *vecScratch, head *counter, g *tailGroup) {
+	dim := uint64(len(sums))
+	if g.sums == nil {
+		clear(sums)
+	} else {
+		copy(sums, g.sums)
 	}
-	slices.SortFunc(hs, func(a, b slotHash) int { return cmp.Compare(a.slot, b.slot) })
-	for i := 0; i < len(hs); {
-		s := hs[i].slot
+	keys := sc.headBySlot(head, dim)
+	for i := 0; i < len(keys); {
+		s := keys[i] >> 32
 		j := i
-		for j < len(hs) && hs[j].slot == s {
+		for j < len(keys) && keys[j]>>32 == s {
 			j++
 		}
-		vals := sc.vals[:0]
-		for _, h := range g.slot(s) {
-			vals = append(vals, featureValue(h, g.counts[h]+head[h]))
+		run := keys[i:j]
+		var tail []uint64
+		var tfs []int32
+		if g.start != nil {
+			lo, hi := g.start[s], g.start[s+1]
+			tail, tfs = g.hashes[lo:hi], g.tf[lo:hi]
 		}
-		for _, x := range hs[i:j] {
-			if _, inTail := g.counts[x.h]; !inTail {
-				vals = append(vals, featureValue(x.h, head[x.h]))
+		vals := sc.vals[:0]
+		for p, h := range tail {
+			tf := tfs[p]
+			for _, k := range run {
+				if e := head.ents[uint32(k)]; e.h == h {
+					tf += e.tf
+				}
+			}
+			vals = append(vals, featureValue(h, tf))
+		}
+		for _, k := range run {
+			if e := head.ents[uint32(k)]; !slices.Contains(tail, e.h) {
+				vals = append(vals, featureValue(e.h, e.tf))
 			}
 		}
 		sums[s] = sumAscending(vals)
 		sc.vals = vals
-		touched[s] = true
 		i = j
 	}
-	sc.heads = hs
-	merged := sc.merged[:0]
-	for s, v := range sums {
-		if g.start[s] != g.start[s+1] || touched[s] {
-			merged = append(merged, feature{idx: s, val: v})
-			touched[s] = false
+}
+
+// headBySlot returns the keys slot<<32 | entry index of head's features,
+// sorted: the features grouped by slot, in order of entry within one.
+// Many features (a text of a few hundred bytes) are placed by a counting
+// sort over the slots, which makes the same order; a few are sorted.
+func (sc *vecScratch) headBySlot(head *counter, dim uint64) []uint64 {
+	n := len(head.ents)
+	keys := slices.Grow(sc.keys[:0], n)[:n]
+	sc.keys = keys
+	if uint64(n) < dim/4 {
+		for j, e := range head.ents {
+			keys[j] = (e.h%dim)<<32 | uint64(j)
 		}
+		slices.Sort(keys)
+		return keys
 	}
-	sc.merged = merged
-	addMerged(acc, merged, weight)
+	next := slices.Grow(sc.next[:0], int(dim))[:dim]
+	sc.next = next
+	clear(next)
+	slots := slices.Grow(sc.slots[:0], n)[:n]
+	sc.slots = slots
+	for j, e := range head.ents {
+		s := int32(e.h % dim)
+		slots[j] = s
+		next[s]++
+	}
+	var at int32
+	for s, c := range next {
+		next[s] = at
+		at += c
+	}
+	for j, s := range slots {
+		keys[next[s]] = uint64(s)<<32 | uint64(j)
+		next[s]++
+	}
+	return keys
 }

@@ -28,13 +28,16 @@ func checkTail(t testing.TB, dim int, head, tail string) {
 	t.Helper()
 	e := NewEmbedder(dim)
 	text := head + "\n" + tail
-	want := e.vectorOf(index.ContentWords(text))
+	want := refVector(index.ContentWords(text), dim)
 	got := e.vectorWithTail(head, newTailState(tail, dim))
 	if !sameBits(got, want) {
 		t.Fatalf("dim %d, head %q, tail %q: shared-tail vector differs from the whole text's", dim, head, tail)
 	}
 	if got := e.vector(text); !sameBits(got, want) {
-		t.Fatalf("dim %d, text %q: vector differs from the direct build", dim, text)
+		t.Fatalf("dim %d, text %q: vector differs from the reference", dim, text)
+	}
+	if words := index.ContentWords(text); !sameBits(e.vectorOf(words, stemsOf(text, words)), want) {
+		t.Fatalf("dim %d, text %q: direct build differs from the reference", dim, text)
 	}
 }
 
@@ -80,7 +83,7 @@ func TestEmbedSharesTails(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, text := range texts {
-		if !sameBits(vs[i], e.vectorOf(index.ContentWords(text))) {
+		if !sameBits(vs[i], refVector(index.ContentWords(text), DefaultDim)) {
 			t.Fatalf("text %d: Embed's vector differs from the whole text's", i)
 		}
 	}
@@ -113,7 +116,8 @@ func BenchmarkEmbedSharedTail(b *testing.B) {
 		for b.Loop() {
 			textmemo.ResetAll()
 			for _, t := range texts {
-				e.vectorOf(index.ContentWords(t))
+				words := index.ContentWords(t)
+				e.vectorOf(words, stemsOf(t, words))
 			}
 		}
 	})
@@ -135,10 +139,10 @@ func TestWordsStateSharedAcrossRenderings(t *testing.T) {
 	body := strings.Repeat("We planned the garden beds, 12 rows of beans and the tomato seedlings. ", 18)
 	node := "user: " + body + "\nassistant: Sounds good."
 	lines := "User: " + strings.TrimSpace(body) + "\nAssistant: Sounds good."
-	if got, want := e.vector(node), e.vectorOf(index.ContentWords(node)); !sameBits(got, want) {
-		t.Fatal("node vector differs from the direct build")
+	if got, want := e.vector(node), refVector(index.ContentWords(node), DefaultDim); !sameBits(got, want) {
+		t.Fatal("node vector differs from the reference")
 	}
-	if newTailState(lines, DefaultDim) != wordsState(index.ContentWords(node), DefaultDim) {
+	if newTailState(lines, DefaultDim) != wordsState(node, index.ContentWords(node), DefaultDim) {
 		t.Fatal("the tail's state was built again, not found by its words")
 	}
 	fact := "The user plants 12 rows of beans."
@@ -146,7 +150,7 @@ func TestWordsStateSharedAcrossRenderings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := e.vectorOf(index.ContentWords(fact + "\n" + lines)); !sameBits(vs[0], want) {
-		t.Fatal("fact vector differs from the direct build")
+	if want := refVector(index.ContentWords(fact+"\n"+lines), DefaultDim); !sameBits(vs[0], want) {
+		t.Fatal("fact vector differs from the reference")
 	}
 }

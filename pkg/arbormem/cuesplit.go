@@ -1,0 +1,112 @@
+package arbormem
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+)
+
+// A cue regexp is often one alternation of many phrases behind a shared
+// head ("at a sentence start, after an optional acknowledgement, one of
+// thirty openings"). The literal prefilter must keep such a regexp for a
+// text holding a literal of any phrase, which a chat text nearly always
+// does (one phrase needs "i", another "the"), and the engine then tries
+// every phrase at every start. Whether the regexp matches is whether one
+// of its phrases, with the head and tail, matches: a branchMatcher splits
+// the alternation into one regexp per phrase, each with its own literal
+// prefilter, so a text is tried only against the phrases whose words it
+// holds. Only whether a text matches is answered (which match, and its
+// groups, could differ); FuzzBranchMatcher compares with the regexp.
+
+// branchMatcher answers re.MatchString through re's branches.
+type branchMatcher struct {
+	re       *regexp.Regexp
+	branches []*regexp.Regexp
+	filters  []*litFilter
+}
+
+// newBranchMatcher splits re at its widest alternation (a part of its
+// top-level concatenation, or the whole regexp); a regexp with none keeps
+// itself as its only branch.
+func newBranchMatcher(re *regexp.Regexp) *branchMatcher {
+	m := &branchMatcher{re: re}
+	for _, b := range splitBranches(re) {
+		m.branches = append(m.branches, b)
+		m.filters = append(m.filters, filterOf(b))
+	}
+	return m
+}
+
+// splitBranches returns regexps whose matches together are re's.
+func splitBranches(re *regexp.Regexp) []*regexp.Regexp {
+	t, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return []*regexp.Regexp{re}
+	}
+	var parts []*syntax.Regexp
+	switch {
+	case t.Op == syntax.OpAlternate:
+		parts = t.Sub
+	case t.Op == syntax.OpConcat:
+		at := -1
+		for i, sub := range t.Sub {
+			if sub.Op == syntax.OpAlternate && (at < 0 || len(sub.Sub) > len(t.Sub[at].Sub)) {
+				at = i
+			}
+		}
+		if at < 0 {
+			break
+		}
+		for _, b := range t.Sub[at].Sub {
+			c := *t
+			c.Sub = append([]*syntax.Regexp(nil), t.Sub...)
+			c.Sub[at] = b
+			parts = append(parts, &c)
+		}
+	}
+	if len(parts) < 2 {
+		return []*regexp.Regexp{re}
+	}
+	out := make([]*regexp.Regexp, 0, len(parts))
+	for _, p := range parts {
+		b, err := regexp.Compile(p.String())
+		if err != nil {
+			return []*regexp.Regexp{re}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// MatchString reports whether re matches text.
+func (m *branchMatcher) MatchString(text string) bool {
+	// A non-ASCII rune that folds to an ASCII letter may stand for a
+	// case-insensitive literal (see litFilter.may): then every branch may.
+	folds := strings.ContainsAny(text, foldRunes)
+	lower := ""
+	for i, b := range m.branches {
+		if f := m.filters[i]; !f.any && !folds {
+			may := false
+			for _, l := range f.lits {
+				s := text
+				if l.fold {
+					if lower == "" {
+						lower = asciiLower(text)
+					}
+					s = lower
+				}
+				if strings.Contains(s, l.s) {
+					may = true
+					break
+				}
+			}
+			if !may {
+				continue
+			}
+		}
+		if finderOf(b).MatchString(text) {
+			return true
+		}
+	}
+	return false
+}
