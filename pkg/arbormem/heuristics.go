@@ -70,16 +70,44 @@ func sourcesOf(in dialog.Interaction) []turnSource {
 // assistant sentences that add details not yet covered; discourse fillers
 // ("One more thing on this.") and generic advice are left out.
 func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta, error) {
+	// A candidate's third-person text and its entities are worked out
+	// only if the choice below reaches it: once the 50 words are nearly
+	// spent, most candidates are passed over by their length alone.
 	type cand struct {
-		text  string
-		prio  int
-		order int
-		terms []string
+		sent      string
+		src       turnSource
+		prio      int
+		order     int
+		text      string
+		textDone  bool
+		terms     []string
+		termsDone bool
+	}
+	textOf := func(c *cand) string {
+		if !c.textDone {
+			c.text, c.textDone = c.sent, true
+			switch {
+			case c.src.human && c.src.who != "User":
+				c.text = personalizeNamed(c.sent, c.src.who, c.src.to)
+			case c.src.human:
+				c.text = personalize(c.sent, c.src.who)
+			}
+		}
+		return c.text
+	}
+	termsOf := func(c *cand) []string {
+		if !c.termsDone {
+			for _, e := range extractEntities(c.sent, 8) {
+				c.terms = append(c.terms, strings.ToLower(e))
+			}
+			c.termsDone = true
+		}
+		return c.terms
 	}
 	var cands []cand
 	for _, src := range sourcesOf(in) {
 		for _, sent := range sentences(stripMarkdown(src.text)) {
-			n := len(strings.Fields(sent))
+			n := fieldCount(sent)
 			if n < 3 || isFiller(sent) {
 				continue
 			}
@@ -95,31 +123,25 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 			default:
 				continue
 			}
-			text := sent
-			switch {
-			case src.human && src.who != "User":
-				text = personalizeNamed(sent, src.who, src.to)
-			case src.human:
-				text = personalize(sent, src.who)
-			}
-			var dt []string
-			for _, e := range extractEntities(sent, 8) {
-				dt = append(dt, strings.ToLower(e))
-			}
-			cands = append(cands, cand{text: text, prio: prio, order: len(cands), terms: dt})
+			cands = append(cands, cand{sent: sent, src: src, prio: prio, order: len(cands)})
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].prio < cands[j].prio })
 	budget := maxSummaryWords
 	covered := map[string]bool{}
 	var picked []cand
-	for _, c := range cands {
+	for i := range cands {
+		c := &cands[i]
 		if budget <= 0 {
 			break
 		}
+		n := fieldCount(textOf(c))
+		if n > budget && len(picked) > 0 && c.prio > 0 {
+			continue // too long, whatever its terms
+		}
 		if c.prio == 2 {
 			fresh := false
-			for _, t := range c.terms {
+			for _, t := range termsOf(c) {
 				if !covered[t] {
 					fresh = true
 				}
@@ -128,19 +150,16 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 				continue
 			}
 		}
-		n := len(strings.Fields(c.text))
+		p := *c
 		if n > budget {
-			if len(picked) > 0 && c.prio > 0 {
-				continue
-			}
-			c.text = clipWords(c.text, budget)
+			p.text = clipWords(p.text, budget)
 			n = budget
 		}
 		budget -= n
-		for _, t := range c.terms {
+		for _, t := range termsOf(c) {
 			covered[t] = true
 		}
-		picked = append(picked, c)
+		picked = append(picked, p)
 	}
 	sort.SliceStable(picked, func(i, j int) bool { return picked[i].order < picked[j].order })
 	parts := make([]string, len(picked))
@@ -158,7 +177,7 @@ func isFiller(sent string) bool {
 	if loc == nil || hasDetail(sent) {
 		return false
 	}
-	return len(strings.Fields(strings.Trim(sent[loc[1]:], " .,:;!-—"))) < 3
+	return fieldCount(strings.Trim(sent[loc[1]:], " .,:;!-—")) < 3
 }
 
 // personalize rewrites first-person words with the author's name.
@@ -344,7 +363,7 @@ func hasValue(s string) bool {
 // ("Right, back to Kofi's party.").
 func returnOnly(s string) bool {
 	obj, ok := resumeCue(s)
-	return ok && len(strings.Fields(s)) <= len(strings.Fields(obj))+5
+	return ok && fieldCount(s) <= fieldCount(obj)+5
 }
 
 // PathSummary keeps the branch's topic (inherited from the parent, or derived
@@ -581,13 +600,15 @@ func (ruleOps) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, err
 					sent = strings.TrimSpace(sent[:len(sent)-len(m[0])])
 				}
 			}
-			if strings.HasSuffix(sent, "?") || len(strings.Fields(sent)) < 4 {
+			if strings.HasSuffix(sent, "?") || fieldCount(sent) < 4 {
 				continue
 			}
 			// A statement with a concrete value, or a first-person
 			// preference; in a conversation between named people, also
-			// what the speaker has, does or is ("I collect …").
-			if returnOnly(sent) || !hasValue(sent) && !(matchString(reFirstPerson, sent) && matchString(rePreferVerb, sent)) && !(named && matchString(reSelfStatement, sent)) {
+			// what the speaker has, does or is ("I collect …"); not an
+			// announced return to a topic (tested last: the costlier
+			// test, and most sentences are already out).
+			if !hasValue(sent) && !(matchString(reFirstPerson, sent) && matchString(rePreferVerb, sent)) && !(named && matchString(reSelfStatement, sent)) || returnOnly(sent) {
 				continue
 			}
 			fact := personalize(sent, src.who)

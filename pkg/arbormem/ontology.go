@@ -1,6 +1,7 @@
 package arbormem
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -138,9 +139,48 @@ func normalizeTag(tag string) string {
 
 // ruleTags scores each ontology category for text by cue and example words
 // and returns the best tags, strongest first (at most max). It is the offline
-// stand-in for the model's tag choice.
+// stand-in for the model's tag choice. A cue counts 2, an example 3, each
+// once when found as a whole word or phrase,
+// allowing a plural or past-tense suffix (containsWordRef in the tests); the words of the text are looked up in
+// an index of the phrases (tagPhrases) instead of searching the text for
+// each of the ontology's ~400 phrases (TestRuleTagsMatchReference,
+// FuzzRuleTags compare with that search).
 func ruleTags(text string, max int) []string {
 	lt := " " + strings.ToLower(text) + " "
+	var hit [tagEntryWords]uint64 // tagEntries found, by index
+	scores := make([]int, len(Ontology))
+	any := false
+	mark := func(e int) {
+		if hit[e/64]&(1<<(e%64)) == 0 {
+			hit[e/64] |= 1 << (e % 64)
+			scores[tagEntries[e].attr] += tagEntries[e].weight
+			any = true
+		}
+	}
+	if dollar := tagPhrases.dollar; len(dollar) > 0 && strings.Contains(lt, "$") {
+		for _, e := range dollar {
+			mark(e)
+		}
+	}
+	for i := 0; i < len(lt); {
+		if !isWordByte(lt[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(lt) && isWordByte(lt[j]) {
+			j++
+		}
+		for _, c := range tagPhrases.byWord[lt[i:j]] {
+			if c.whole || phraseAt(lt, i, tagEntries[c.entry].phrase) {
+				mark(c.entry)
+			}
+		}
+		i = j
+	}
+	if !any {
+		return nil
+	}
 	type sc struct {
 		tag   string
 		score int
@@ -148,19 +188,8 @@ func ruleTags(text string, max int) []string {
 	}
 	var best []sc
 	for i, a := range Ontology {
-		n := 0
-		for _, c := range a.Cues {
-			if containsWord(lt, c) {
-				n += 2
-			}
-		}
-		for _, e := range a.Examples {
-			if containsWord(lt, e) {
-				n += 3
-			}
-		}
-		if n > 0 {
-			best = append(best, sc{a.Tag, n, i})
+		if scores[i] > 0 {
+			best = append(best, sc{a.Tag, scores[i], i})
 		}
 	}
 	// Insertion sort: at most 14 entries.
@@ -179,38 +208,92 @@ func ruleTags(text string, max int) []string {
 	return out
 }
 
-// containsWord reports whether padded lower-case text (" ... ") contains w as
-// a whole word or phrase, allowing a plural or past-tense suffix.
-func containsWord(padded, w string) bool {
-	if w == "$" {
-		return strings.Contains(padded, "$")
+// tagEntry is one cue or example of an ontology category.
+type tagEntry struct {
+	attr   int
+	weight int
+	phrase string
+}
+
+// tagCandidate is an entry a word of the text may match: whole when the
+// word is the entry's one-word phrase (or it with an allowed suffix), else
+// the word is the first of the entry's phrase, which phraseAt checks.
+type tagCandidate struct {
+	entry int
+	whole bool
+}
+
+var tagEntries = func() []tagEntry {
+	var out []tagEntry
+	for i, a := range Ontology {
+		for _, c := range a.Cues {
+			out = append(out, tagEntry{i, 2, c})
+		}
+		for _, e := range a.Examples {
+			out = append(out, tagEntry{i, 3, e})
+		}
 	}
-	for i := 0; ; {
-		j := strings.Index(padded[i:], w)
-		if j < 0 {
-			return false
-		}
-		j += i
-		before := padded[j-1]
-		end := j + len(w)
-		after := byte(' ')
-		if end < len(padded) {
-			after = padded[end]
-		}
-		if !isWordByte(before) {
-			if !isWordByte(after) {
-				return true
-			}
-			// allow "s", "es", "ed", "ing" suffixes
-			rest := padded[end:]
-			for _, suf := range []string{"s", "es", "ed", "d", "ing"} {
-				if strings.HasPrefix(rest, suf) && (end+len(suf) >= len(padded) || !isWordByte(padded[end+len(suf)])) {
-					return true
-				}
-			}
-		}
-		i = j + 1
+	if len(out) > 64*tagEntryWords {
+		panic("arbormem: the ontology has more cues and examples than ruleTags' bit set holds")
 	}
+	return out
+}()
+
+const tagEntryWords = 8
+
+// tagPhrases indexes tagEntries by the words of a text that can match
+// them: a phrase is found only where it starts after a non-word byte, so at the start of a run of word bytes (the padding makes every
+// run one); a one-word phrase then is that whole run, or the run is it
+// with one of the allowed suffixes; a longer phrase's first word is
+// the whole run (its next byte, not a word byte, must follow). "$", the
+// one phrase that starts with no word byte, is found anywhere.
+var tagPhrases = func() (ix struct {
+	byWord map[string][]tagCandidate
+	dollar []int
+}) {
+	ix.byWord = map[string][]tagCandidate{}
+	for e, te := range tagEntries {
+		w := te.phrase
+		if w == "$" {
+			ix.dollar = append(ix.dollar, e)
+			continue
+		}
+		k := 0
+		for k < len(w) && isWordByte(w[k]) {
+			k++
+		}
+		if k == 0 || w != strings.ToLower(w) {
+			panic(fmt.Sprintf("arbormem: ontology phrase %q must be lower case and start with a word byte", w))
+		}
+		if k < len(w) {
+			ix.byWord[w[:k]] = append(ix.byWord[w[:k]], tagCandidate{entry: e})
+			continue
+		}
+		for _, suf := range wordSuffixes {
+			ix.byWord[w+suf] = append(ix.byWord[w+suf], tagCandidate{entry: e, whole: true})
+		}
+	}
+	return ix
+}()
+
+// wordSuffixes are the endings allowed after a phrase ("" for
+// none).
+var wordSuffixes = []string{"", "s", "es", "ed", "d", "ing"}
+
+// phraseAt reports whether padded holds the phrase w at i, followed by a
+// non-word byte or one of wordSuffixes and then one (the byte
+// before i is not a word byte).
+func phraseAt(padded string, i int, w string) bool {
+	if !strings.HasPrefix(padded[i:], w) {
+		return false
+	}
+	end := i + len(w)
+	for _, suf := range wordSuffixes {
+		if strings.HasPrefix(padded[end:], suf) && (end+len(suf) >= len(padded) || !isWordByte(padded[end+len(suf)])) {
+			return true
+		}
+	}
+	return false
 }
 
 func isWordByte(c byte) bool {

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // A literal prefilter skips a regexp on a text that cannot match it: every
@@ -19,10 +21,97 @@ import (
 // and most sentences hold none of a cue's words.
 
 // litFilter is the literals one of which every match contains; any is true
-// when the regexp has no such set (it then always runs).
+// when the regexp has no such set (it then always runs). hand, when set,
+// is a hand-written test that replaces the literals (handFilters).
 type litFilter struct {
 	any  bool
 	lits []foldLit
+	hand func(string) bool
+}
+
+// handFilters are prefilters written for regexps the literals cannot
+// filter: each returns false only for texts the regexp cannot match
+// (FuzzHandFilters compares them with their regexps).
+var handFilters = map[*regexp.Regexp]func(string) bool{
+	reContinuation: mayOpenContinuation,
+}
+
+// continuationOpeners are the words a match of reContinuation can start
+// with (after white space): its acknowledgements' and its cues' first
+// words, but "hmm+", which mayOpenContinuation tests.
+var continuationOpeners = toSet(`ok okay great thanks thank perfect cool nice sure got awesome sounds alright right yes yeah good so
+also and plus additionally what how one another quick follow following continuing to in on building related speaking while
+can could would should same then`)
+
+// openerTails are what must follow the opening words of reContinuation
+// that open only one of its alternatives (or alternatives that agree on
+// what follows): "to" only "to continue", "one" only "one more …".
+var openerTails = map[string]string{
+	"to": " continue", "in": " that case", "on": " that note", "what": " about", "how": " about", "one": " more ",
+	"another": " ", "quick": " ", "building": " on ", "related": " to ", "speaking": " of ", "while": " we're ",
+	"can": " ", "could": " ", "would": " ", "should": " ", "same": " ", "thank": " you", "got": " it", "sounds": " good",
+}
+
+// hasPrefixFold reports whether s may start with lit (lower-case ASCII)
+// matched ignoring case: a non-ASCII rune where lit has a letter may be
+// one folding to it, so it counts as a match.
+func hasPrefixFold(s, lit string) bool {
+	for k := range len(lit) {
+		if k >= len(s) {
+			return false
+		}
+		c, l := s[k], lit[k]
+		switch {
+		case c >= utf8.RuneSelf:
+			return true
+		case 'a' <= l && l <= 'z':
+			if c|0x20 != l {
+				return false
+			}
+		case c != l:
+			return false
+		}
+	}
+	return true
+}
+
+// mayOpenContinuation reports whether reContinuation may match s: it is
+// anchored at the start, and each of its alternatives is a word followed
+// by what is not a letter, so the first run of letters after RE2's \s* must
+// be one of continuationOpeners (or "hmm", "hmmm", ...) in any case, with
+// its tail (openerTails) after it. A
+// non-ASCII rune after the run may be a letter folding to ASCII ("ſ" to s,
+// the Kelvin sign to k), so the regexp decides.
+func mayOpenContinuation(s string) bool {
+	i := skipRESpace(s, 0)
+	j := i
+	for j < len(s) && 'a' <= s[j]|0x20 && s[j]|0x20 <= 'z' {
+		j++
+	}
+	if j < len(s) && s[j] >= utf8.RuneSelf {
+		return true
+	}
+	var buf [16]byte
+	if j-i > len(buf) {
+		return false
+	}
+	w := buf[:j-i]
+	for k := range w {
+		w[k] = s[i+k] | 0x20
+	}
+	if continuationOpeners[string(w)] {
+		tail, ok := openerTails[string(w)]
+		return !ok || hasPrefixFold(s[j:], tail)
+	}
+	if len(w) < 3 || w[0] != 'h' {
+		return false
+	}
+	for _, c := range w[1:] {
+		if c != 'm' {
+			return false
+		}
+	}
+	return true
 }
 
 // foldLit is a literal, lower-case ASCII when fold (matched ignoring case).
@@ -38,7 +127,9 @@ func filterOf(re *regexp.Regexp) *litFilter {
 		return f.(*litFilter)
 	}
 	f := &litFilter{any: true}
-	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil && !anchoredAtStart(t.Simplify()) {
+	if hand := handFilters[re]; hand != nil {
+		f = &litFilter{hand: hand}
+	} else if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil && !anchoredAtStart(t.Simplify()) {
 		if lits, ok := required(t.Simplify()); ok && len(lits) > 0 {
 			f = &litFilter{lits: lits}
 		}
@@ -156,7 +247,11 @@ func (f *litFilter) may(text string) bool {
 	if f.any {
 		return true
 	}
-	var lower string
+	if f.hand != nil {
+		return f.hand(text)
+	}
+	var low loweredText
+	lowDone := false
 	for _, l := range f.lits {
 		if !l.fold {
 			if strings.Contains(text, l.s) {
@@ -164,17 +259,45 @@ func (f *litFilter) may(text string) bool {
 			}
 			continue
 		}
-		if lower == "" {
-			if strings.ContainsAny(text, foldRunes) {
+		if !lowDone {
+			low, lowDone = lowerOf(text), true
+			if low.fold {
 				return true
 			}
-			lower = asciiLower(text)
 		}
-		if strings.Contains(lower, l.s) {
+		if strings.Contains(low.lower, l.s) {
 			return true
 		}
 	}
 	return false
+}
+
+// loweredText is what the case-insensitive literals are looked for in: a
+// text's ASCII letters lower-cased, and whether it holds a non-ASCII rune
+// that folds to an ASCII letter.
+type loweredText struct {
+	lower string
+	fold  bool
+}
+
+func lowerText(text string) loweredText {
+	return loweredText{lower: asciiLower(text), fold: strings.ContainsAny(text, foldRunes)}
+}
+
+// lowerMemo remembers the lowered forms of the last texts the filters
+// read: the extractors run a dozen case-insensitive regexps over each
+// sentence, and lowering it for each cost more than the literal searches.
+// Texts up to loweredMax bytes are remembered (at most 64 × 2 ×
+// loweredMax bytes).
+var lowerMemo = textmemo.New(64, lowerText)
+
+const loweredMax = 4096
+
+func lowerOf(text string) loweredText {
+	if len(text) > loweredMax {
+		return lowerText(text)
+	}
+	return lowerMemo.Get(text)
 }
 
 // asciiLower lower-cases the ASCII letters of s only (byte for byte, so

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // prefiltered lists the regexps the extractors run through the literal
@@ -95,12 +97,48 @@ func TestRequiredLiterals(t *testing.T) {
 	}
 }
 
+// TestContinuationOpeners: every acknowledgement and cue of reContinuation
+// opens a text its hand prefilter lets through (and the regexp matches),
+// in any case, after white space; a text opening with another word is
+// skipped.
+func TestContinuationOpeners(t *testing.T) {
+	acks := []string{"", "ok, ", "Okay! ", "great. ", "thanks - ", "thank you, ", "Perfect: ", "cool; ", "nice, ", "sure, ",
+		"got it. ", "awesome! ", "sounds good, ", "alright, ", "right, ", "yes, ", "yeah, ", "good. ", "hmm, ", "HMMMM... ", "so, ", "Ok, thanks! "}
+	cues := []string{"also", "and what", "and\thow", "and when", "and where", "and which", "and who", "and can", "and could",
+		"and should", "and would", "and is", "and are", "and do", "and does", "and did", "and if", "and also", "and then",
+		"plus", "additionally", "what about", "how about", "and the", "one more thing", "one more question", "another thing",
+		"another question", "another detail", "quick one", "quick follow-up", "quick follow up", "quick question", "follow-up",
+		"following up", "continuing", "to continue", "in that case", "on that note", "building on that", "building on this",
+		"related to that", "related to this", "speaking of that", "speaking of which", "while we're at it", "while we're on it",
+		"while we're on this", "while we're on that", "can you also", "could i also", "would we also", "should you also",
+		"same question for", "same thing for", "then what", "then how", "then should", "then can"}
+	for _, a := range acks {
+		for _, c := range cues {
+			for _, s := range []string{a + c + " x", strings.ToUpper(" \t" + a + c + "."), strings.ToUpper(a[:min(1, len(a))]) + a[min(1, len(a)):] + c} {
+				if !reContinuation.MatchString(s) {
+					t.Fatalf("reContinuation does not match %q", s)
+				}
+				if !mayOpenContinuation(s) {
+					t.Fatalf("mayOpenContinuation(%q) = false, but reContinuation matches", s)
+				}
+			}
+		}
+	}
+	for _, s := range []string{"The trip is set.", "  I also want", "5 more", "", "   ", "alsox", "hm, also", "okayy also"} {
+		if mayOpenContinuation(s) {
+			t.Errorf("mayOpenContinuation(%q) = true, want false", s)
+		}
+	}
+}
+
 // FuzzPrefilter: the prefilter never skips a matching text.
 func FuzzPrefilter(f *testing.F) {
-	for _, s := range []string{"my favourite band is Muse", "Back to the trip.", "\u212A", "i'm into chess and"} {
+	for _, s := range []string{"my favourite band is Muse", "Back to the trip.", "\u212A", "i'm into chess and", "Okay, also",
+		" hmmm; so, and the", "ſo also", "O\u212Aay, also", "Thank you! And what", "follow-up", "okay\u2026also"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		textmemo.ResetAll()
 		for name, re := range prefiltered {
 			if !filterOf(re).may(s) && re.MatchString(s) {
 				t.Fatalf("%s: prefilter skips %q, which matches", name, s)

@@ -6,6 +6,7 @@ import (
 	"regexp/syntax"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -48,6 +49,8 @@ type startScan struct {
 	// program, most of which never scan), ^(?:re) for a match at the start
 	// of the text and ^(?s:.)(?:re), run from the rune before the match.
 	anchored func() (atStart, afterOne *regexp.Regexp)
+	// prog is re's program, compiled on first use, for matchStartsAt.
+	prog func() *vmProg
 	// next returns the first position >= from where a match of re may
 	// start, or -1. It must return every position where one does start.
 	next func(text string, from int) int
@@ -65,6 +68,14 @@ func newStartScan(re *regexp.Regexp, next func(text string, from int) int) *star
 		re: re,
 		anchored: sync.OnceValues(func() (*regexp.Regexp, *regexp.Regexp) {
 			return regexp.MustCompile(`^(?:` + re.String() + `)`), regexp.MustCompile(`^(?s:.)(?:` + re.String() + `)`)
+		}),
+		prog: sync.OnceValue(func() *vmProg {
+			t, _ := syntax.Parse(re.String(), syntax.Perl)
+			p, err := syntax.Compile(t.Simplify())
+			if err != nil {
+				panic(fmt.Sprintf("arbormem: start scan of %q: %v", re, err))
+			}
+			return newVMProg(p)
 		}),
 		next: next,
 	}
@@ -102,6 +113,11 @@ func minLen(t *syntax.Regexp) int {
 // at returns the submatch indices (just the match's when !sub) of the
 // match of re that starts at c, or nil; rd is scratch.
 func (s *startScan) at(text string, c int, sub bool, rd *countingReader) []int {
+	// Most attempts fail, and whether one does is decided far more
+	// cheaply than the engine finds a match's positions.
+	if !matchStartsAt(s.prog(), text, c, rd) {
+		return nil
+	}
 	atStart, afterOne := s.anchored()
 	re, off := atStart, 0
 	if c > 0 {
@@ -137,6 +153,7 @@ func (s *startScan) all(text string, n int, sub bool) [][]int {
 // scan is all, and reports whether it gave way to the engine's search.
 func (s *startScan) scan(text string, n int, sub bool) (out [][]int, engine bool) {
 	rd := countingReader{budget: scanBudget(len(text))}
+	defer rd.release()
 	for pos := 0; pos < len(text) && n != 0; {
 		c := s.next(text, pos)
 		if c < 0 {
@@ -180,10 +197,20 @@ func n0(n, found int) int {
 func scanBudget(textLen int) int { return 4*textLen + 4096 }
 
 // countingReader reads a text for the anchored attempts and counts the
-// runes they read, across attempts.
+// runes they read, across attempts; it holds the scan's matchStartsAt
+// scratch (vm, taken from a pool on first use).
 type countingReader struct {
 	strings.Reader
 	read, budget int
+	vm           *pikeVM
+}
+
+// release returns the scratch to the pool.
+func (r *countingReader) release() {
+	if r.vm != nil {
+		vmPool.Put(r.vm)
+		r.vm = nil
+	}
 }
 
 // ReadRune is strings.Reader's, counted.
@@ -269,12 +296,16 @@ func (s *startScan) MatchString(text string) bool { return s.all(text, 1, false)
 // The entity patterns' start scans. The candidate finders below read
 // their patterns: what may begin a match, and the \b in front of it (RE2's
 // \b is ASCII: a digit or letter after a byte that is not [0-9A-Za-z_]).
+// At a digit, they also look at what must follow it in a match (a unit, a
+// date's "-", a clock's ":" or am/pm, a month name after a day), so that
+// the anchored attempt, which costs far more than the look, runs mostly
+// where a match is; a digit where no match can start is no candidate.
 var (
 	scanMoney    = newStartScan(reMoney, nextMoneyStart)
-	scanQuantity = newStartScan(reQuantity, nextDigitWordStart)
-	scanDateISO  = newStartScan(reDateISO, nextDigitWordStart)
+	scanQuantity = newStartScan(reQuantity, nextQuantityStart)
+	scanDateISO  = newStartScan(reDateISO, nextDateISOStart)
 	scanDateText = newStartScan(reDateText, nextDateTextStart)
-	scanClock    = newStartScan(reClock, nextDigitWordStart)
+	scanClock    = newStartScan(reClock, nextClockStart)
 	scanURL      = newStartScan(reURL, nextURLStart)
 	scanQuoted   = newStartScan(reQuoted, nextQuoteStart)
 )
@@ -289,6 +320,11 @@ func isREWordByte(b byte) bool {
 
 // wordStart reports whether \b holds before the word character at i.
 func wordStart(text string, i int) bool { return i == 0 || !isREWordByte(text[i-1]) }
+
+// boundaryAt reports whether RE2's \b holds at i.
+func boundaryAt(text string, i int) bool {
+	return (i > 0 && isREWordByte(text[i-1])) != (i < len(text) && isREWordByte(text[i]))
+}
 
 // byteSet is a set of bytes: the bytes a match can start with, tested in
 // the candidate finders' inner loops by one load.
@@ -321,8 +357,51 @@ var (
 	quoteFirst    = bytesOf("\"'\xe2")                           // “ is E2 80 9C
 )
 
-// nextMoneyStart: reMoney starts with a currency sign or a digit (its
-// second branch has no \b).
+// digitCommaEnd is the end of the run of digits and commas from i (the
+// greedy [\d,]* of reMoney and reQuantity).
+func digitCommaEnd(text string, i int) int {
+	for i < len(text) && (isDigitByte(text[i]) || text[i] == ',') {
+		i++
+	}
+	return i
+}
+
+// decimalEnd is the end of the greedy (?:\.\d+)? at i.
+func decimalEnd(text string, i int) int {
+	if i+1 < len(text) && text[i] == '.' && isDigitByte(text[i+1]) {
+		i += 2
+		for i < len(text) && isDigitByte(text[i]) {
+			i++
+		}
+	}
+	return i
+}
+
+// unitAfter reports whether `\s?(?:units)\b` matches at j, the end of a
+// number `\d[\d,]*(?:\.\d+)?` (units case-sensitive, as in reMoney's and
+// reQuantity's). A match of the number part must end there: a shorter one
+// leaves a digit, a comma or a "." next, which neither \s nor a unit
+// matches.
+func unitAfter(text string, j int, units []string) bool {
+	if j < len(text) && isRESpace(text[j]) && unitAt(text, j+1, units) {
+		return true
+	}
+	return unitAt(text, j, units)
+}
+
+func unitAt(text string, k int, units []string) bool {
+	for _, u := range units {
+		if strings.HasPrefix(text[k:], u) && boundaryAt(text, k+len(u)) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextMoneyStart: reMoney starts with a currency sign, or (its second
+// branch, with no \b) with a number and a currency word. The digits of
+// one run all end their number where the first does, so when the first
+// has no currency word after it none of them has.
 func nextMoneyStart(text string, from int) int {
 	for i := from; ; i++ {
 		if i = indexIn(text, i, moneyFirst); i < 0 {
@@ -337,21 +416,89 @@ func nextMoneyStart(text string, from int) int {
 			if strings.HasPrefix(text[i:], "£") {
 				return i
 			}
+		case '$':
+			return i
 		default:
+			j := digitCommaEnd(text, i+1)
+			if unitAfter(text, decimalEnd(text, j), moneyWords) {
+				return i
+			}
+			i = j - 1
+		}
+	}
+}
+
+// nextQuantityStart: reQuantity is \b, a number and a unit; the word
+// starts inside one run of digits and commas (after a comma) share the
+// first one's unit, or lack of one.
+func nextQuantityStart(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, digitFirst); i < 0 {
+			return -1
+		}
+		if !wordStart(text, i) {
+			continue
+		}
+		j := digitCommaEnd(text, i+1)
+		if unitAfter(text, decimalEnd(text, j), quantityUnits) {
+			return i
+		}
+		i = j - 1
+	}
+}
+
+// nextDateISOStart: reDateISO is \b then \d{4}-\d{2}-\d{2}.
+func nextDateISOStart(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, digitFirst); i < 0 {
+			return -1
+		}
+		if wordStart(text, i) && isISODate(text[i:]) {
 			return i
 		}
 	}
 }
 
-// nextDigitWordStart: every branch of reQuantity, reDateISO and reClock is
-// \b then a digit.
-func nextDigitWordStart(text string, from int) int {
+// isISODate reports whether s starts with \d{4}-\d{2}-\d{2}.
+func isISODate(s string) bool {
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for _, k := range [...]int{0, 1, 2, 3, 5, 6, 8, 9} {
+		if !isDigitByte(s[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// nextClockStart: both branches of reClock are \b and one or two digits,
+// then ":" or (after an optional space) an "a" or "p" of am/pm, in any
+// case (neither letter folds to a non-ASCII rune).
+func nextClockStart(text string, from int) int {
 	for i := from; ; i++ {
-		if i = indexIn(text, i, digitFirst); i < 0 || wordStart(text, i) {
+		if i = indexIn(text, i, digitFirst); i < 0 {
+			return -1
+		}
+		if wordStart(text, i) && clockAfterDigits(text, i) {
 			return i
 		}
 	}
 }
+
+func clockAfterDigits(text string, c int) bool {
+	for p := c + 1; p < len(text) && p <= c+2; p++ {
+		if p == c+2 && !isDigitByte(text[c+1]) {
+			break
+		}
+		if b := text[p]; b == ':' || isAmPm(b) || isRESpace(b) && p+1 < len(text) && isAmPm(text[p+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isAmPm(b byte) bool { return b|0x20 == 'a' || b|0x20 == 'p' }
 
 // nextDateTextStart: reDateText is \b then a day number, or \b then a
 // month name matched ignoring case and followed by `\.?\s+\d`: a word
@@ -369,7 +516,7 @@ func nextDateTextStart(text string, from int) int {
 				return i
 			}
 		case isDigitByte(b):
-			if wordStart(text, i) {
+			if wordStart(text, i) && monthAfterDay(text, i) {
 				return i
 			}
 		default:
@@ -378,6 +525,68 @@ func nextDateTextStart(text string, from int) int {
 			}
 		}
 	}
+}
+
+// monthAfterDay reports whether the digit at c may start reDateText's
+// second branch: one or two digits, an optional ordinal suffix (matched
+// ignoring case: "ſt" holds a non-ASCII rune, taken as a possible one), white
+// space, an optional "of" and white space, and a month name's first
+// three letters (or a non-ASCII rune, the long s of "ſep").
+func monthAfterDay(text string, c int) bool {
+	for p := c + 1; p < len(text) && p <= c+2; p++ {
+		if p == c+2 && !isDigitByte(text[c+1]) {
+			break
+		}
+		if text[p] >= utf8.RuneSelf {
+			return true
+		}
+		if monthAfterSpace(text, p) {
+			return true
+		}
+		if p+2 <= len(text) && isOrdinalSuffix(text[p:p+2]) && monthAfterSpace(text, p+2) {
+			return true
+		}
+	}
+	return false
+}
+
+// monthAfterSpace reports whether `\s+(?:of\s+)?` at q is followed by
+// what may start a month name.
+func monthAfterSpace(text string, q int) bool {
+	r := skipRESpace(text, q)
+	if r == q {
+		return false
+	}
+	if monthStemAt(text, r) {
+		return true
+	}
+	if r+2 < len(text) && text[r]|0x20 == 'o' && text[r+1]|0x20 == 'f' {
+		if r2 := skipRESpace(text, r+2); r2 > r+2 && monthStemAt(text, r2) {
+			return true
+		}
+	}
+	return false
+}
+
+func skipRESpace(text string, i int) int {
+	for i < len(text) && isRESpace(text[i]) {
+		i++
+	}
+	return i
+}
+
+// monthStemAt reports whether a month name may start at r: its first
+// three letters in any ASCII case, or a non-ASCII rune (only s of the
+// months' letters folds to one, "ſ", and only "sep" starts with it).
+func monthStemAt(text string, r int) bool {
+	return r < len(text) && (text[r] >= utf8.RuneSelf || r+3 <= len(text) && isMonthStem(text[r:r+3]))
+}
+
+// isOrdinalSuffix reports whether the two bytes s are st, nd, rd or th in
+// any ASCII case.
+func isOrdinalSuffix(s string) bool {
+	a, b := s[0]|0x20, s[1]|0x20
+	return a == 's' && b == 't' || a == 'n' && b == 'd' || a == 'r' && b == 'd' || a == 't' && b == 'h'
 }
 
 // dayAfterWord reports whether the word at i is followed by what follows
@@ -404,9 +613,15 @@ func dayAfterWord(text string, i int) bool {
 // isMonthStem reports whether the three bytes s are, in any ASCII case,
 // the first three letters of a month name (the keys of monthNames).
 func isMonthStem(s string) bool {
-	_, ok := monthNames[string([]byte{s[0] | 0x20, s[1] | 0x20, s[2] | 0x20})]
-	return ok
+	switch stem3(s[0]|0x20, s[1]|0x20, s[2]|0x20) {
+	case stem3('j', 'a', 'n'), stem3('f', 'e', 'b'), stem3('m', 'a', 'r'), stem3('a', 'p', 'r'), stem3('m', 'a', 'y'), stem3('j', 'u', 'n'),
+		stem3('j', 'u', 'l'), stem3('a', 'u', 'g'), stem3('s', 'e', 'p'), stem3('o', 'c', 't'), stem3('n', 'o', 'v'), stem3('d', 'e', 'c'):
+		return true
+	}
+	return false
 }
+
+func stem3(a, b, c byte) uint32 { return uint32(a)<<16 | uint32(b)<<8 | uint32(c) }
 
 // nextURLStart: reURL starts with "http" or "www.".
 func nextURLStart(text string, from int) int {
@@ -663,3 +878,264 @@ func derivedScan(re *regexp.Regexp) *startScan {
 }
 
 var derivedScans sync.Map // *regexp.Regexp → *startScan (nil: none)
+
+// finiteLanguage returns every string the case-sensitive regexp expr
+// matches; expr must be built of literals, alternations, concatenations,
+// optional parts and small classes only (a finite language).
+func finiteLanguage(expr string) []string {
+	t, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		panic(fmt.Sprintf("arbormem: finite language %q: %v", expr, err))
+	}
+	var expand func(t *syntax.Regexp) []string
+	expand = func(t *syntax.Regexp) []string {
+		switch t.Op {
+		case syntax.OpEmptyMatch:
+			return []string{""}
+		case syntax.OpLiteral:
+			if t.Flags&syntax.FoldCase != 0 {
+				break
+			}
+			return []string{string(t.Rune)}
+		case syntax.OpCharClass:
+			var out []string
+			for i := 0; i+1 < len(t.Rune); i += 2 {
+				if t.Rune[i+1]-t.Rune[i] >= 64 {
+					panic(fmt.Sprintf("arbormem: finite language %q: class too large", expr))
+				}
+				for r := t.Rune[i]; r <= t.Rune[i+1]; r++ {
+					out = append(out, string(r))
+				}
+			}
+			return out
+		case syntax.OpCapture:
+			return expand(t.Sub[0])
+		case syntax.OpQuest:
+			return append([]string{""}, expand(t.Sub[0])...)
+		case syntax.OpAlternate:
+			var out []string
+			for _, sub := range t.Sub {
+				out = append(out, expand(sub)...)
+			}
+			return out
+		case syntax.OpConcat:
+			out := []string{""}
+			for _, sub := range t.Sub {
+				var next []string
+				for _, a := range out {
+					for _, b := range expand(sub) {
+						next = append(next, a+b)
+					}
+				}
+				out = next
+			}
+			return out
+		}
+		panic(fmt.Sprintf("arbormem: finite language %q: unsupported %v", expr, t))
+	}
+	return expand(t)
+}
+
+// vmProg is a regexp's program as matchStartsAt runs it: the program,
+// which ASCII runes each of its rune instructions matches (a table, not
+// a case-folding search, for most runes of a text), and the threads a
+// match starts with, by the empty-width context at its start (an
+// attempt's first step otherwise follows every branch of an alternation
+// of dozens of words).
+type vmProg struct {
+	prog   *syntax.Prog
+	ascii  [][2]uint64
+	starts [64]atomic.Pointer[startThreads]
+}
+
+// startThreads are the rune instructions the start of the program leads
+// to under one empty-width context, and whether it reaches Match.
+type startThreads struct {
+	pcs     []uint32
+	matched bool
+	// first are, for each ASCII rune, the threads of pcs that consume it.
+	first [utf8.RuneSelf][]uint32
+}
+
+func newVMProg(p *syntax.Prog) *vmProg {
+	vp := &vmProg{prog: p, ascii: make([][2]uint64, len(p.Inst))}
+	for pc := range p.Inst {
+		for r := rune(0); r < utf8.RuneSelf; r++ {
+			if matchesRune(&p.Inst[pc], r) {
+				vp.ascii[pc][r>>6] |= 1 << (r & 63)
+			}
+		}
+	}
+	return vp
+}
+
+// matchesRune is whether the rune instruction i consumes r, as the
+// engine's NFA decides it (regexp's machine.step).
+func matchesRune(i *syntax.Inst, r rune) bool {
+	switch i.Op {
+	case syntax.InstRune:
+		return i.MatchRune(r)
+	case syntax.InstRune1:
+		return r == i.Rune[0]
+	case syntax.InstRuneAny:
+		return true
+	case syntax.InstRuneAnyNotNL:
+		return r != '\n'
+	}
+	return false
+}
+
+// startFor returns the start threads under the context flag.
+func (vp *vmProg) startFor(vm *pikeVM, flag syntax.EmptyOp) *startThreads {
+	if st := vp.starts[flag&63].Load(); st != nil {
+		return st
+	}
+	var pcs []uint32
+	vm.gen++
+	matched := vm.add(vp.prog, &pcs, uint32(vp.prog.Start), flag)
+	st := &startThreads{pcs: pcs, matched: matched}
+	for r := range st.first {
+		for _, pc := range pcs {
+			if vp.ascii[pc][r>>6]&(1<<(r&63)) != 0 {
+				st.first[r] = append(st.first[r], pc)
+			}
+		}
+	}
+	vp.starts[flag&63].Store(st)
+	return st
+}
+
+// matchStartsAt reports whether vp (a regexp's program) has a match that
+// starts at c in text: a Pike VM with no positions to track, which adds
+// threads at c only (the engine's search adds them at every position),
+// stops at the first Match instruction a thread reaches, and gives up as
+// soon as no thread is alive (after a few runes, on most candidates).
+// Empty-width assertions see the rune before c, as in a search of the
+// whole text. The runes it reads are counted in rd.read (the scan's read
+// budget). It follows the engine's NFA (regexp's machine.step and add):
+// the same instructions, runes decoded the same way (an invalid byte is
+// U+FFFD), the same empty-width context.
+func matchStartsAt(vp *vmProg, text string, c int, rd *countingReader) bool {
+	prog := vp.prog
+	if rd.vm == nil {
+		rd.vm = vmPool.Get().(*pikeVM)
+	}
+	vm := rd.vm
+	vm.reset(len(prog.Inst))
+	prev := rune(-1)
+	if c > 0 {
+		prev, _ = utf8.DecodeLastRuneInString(text[:c])
+	}
+	cur, w := runeAt(text, c)
+	st := vp.startFor(vm, syntax.EmptyOpContext(prev, cur))
+	if st.matched {
+		return true
+	}
+	// The threads of the first step are vp's; those of the next steps
+	// alternate between the VM's two lists.
+	list := st.pcs
+	bufs := [2][]uint32{vm.cur, vm.next}
+	defer func() { vm.cur, vm.next = bufs[0], bufs[1] }()
+	for k, pos := 0, c; len(list) > 0 && cur >= 0; k ^= 1 {
+		rd.read++
+		npos := pos + w
+		nxt, nw := runeAt(text, npos)
+		flag := syntax.EmptyOpContext(cur, nxt)
+		next := bufs[k][:0]
+		vm.gen++
+		if pos == c && cur < utf8.RuneSelf {
+			// The start threads that consume the first rune.
+			for _, pc := range st.first[cur] {
+				if vm.add(prog, &next, prog.Inst[pc].Out, flag) {
+					bufs[k] = next
+					return true
+				}
+			}
+			bufs[k] = next
+			list = next
+			pos, cur, w = npos, nxt, nw
+			continue
+		}
+		for _, pc := range list {
+			var ok bool
+			if cur < utf8.RuneSelf {
+				ok = vp.ascii[pc][cur>>6]&(1<<(cur&63)) != 0
+			} else {
+				ok = matchesRune(&prog.Inst[pc], cur)
+			}
+			if ok && vm.add(prog, &next, prog.Inst[pc].Out, flag) {
+				bufs[k] = next
+				return true
+			}
+		}
+		bufs[k] = next
+		list = next
+		pos, cur, w = npos, nxt, nw
+	}
+	return false
+}
+
+// runeAt decodes the rune at i, or -1 at the end of text.
+func runeAt(text string, i int) (rune, int) {
+	if i >= len(text) {
+		return -1, 0
+	}
+	if c := text[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(text[i:])
+}
+
+// pikeVM is matchStartsAt's scratch: the threads (program counters) at
+// this rune and the next, and when each instruction was last added (gen).
+type pikeVM struct {
+	cur, next, stack []uint32
+	mark             []uint32
+	gen              uint32
+}
+
+var vmPool = sync.Pool{New: func() any { return new(pikeVM) }}
+
+func (vm *pikeVM) reset(n int) {
+	if len(vm.mark) < n {
+		vm.mark = make([]uint32, n)
+		vm.gen = 0
+	}
+	if vm.gen > 1<<31 {
+		clear(vm.mark)
+		vm.gen = 0
+	}
+}
+
+// add adds the threads pc leads to under the empty-width context flag to
+// list, and reports whether one reaches Match.
+func (vm *pikeVM) add(prog *syntax.Prog, list *[]uint32, pc uint32, flag syntax.EmptyOp) bool {
+	st := append(vm.stack[:0], pc)
+	matched := false
+	for len(st) > 0 && !matched {
+		pc = st[len(st)-1]
+		st = st[:len(st)-1]
+		if vm.mark[pc] == vm.gen {
+			continue
+		}
+		vm.mark[pc] = vm.gen
+		i := &prog.Inst[pc]
+		switch i.Op {
+		case syntax.InstAlt, syntax.InstAltMatch:
+			st = append(st, i.Arg, i.Out)
+		case syntax.InstCapture, syntax.InstNop:
+			st = append(st, i.Out)
+		case syntax.InstEmptyWidth:
+			if syntax.EmptyOp(i.Arg)&^flag == 0 {
+				st = append(st, i.Out)
+			}
+		case syntax.InstMatch:
+			matched = true
+		case syntax.InstFail:
+		default:
+			*list = append(*list, pc)
+		}
+	}
+	vm.stack = st[:0]
+	return matched
+}

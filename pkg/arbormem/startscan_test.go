@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 type namedScan struct {
@@ -170,6 +171,9 @@ var startScanCases = []string{
 	"Dr. Smith e.g. No. 5 vs. Mr. Jones!  Really?\tYes.\r\nOk", "“Quoted title” 3 km, 12 laps, 5 cups",
 	"é\xa9x \xc3\xa9\xa9x \xe2\x82x \xed\xa0\x80 \xf4\x90\x80\x80x", "ks Ks \u212as the ſo ſ5 thé é", "_x 9 x9 a9 qs rs aqs",
 	"K\u212a 5 km", "\u212aelvin 5 dollars", "5 doll\u212ars", "2 Mile", "2 MILES", "2 mi.", "12 steps.",
+	"1,1,1,2 km", "1,2.3.4 dollars", "7.5.3 km", "5%", "5%x", "5 %", "5 %a", "5  km", "5\tkm", "1.x dollars", "1. dollars",
+	"5 ſt May", "5ſt May", "3rd   of  ſep", "3RD OF\nmay", "3 ofjune", "3 of  june", "12th  June", "123 june", "1 2 may", "5thmay",
+	"5 \u212am", "5 eurx", "5 euro", "5eur", "5 usd_", "3:", "3 :30", "123pm", "1 2pm", "12\tPM", "9 Ap", "2023-0501", "2023-05-0",
 }
 
 // TestStartScanSameAsRegexp: on the edge cases, on the texts of the
@@ -254,18 +258,88 @@ func TestStartScanLongRuns(t *testing.T) {
 	} {
 		checkStartScans(t, text, true)
 	}
-	// A digit run no match ends (every attempt fails at its end) takes
-	// reMoney's scan past its budget; ordinary text of that length does
-	// not.
+	// A digit run no match ends, every digit a candidate whose attempt
+	// fails at the run's end, takes a scan past its budget; ordinary text
+	// of that length does not. reMoney's own candidate finder looks past
+	// the run for a currency word, so finds no candidate there; a finder
+	// that takes every digit shows the budget.
+	everyDigit := newStartScan(reMoney, func(text string, from int) int { return indexIn(text, from, moneyFirst) })
 	for _, c := range []struct {
+		sc     *startScan
 		text   string
 		engine bool
 	}{
-		{"paid $5 and 3 dollars, then W" + digits, true},
-		{strings.Repeat("paid $5 and 3 dollars on May 5th. ", 150), false},
+		{everyDigit, "paid $5 and 3 dollars, then W" + digits, true},
+		{everyDigit, strings.Repeat("paid $5 and 3 dollars on May 5th. ", 150), false},
+		{scanMoney, "paid $5 and 3 dollars, then W" + digits, false},
 	} {
-		if _, engine := scanMoney.scan(c.text, -1, false); engine != c.engine {
+		if got, want := c.sc.all(c.text, -1, false), reMoney.FindAllStringIndex(c.text, -1); !reflect.DeepEqual(got, want) {
+			t.Errorf("scan of %d bytes = %v, want %v", len(c.text), got, want)
+		}
+		if _, engine := c.sc.scan(c.text, -1, false); engine != c.engine {
 			t.Errorf("scan of %d bytes gave way to the engine: %v, want %v", len(c.text), engine, c.engine)
 		}
 	}
+}
+
+// TestMonthStems: isMonthStem holds exactly for the keys of monthNames,
+// in any ASCII case.
+func TestMonthStems(t *testing.T) {
+	for a := range 128 {
+		for b := range 128 {
+			for c := range 128 {
+				s := string([]byte{byte(a), byte(b), byte(c)})
+				_, want := monthNames[string([]byte{byte(a) | 0x20, byte(b) | 0x20, byte(c) | 0x20})]
+				if got := isMonthStem(s); got != want {
+					t.Fatalf("isMonthStem(%q) = %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// checkMatchStartsAt fails t unless matchStartsAt says, at every position
+// of text that is not inside a rune, whether each start scan's anchored regexp matches there (the
+// engine's answer).
+func checkMatchStartsAt(t *testing.T, text string) {
+	t.Helper()
+	for _, sc := range startScans() {
+		atStart, afterOne := sc.s.anchored()
+		for c := 0; c <= len(text); c++ {
+			if c < len(text) && text[c] >= 0x80 && text[c] < 0xC0 && insideRune(text, c) {
+				continue // never a candidate: the engine decodes whole runes
+			}
+			re, off := atStart, 0
+			if c > 0 {
+				_, k := utf8.DecodeLastRuneInString(text[:c])
+				re, off = afterOne, c-k
+			}
+			want := re.MatchReader(strings.NewReader(text[off:]))
+			rd := countingReader{budget: 1 << 30}
+			if got := matchStartsAt(sc.s.prog(), text, c, &rd); got != want {
+				t.Fatalf("%s: matchStartsAt(%q, %d) = %v, want %v", sc.name, text, c, got, want)
+			}
+		}
+	}
+}
+
+// TestMatchStartsAt: on the edge cases, matchStartsAt agrees with the
+// engine at every position.
+func TestMatchStartsAt(t *testing.T) {
+	for _, text := range startScanCases {
+		checkMatchStartsAt(t, text)
+	}
+}
+
+// FuzzMatchStartsAt: the same on arbitrary text.
+func FuzzMatchStartsAt(f *testing.F) {
+	for _, s := range startScanCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 400 {
+			return // every position against every scan's engine: quadratic
+		}
+		checkMatchStartsAt(t, text)
+	})
 }

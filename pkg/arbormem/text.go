@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // termsOfText returns the distinct analyzed terms of text (bleve's English
@@ -288,40 +289,36 @@ func words(text string) []string {
 	return out
 }
 
-// sentenceEnd is where sentences end; sentenceEndMatches finds its matches
+// sentenceEnd is where sentences end; nextSentenceEnd finds its matches
 // without the regexp engine.
 var sentenceEnd = regexp.MustCompile(`([.!?])\s+|\n+`)
 
-// sentenceEndMatches returns what sentenceEnd.FindAllStringSubmatchIndex
-// returns for text ([start, end, group start, group end], the group -1 for
-// a run of newlines) in one byte scan: sentence splitting runs on every
-// text a rule-based memory operation reads, and the regexp engine costs
-// far more than the pattern needs. \s is RE2's ASCII [\t\n\f\r ].
-func sentenceEndMatches(text string) [][4]int {
-	var out [][4]int
-	for i := 0; i < len(text); {
+// nextSentenceEnd returns the first match at or after from of what
+// sentenceEnd.FindAllStringSubmatchIndex returns for text ([start, end,
+// group start, group end], the group -1 for a run of newlines), or
+// start -1, in one byte scan: sentence splitting runs on every text a
+// rule-based memory operation reads, and the regexp engine costs far more
+// than the pattern needs. \s is RE2's ASCII [\t\n\f\r ].
+func nextSentenceEnd(text string, from int) [4]int {
+	for i := from; i < len(text); {
 		c := text[i]
 		if (c == '.' || c == '!' || c == '?') && i+1 < len(text) && isRESpace(text[i+1]) {
 			j := i + 1
 			for j < len(text) && isRESpace(text[j]) {
 				j++
 			}
-			out = append(out, [4]int{i, j, i, i + 1})
-			i = j
-			continue
+			return [4]int{i, j, i, i + 1}
 		}
 		if c == '\n' {
 			j := i
 			for j < len(text) && text[j] == '\n' {
 				j++
 			}
-			out = append(out, [4]int{i, j, -1, -1})
-			i = j
-			continue
+			return [4]int{i, j, -1, -1}
 		}
 		i++
 	}
-	return out
+	return [4]int{-1, -1, -1, -1}
 }
 
 func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
@@ -330,7 +327,7 @@ func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == 
 func sentences(text string) []string {
 	var out []string
 	last := 0
-	for _, m := range sentenceEndMatches(text) {
+	for m := nextSentenceEnd(text, 0); m[0] >= 0; m = nextSentenceEnd(text, m[1]) {
 		end := m[1]
 		if m[2] >= 0 {
 			end = m[3]
@@ -385,6 +382,33 @@ func clipWords(s string, n int) string {
 	return strings.TrimRight(strings.Join(f[:n], " "), ",;:") + "…"
 }
 
+// fieldCount is len(strings.Fields(s)), counted without making the fields:
+// runs of what unicode.IsSpace does not hold (an invalid byte is U+FFFD,
+// not a space), as strings.Fields splits.
+func fieldCount(s string) int {
+	n := 0
+	in := false
+	for i := 0; i < len(s); {
+		var space bool
+		if c := s[i]; c < utf8.RuneSelf {
+			space = asciiSpace[c]
+			i++
+		} else {
+			r, w := utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+			i += w
+		}
+		if !space && !in {
+			n++
+		}
+		in = !space
+	}
+	return n
+}
+
+// asciiSpace is unicode.IsSpace for ASCII bytes.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
 // oneLine collapses whitespace so a text fits on one evidence line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
@@ -410,14 +434,25 @@ func toSet(s string) map[string]bool {
 	return m
 }
 
+// The units after a number that make it money or a quantity (the
+// regexps' alternations; the start scans look for them as the list of
+// strings they match).
+const (
+	moneyWordsRe    = `dollars|euros|pounds|usd|eur|gbp|yen|bucks`
+	quantityUnitsRe = `%|percent|km|kilometers|kilometres|miles|mi|kg|lbs?|pounds|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|nights?|people|guests|cups?|pages?|books?|times|sessions?|laps|steps|calories|ml|liters?|litres?|gb|tb`
+)
+
 var (
-	reMoney    = regexp.MustCompile(`[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|million|m|bn))?|\d[\d,]*(?:\.\d+)?\s?(?:dollars|euros|pounds|usd|eur|gbp|yen|bucks)\b`)
-	reQuantity = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\s?(?:%|percent|km|kilometers|kilometres|miles|mi|kg|lbs?|pounds|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|nights?|people|guests|cups?|pages?|books?|times|sessions?|laps|steps|calories|ml|liters?|litres?|gb|tb)\b`)
-	reDateISO  = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2})?\b`)
-	reDateText = regexp.MustCompile(`(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+\d{4})?`)
-	reClock    = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b`)
-	reURL      = regexp.MustCompile(`https?://[^\s)>\]"']+|www\.[^\s)>\]"']+`)
-	reQuoted   = regexp.MustCompile(`"([^"\n]{2,60})"|“([^”\n]{2,60})”|(?:^|[\s(])'([^'\n]{2,60})'(?:[\s.,;:!?)]|$)`)
+	reMoney    = regexp.MustCompile(`[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|million|m|bn))?|\d[\d,]*(?:\.\d+)?\s?(?:` + moneyWordsRe + `)\b`)
+	reQuantity = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\s?(?:` + quantityUnitsRe + `)\b`)
+
+	moneyWords    = finiteLanguage(moneyWordsRe)
+	quantityUnits = finiteLanguage(quantityUnitsRe)
+	reDateISO     = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2})?\b`)
+	reDateText    = regexp.MustCompile(`(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+\d{4})?`)
+	reClock       = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b`)
+	reURL         = regexp.MustCompile(`https?://[^\s)>\]"']+|www\.[^\s)>\]"']+`)
+	reQuoted      = regexp.MustCompile(`"([^"\n]{2,60})"|“([^”\n]{2,60})”|(?:^|[\s(])'([^'\n]{2,60})'(?:[\s.,;:!?)]|$)`)
 )
 
 // entitiesOf is the offline recall-anchor extractor (the heuristic side
@@ -458,8 +493,14 @@ func entitiesOf(text string, max int) []string {
 		}
 	}
 	for _, sent := range sentencesWithOffsets(text) {
-		for _, p := range properNouns(sent.text) {
-			add(sent.off+p.pos, p.s)
+		// Around its words a sentence's proper nouns do not depend on
+		// white space, so the memo's key is the trimmed sentence: the
+		// same one the extractors' sentence splitter gives (sentences),
+		// whose proper nouns they have most often asked for already.
+		trimmed := strings.TrimSpace(sent.text)
+		lead := len(sent.text) - len(strings.TrimLeftFunc(sent.text, unicode.IsSpace))
+		for _, p := range properNouns(trimmed) {
+			add(sent.off+lead+p.pos, p.s)
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].pos < hits[j].pos })
@@ -498,7 +539,7 @@ type offText struct {
 func sentencesWithOffsets(text string) []offText {
 	var out []offText
 	last := 0
-	for _, m := range sentenceEndMatches(text) {
+	for m := nextSentenceEnd(text, 0); m[0] >= 0; m = nextSentenceEnd(text, m[1]) {
 		if s := text[last:m[1]]; strings.TrimSpace(s) != "" {
 			out = append(out, offText{last, s})
 		}
@@ -524,7 +565,16 @@ var reWordPos = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’&.-]*`)
 // in the regexp engine). ASCII bytes are classified by a table.
 func wordLocs(s string) [][2]int {
 	out := make([][2]int, 0, len(s)/6+1)
-	for i := 0; i < len(s); {
+	for l := nextWordLoc(s, 0); l[0] >= 0; l = nextWordLoc(s, l[1]) {
+		out = append(out, l)
+	}
+	return out
+}
+
+// nextWordLoc returns the first word of wordLocs that starts at or after
+// from, or {-1, -1}.
+func nextWordLoc(s string, from int) [2]int {
+	for i := from; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if asciiWord[c]&wordHead == 0 {
 				i++
@@ -549,10 +599,9 @@ func wordLocs(s string) [][2]int {
 			}
 			j += w
 		}
-		out = append(out, [2]int{i, j})
-		i = j
+		return [2]int{i, j}
 	}
-	return out
+	return [2]int{-1, -1}
 }
 
 // asciiWord classifies ASCII bytes for wordLocs: wordHead for what starts
@@ -576,10 +625,17 @@ const (
 
 // properNouns finds runs of capitalised words in one sentence ("Casa Azul",
 // "Kazuo Ishiguro", "Sam's" → "Sam"), skipping sentence starters.
-func properNouns(sent string) []posText { return properNounsAt(sent, wordLocs(sent)) }
+// The result is remembered and shared: callers must not change it.
+func properNouns(sent string) []posText { return properNounMemo.Get(sent) }
 
-// properNounsAt is properNouns over the given word positions.
-func properNounsAt(sent string, locs [][2]int) []posText {
+// properNounMemo remembers the proper nouns of the last 256 sentences (a
+// sentence is read by the node metadata's detail test, its entities, the
+// whole text's entities and the facts' value test).
+var properNounMemo = textmemo.New(256, properNounsOf)
+
+// properNounsOf is properNouns, computed: it reads the words of wordLocs
+// one ahead, without making their list.
+func properNounsOf(sent string) []posText {
 	var out []posText
 	runStart, runEnd := -1, -1
 	first := true
@@ -593,7 +649,8 @@ func properNounsAt(sent string, locs [][2]int) []posText {
 		}
 		runStart, runEnd = -1, -1
 	}
-	for i, l := range locs {
+	for l, nl := nextWordLoc(sent, 0), [2]int{}; l[0] >= 0; l = nl {
+		nl = nextWordLoc(sent, l[1])
 		w := sent[l[0]:l[1]]
 		r, _ := utf8.DecodeRuneInString(w)
 		isFirst := first
@@ -612,10 +669,10 @@ func properNounsAt(sent string, locs [][2]int) []posText {
 			// capitalised too ("Casa Azul is ..."); otherwise it is just the
 			// start of the sentence ("Separately, ...").
 			isName = false
-			if i+1 < len(locs) {
-				nw := sent[locs[i+1][0]:locs[i+1][1]]
+			if nl[0] >= 0 {
+				nw := sent[nl[0]:nl[1]]
 				nr, _ := utf8.DecodeRuneInString(nw)
-				isName = unicode.IsUpper(nr) && !sentenceStarters[strings.ToLower(nw)] && locs[i+1][0]-l[1] == 1
+				isName = unicode.IsUpper(nr) && !sentenceStarters[strings.ToLower(nw)] && nl[0]-l[1] == 1
 			}
 		}
 		if isName {
@@ -629,12 +686,12 @@ func properNounsAt(sent string, locs [][2]int) []posText {
 			continue
 		}
 		// Allow "of"/"de"/"the" inside a name run ("Bank of America").
-		if runStart >= 0 && i+1 < len(locs) {
+		if runStart >= 0 && nl[0] >= 0 {
 			if !haveLW {
 				lw = wordKey(w)
 			}
 			if lw == "of" || lw == "de" || lw == "da" || lw == "la" || lw == "van" || lw == "von" {
-				nw := sent[locs[i+1][0]:locs[i+1][1]]
+				nw := sent[nl[0]:nl[1]]
 				if nr, _ := utf8.DecodeRuneInString(nw); unicode.IsUpper(nr) {
 					continue
 				}
@@ -646,7 +703,7 @@ func properNounsAt(sent string, locs [][2]int) []posText {
 	return out
 }
 
-// wordKey is a word's lower-cased key for properNounsAt, without a
+// wordKey is a word's lower-cased key for properNounsOf, without a
 // possessive "'s".
 func wordKey(w string) string {
 	return strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))

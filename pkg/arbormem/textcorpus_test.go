@@ -15,6 +15,7 @@ import (
 	"github.com/arbor-eval/arbor/datasets"
 	_ "github.com/arbor-eval/arbor/datasets/branchmemeval"
 	_ "github.com/arbor-eval/arbor/datasets/locomo"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // Reference versions of the text analysis that extractEntities and the
@@ -113,7 +114,7 @@ func extractEntitiesRef(text string, max int) []string {
 	return out
 }
 
-// properNounsAtRef is properNounsAt before it skipped the case mappings
+// properNounsAtRef is properNounsOf before it skipped the case mappings
 // of most words.
 func properNounsAtRef(sent string, locs [][2]int) []posText {
 	var out []posText
@@ -241,6 +242,9 @@ func TestTextAnalysisMatchesReference(t *testing.T) {
 		if got, want := wordLocs(text), reWordLocs(text); !slices.Equal(got, want) {
 			t.Fatalf("text %d (%.80q): wordLocs = %v, want %v", i, text, got, want)
 		}
+		if got, want := fieldCount(text), len(strings.Fields(text)); got != want {
+			t.Fatalf("text %d (%.80q): fieldCount = %d, want %d", i, text, got, want)
+		}
 		for _, s := range sentencesRef(text) {
 			if got, want := hasDetail(s), hasDetailRef(s); got != want {
 				t.Fatalf("hasDetail(%q) = %v, want %v", s, got, want)
@@ -270,10 +274,11 @@ func hasDetailRef(s string) bool {
 
 // FuzzTextAnalysisMatchesReference: the same agreement on arbitrary text.
 func FuzzTextAnalysisMatchesReference(f *testing.F) {
-	for _, s := range []string{"Jan. 5", "I met Sam's dog in Porto.\nOK", "$5 k at 3pm", "\xff'ab'", "The Bank of America and NASA’s LOUDER Ǆx ǅ", "Separately, Casa Azul. May I? Ὀ"} {
+	for _, s := range []string{"Jan. 5", "I met Sam's dog in Porto.\nOK", "$5 k at 3pm", "\xff'ab'", "The Bank of America and NASA’s LOUDER Ǆx ǅ", "Separately, Casa Azul. May I? Ὀ", " a\u00a0b\u0085c\u2003d \xff e\v"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		textmemo.ResetAll() // each input computed afresh (see FuzzLineWise)
 		if got, want := extractEntities(text, 8), extractEntitiesRef(text, 8); !reflect.DeepEqual(got, want) {
 			t.Fatalf("extractEntities(%q) = %q, want %q", text, got, want)
 		}
@@ -284,6 +289,9 @@ func FuzzTextAnalysisMatchesReference(f *testing.F) {
 			t.Fatalf("wordLocs(%q) = %v, want %v", text, got, want)
 		}
 		checkProperNouns(t, text)
+		if got, want := fieldCount(text), len(strings.Fields(text)); got != want {
+			t.Fatalf("fieldCount(%q) = %d, want %d", text, got, want)
+		}
 		for _, w := range strings.Fields(text) {
 			if got, want := isUpperString(w), strings.ToUpper(w) == w; got != want {
 				t.Fatalf("isUpperString(%q) = %v, want %v", w, got, want)
