@@ -605,10 +605,8 @@ func (ruleOps) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, err
 			}
 			// A statement with a concrete value, or a first-person
 			// preference; in a conversation between named people, also
-			// what the speaker has, does or is ("I collect …"); not an
-			// announced return to a topic (tested last: the costlier
-			// test, and most sentences are already out).
-			if !hasValue(sent) && !(matchString(reFirstPerson, sent) && matchString(rePreferVerb, sent)) && !(named && matchString(reSelfStatement, sent)) || returnOnly(sent) {
+			// what the speaker has, does or is ("I collect …").
+			if returnOnly(sent) || !hasValue(sent) && !(matchString(reFirstPerson, sent) && matchString(rePreferVerb, sent)) && !(named && matchString(reSelfStatement, sent)) {
 				continue
 			}
 			fact := personalize(sent, src.who)

@@ -6,7 +6,6 @@ import (
 	"regexp/syntax"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -50,7 +49,7 @@ type startScan struct {
 	// of the text and ^(?s:.)(?:re), run from the rune before the match.
 	anchored func() (atStart, afterOne *regexp.Regexp)
 	// prog is re's program, compiled on first use, for matchStartsAt.
-	prog func() *vmProg
+	prog func() *syntax.Prog
 	// next returns the first position >= from where a match of re may
 	// start, or -1. It must return every position where one does start.
 	next func(text string, from int) int
@@ -69,13 +68,13 @@ func newStartScan(re *regexp.Regexp, next func(text string, from int) int) *star
 		anchored: sync.OnceValues(func() (*regexp.Regexp, *regexp.Regexp) {
 			return regexp.MustCompile(`^(?:` + re.String() + `)`), regexp.MustCompile(`^(?s:.)(?:` + re.String() + `)`)
 		}),
-		prog: sync.OnceValue(func() *vmProg {
+		prog: sync.OnceValue(func() *syntax.Prog {
 			t, _ := syntax.Parse(re.String(), syntax.Perl)
 			p, err := syntax.Compile(t.Simplify())
 			if err != nil {
 				panic(fmt.Sprintf("arbormem: start scan of %q: %v", re, err))
 			}
-			return newVMProg(p)
+			return p
 		}),
 		next: next,
 	}
@@ -153,7 +152,6 @@ func (s *startScan) all(text string, n int, sub bool) [][]int {
 // scan is all, and reports whether it gave way to the engine's search.
 func (s *startScan) scan(text string, n int, sub bool) (out [][]int, engine bool) {
 	rd := countingReader{budget: scanBudget(len(text))}
-	defer rd.release()
 	for pos := 0; pos < len(text) && n != 0; {
 		c := s.next(text, pos)
 		if c < 0 {
@@ -197,20 +195,10 @@ func n0(n, found int) int {
 func scanBudget(textLen int) int { return 4*textLen + 4096 }
 
 // countingReader reads a text for the anchored attempts and counts the
-// runes they read, across attempts; it holds the scan's matchStartsAt
-// scratch (vm, taken from a pool on first use).
+// runes they read, across attempts.
 type countingReader struct {
 	strings.Reader
 	read, budget int
-	vm           *pikeVM
-}
-
-// release returns the scratch to the pool.
-func (r *countingReader) release() {
-	if r.vm != nil {
-		vmPool.Put(r.vm)
-		r.vm = nil
-	}
 }
 
 // ReadRune is strings.Reader's, counted.
@@ -936,76 +924,7 @@ func finiteLanguage(expr string) []string {
 	return expand(t)
 }
 
-// vmProg is a regexp's program as matchStartsAt runs it: the program,
-// which ASCII runes each of its rune instructions matches (a table, not
-// a case-folding search, for most runes of a text), and the threads a
-// match starts with, by the empty-width context at its start (an
-// attempt's first step otherwise follows every branch of an alternation
-// of dozens of words).
-type vmProg struct {
-	prog   *syntax.Prog
-	ascii  [][2]uint64
-	starts [64]atomic.Pointer[startThreads]
-}
-
-// startThreads are the rune instructions the start of the program leads
-// to under one empty-width context, and whether it reaches Match.
-type startThreads struct {
-	pcs     []uint32
-	matched bool
-	// first are, for each ASCII rune, the threads of pcs that consume it.
-	first [utf8.RuneSelf][]uint32
-}
-
-func newVMProg(p *syntax.Prog) *vmProg {
-	vp := &vmProg{prog: p, ascii: make([][2]uint64, len(p.Inst))}
-	for pc := range p.Inst {
-		for r := rune(0); r < utf8.RuneSelf; r++ {
-			if matchesRune(&p.Inst[pc], r) {
-				vp.ascii[pc][r>>6] |= 1 << (r & 63)
-			}
-		}
-	}
-	return vp
-}
-
-// matchesRune is whether the rune instruction i consumes r, as the
-// engine's NFA decides it (regexp's machine.step).
-func matchesRune(i *syntax.Inst, r rune) bool {
-	switch i.Op {
-	case syntax.InstRune:
-		return i.MatchRune(r)
-	case syntax.InstRune1:
-		return r == i.Rune[0]
-	case syntax.InstRuneAny:
-		return true
-	case syntax.InstRuneAnyNotNL:
-		return r != '\n'
-	}
-	return false
-}
-
-// startFor returns the start threads under the context flag.
-func (vp *vmProg) startFor(vm *pikeVM, flag syntax.EmptyOp) *startThreads {
-	if st := vp.starts[flag&63].Load(); st != nil {
-		return st
-	}
-	var pcs []uint32
-	vm.gen++
-	matched := vm.add(vp.prog, &pcs, uint32(vp.prog.Start), flag)
-	st := &startThreads{pcs: pcs, matched: matched}
-	for r := range st.first {
-		for _, pc := range pcs {
-			if vp.ascii[pc][r>>6]&(1<<(r&63)) != 0 {
-				st.first[r] = append(st.first[r], pc)
-			}
-		}
-	}
-	vp.starts[flag&63].Store(st)
-	return st
-}
-
-// matchStartsAt reports whether vp (a regexp's program) has a match that
+// matchStartsAt reports whether prog (a regexp's program) has a match that
 // starts at c in text: a Pike VM with no positions to track, which adds
 // threads at c only (the engine's search adds them at every position),
 // stops at the first Match instruction a thread reaches, and gives up as
@@ -1015,63 +934,51 @@ func (vp *vmProg) startFor(vm *pikeVM, flag syntax.EmptyOp) *startThreads {
 // budget). It follows the engine's NFA (regexp's machine.step and add):
 // the same instructions, runes decoded the same way (an invalid byte is
 // U+FFFD), the same empty-width context.
-func matchStartsAt(vp *vmProg, text string, c int, rd *countingReader) bool {
-	prog := vp.prog
-	if rd.vm == nil {
-		rd.vm = vmPool.Get().(*pikeVM)
-	}
-	vm := rd.vm
+func matchStartsAt(prog *syntax.Prog, text string, c int, rd *countingReader) bool {
+	vm := vmPool.Get().(*pikeVM)
+	defer vmPool.Put(vm)
 	vm.reset(len(prog.Inst))
 	prev := rune(-1)
 	if c > 0 {
 		prev, _ = utf8.DecodeLastRuneInString(text[:c])
 	}
 	cur, w := runeAt(text, c)
-	st := vp.startFor(vm, syntax.EmptyOpContext(prev, cur))
-	if st.matched {
+	list := vm.cur[:0]
+	vm.gen++
+	if vm.add(prog, &list, uint32(prog.Start), syntax.EmptyOpContext(prev, cur)) {
 		return true
 	}
-	// The threads of the first step are vp's; those of the next steps
-	// alternate between the VM's two lists.
-	list := st.pcs
-	bufs := [2][]uint32{vm.cur, vm.next}
-	defer func() { vm.cur, vm.next = bufs[0], bufs[1] }()
-	for k, pos := 0, c; len(list) > 0 && cur >= 0; k ^= 1 {
+	pos := c
+	for len(list) > 0 && cur >= 0 {
 		rd.read++
 		npos := pos + w
 		nxt, nw := runeAt(text, npos)
 		flag := syntax.EmptyOpContext(cur, nxt)
-		next := bufs[k][:0]
+		next := vm.next[:0]
 		vm.gen++
-		if pos == c && cur < utf8.RuneSelf {
-			// The start threads that consume the first rune.
-			for _, pc := range st.first[cur] {
-				if vm.add(prog, &next, prog.Inst[pc].Out, flag) {
-					bufs[k] = next
-					return true
-				}
-			}
-			bufs[k] = next
-			list = next
-			pos, cur, w = npos, nxt, nw
-			continue
-		}
 		for _, pc := range list {
+			i := &prog.Inst[pc]
 			var ok bool
-			if cur < utf8.RuneSelf {
-				ok = vp.ascii[pc][cur>>6]&(1<<(cur&63)) != 0
-			} else {
-				ok = matchesRune(&prog.Inst[pc], cur)
+			switch i.Op {
+			case syntax.InstRune:
+				ok = i.MatchRune(cur)
+			case syntax.InstRune1:
+				ok = cur == i.Rune[0]
+			case syntax.InstRuneAny:
+				ok = true
+			case syntax.InstRuneAnyNotNL:
+				ok = cur != '\n'
 			}
-			if ok && vm.add(prog, &next, prog.Inst[pc].Out, flag) {
-				bufs[k] = next
+			if ok && vm.add(prog, &next, i.Out, flag) {
+				vm.cur, vm.next = list, next
 				return true
 			}
 		}
-		bufs[k] = next
+		vm.cur, vm.next = next, list
 		list = next
 		pos, cur, w = npos, nxt, nw
 	}
+	vm.cur = list
 	return false
 }
 
