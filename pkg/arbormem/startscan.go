@@ -48,8 +48,6 @@ type startScan struct {
 	// program, most of which never scan), ^(?:re) for a match at the start
 	// of the text and ^(?s:.)(?:re), run from the rune before the match.
 	anchored func() (atStart, afterOne *regexp.Regexp)
-	// prog is re's program, compiled on first use, for matchStartsAt.
-	prog func() *syntax.Prog
 	// next returns the first position >= from where a match of re may
 	// start, or -1. It must return every position where one does start.
 	next func(text string, from int) int
@@ -67,14 +65,6 @@ func newStartScan(re *regexp.Regexp, next func(text string, from int) int) *star
 		re: re,
 		anchored: sync.OnceValues(func() (*regexp.Regexp, *regexp.Regexp) {
 			return regexp.MustCompile(`^(?:` + re.String() + `)`), regexp.MustCompile(`^(?s:.)(?:` + re.String() + `)`)
-		}),
-		prog: sync.OnceValue(func() *syntax.Prog {
-			t, _ := syntax.Parse(re.String(), syntax.Perl)
-			p, err := syntax.Compile(t.Simplify())
-			if err != nil {
-				panic(fmt.Sprintf("arbormem: start scan of %q: %v", re, err))
-			}
-			return p
 		}),
 		next: next,
 	}
@@ -112,11 +102,6 @@ func minLen(t *syntax.Regexp) int {
 // at returns the submatch indices (just the match's when !sub) of the
 // match of re that starts at c, or nil; rd is scratch.
 func (s *startScan) at(text string, c int, sub bool, rd *countingReader) []int {
-	// Most attempts fail, and whether one does is decided far more
-	// cheaply than the engine finds a match's positions.
-	if !matchStartsAt(s.prog(), text, c, rd) {
-		return nil
-	}
 	atStart, afterOne := s.anchored()
 	re, off := atStart, 0
 	if c > 0 {
@@ -922,127 +907,4 @@ func finiteLanguage(expr string) []string {
 		panic(fmt.Sprintf("arbormem: finite language %q: unsupported %v", expr, t))
 	}
 	return expand(t)
-}
-
-// matchStartsAt reports whether prog (a regexp's program) has a match that
-// starts at c in text: a Pike VM with no positions to track, which adds
-// threads at c only (the engine's search adds them at every position),
-// stops at the first Match instruction a thread reaches, and gives up as
-// soon as no thread is alive (after a few runes, on most candidates).
-// Empty-width assertions see the rune before c, as in a search of the
-// whole text. The runes it reads are counted in rd.read (the scan's read
-// budget). It follows the engine's NFA (regexp's machine.step and add):
-// the same instructions, runes decoded the same way (an invalid byte is
-// U+FFFD), the same empty-width context.
-func matchStartsAt(prog *syntax.Prog, text string, c int, rd *countingReader) bool {
-	vm := vmPool.Get().(*pikeVM)
-	defer vmPool.Put(vm)
-	vm.reset(len(prog.Inst))
-	prev := rune(-1)
-	if c > 0 {
-		prev, _ = utf8.DecodeLastRuneInString(text[:c])
-	}
-	cur, w := runeAt(text, c)
-	list := vm.cur[:0]
-	vm.gen++
-	if vm.add(prog, &list, uint32(prog.Start), syntax.EmptyOpContext(prev, cur)) {
-		return true
-	}
-	pos := c
-	for len(list) > 0 && cur >= 0 {
-		rd.read++
-		npos := pos + w
-		nxt, nw := runeAt(text, npos)
-		flag := syntax.EmptyOpContext(cur, nxt)
-		next := vm.next[:0]
-		vm.gen++
-		for _, pc := range list {
-			i := &prog.Inst[pc]
-			var ok bool
-			switch i.Op {
-			case syntax.InstRune:
-				ok = i.MatchRune(cur)
-			case syntax.InstRune1:
-				ok = cur == i.Rune[0]
-			case syntax.InstRuneAny:
-				ok = true
-			case syntax.InstRuneAnyNotNL:
-				ok = cur != '\n'
-			}
-			if ok && vm.add(prog, &next, i.Out, flag) {
-				vm.cur, vm.next = list, next
-				return true
-			}
-		}
-		vm.cur, vm.next = next, list
-		list = next
-		pos, cur, w = npos, nxt, nw
-	}
-	vm.cur = list
-	return false
-}
-
-// runeAt decodes the rune at i, or -1 at the end of text.
-func runeAt(text string, i int) (rune, int) {
-	if i >= len(text) {
-		return -1, 0
-	}
-	if c := text[i]; c < utf8.RuneSelf {
-		return rune(c), 1
-	}
-	return utf8.DecodeRuneInString(text[i:])
-}
-
-// pikeVM is matchStartsAt's scratch: the threads (program counters) at
-// this rune and the next, and when each instruction was last added (gen).
-type pikeVM struct {
-	cur, next, stack []uint32
-	mark             []uint32
-	gen              uint32
-}
-
-var vmPool = sync.Pool{New: func() any { return new(pikeVM) }}
-
-func (vm *pikeVM) reset(n int) {
-	if len(vm.mark) < n {
-		vm.mark = make([]uint32, n)
-		vm.gen = 0
-	}
-	if vm.gen > 1<<31 {
-		clear(vm.mark)
-		vm.gen = 0
-	}
-}
-
-// add adds the threads pc leads to under the empty-width context flag to
-// list, and reports whether one reaches Match.
-func (vm *pikeVM) add(prog *syntax.Prog, list *[]uint32, pc uint32, flag syntax.EmptyOp) bool {
-	st := append(vm.stack[:0], pc)
-	matched := false
-	for len(st) > 0 && !matched {
-		pc = st[len(st)-1]
-		st = st[:len(st)-1]
-		if vm.mark[pc] == vm.gen {
-			continue
-		}
-		vm.mark[pc] = vm.gen
-		i := &prog.Inst[pc]
-		switch i.Op {
-		case syntax.InstAlt, syntax.InstAltMatch:
-			st = append(st, i.Arg, i.Out)
-		case syntax.InstCapture, syntax.InstNop:
-			st = append(st, i.Out)
-		case syntax.InstEmptyWidth:
-			if syntax.EmptyOp(i.Arg)&^flag == 0 {
-				st = append(st, i.Out)
-			}
-		case syntax.InstMatch:
-			matched = true
-		case syntax.InstFail:
-		default:
-			*list = append(*list, pc)
-		}
-	}
-	vm.stack = st[:0]
-	return matched
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unicode/utf8"
 )
 
 type namedScan struct {
@@ -296,50 +295,4 @@ func TestMonthStems(t *testing.T) {
 			}
 		}
 	}
-}
-
-// checkMatchStartsAt fails t unless matchStartsAt says, at every position
-// of text that is not inside a rune, whether each start scan's anchored regexp matches there (the
-// engine's answer).
-func checkMatchStartsAt(t *testing.T, text string) {
-	t.Helper()
-	for _, sc := range startScans() {
-		atStart, afterOne := sc.s.anchored()
-		for c := 0; c <= len(text); c++ {
-			if c < len(text) && text[c] >= 0x80 && text[c] < 0xC0 && insideRune(text, c) {
-				continue // never a candidate: the engine decodes whole runes
-			}
-			re, off := atStart, 0
-			if c > 0 {
-				_, k := utf8.DecodeLastRuneInString(text[:c])
-				re, off = afterOne, c-k
-			}
-			want := re.MatchReader(strings.NewReader(text[off:]))
-			rd := countingReader{budget: 1 << 30}
-			if got := matchStartsAt(sc.s.prog(), text, c, &rd); got != want {
-				t.Fatalf("%s: matchStartsAt(%q, %d) = %v, want %v", sc.name, text, c, got, want)
-			}
-		}
-	}
-}
-
-// TestMatchStartsAt: on the edge cases, matchStartsAt agrees with the
-// engine at every position.
-func TestMatchStartsAt(t *testing.T) {
-	for _, text := range startScanCases {
-		checkMatchStartsAt(t, text)
-	}
-}
-
-// FuzzMatchStartsAt: the same on arbitrary text.
-func FuzzMatchStartsAt(f *testing.F) {
-	for _, s := range startScanCases {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		if len(text) > 400 {
-			return // every position against every scan's engine: quadratic
-		}
-		checkMatchStartsAt(t, text)
-	})
 }
