@@ -2,20 +2,21 @@ package runners
 
 import (
 	"context"
-	"fmt"
-	"time"
-
 	"encoding/json"
-	"github.com/arbor-eval/arbor/datasets"
-	"github.com/arbor-eval/arbor/pkg/dialog"
-	"github.com/arbor-eval/arbor/pkg/llm"
-	"github.com/arbor-eval/arbor/pkg/textmemo"
+	"fmt"
 	"os"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/internal/benchinput"
+	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/llm"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // BenchmarkEpisodeHeap measures the live heap one offline ArborMem episode
@@ -146,7 +147,7 @@ func BenchmarkOfflineCommit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sized, err := beamSizedInteractions(40, 150, 600)
+	sized, err := benchinput.BeamSized(40, 150, 600)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -189,14 +190,14 @@ func BenchmarkOfflineCommit(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						t0, c0 := time.Now(), processCPU()
+						t0, c0 := time.Now(), benchinput.ProcessCPU()
 						for _, in := range input.ins {
 							if err := sys.Commit(context.Background(), in); err != nil {
 								b.Fatal(err)
 							}
 						}
 						total += time.Since(t0)
-						cpuTotal += processCPU() - c0
+						cpuTotal += benchinput.ProcessCPU() - c0
 						n += len(input.ins)
 					}
 					per[system] = float64(total) / float64(n) / 1e6
@@ -234,62 +235,6 @@ func allInteractions(benchmark, path string) ([]dialog.Interaction, error) {
 				out = append(out, in)
 			}
 		}
-	}
-	return out, nil
-}
-
-// beamSizedInteractions builds n interactions of about userWords and
-// asstWords words by joining consecutive turns of the shipped BranchMemEval
-// episodes (paragraphs separated by a blank line, as long chat replies are),
-// in sessions of ten.
-func beamSizedInteractions(n, userWords, asstWords int) ([]dialog.Interaction, error) {
-	eps, err := datasets.Load(context.Background(), "branchmemeval", "", datasets.Options{})
-	if err != nil {
-		return nil, err
-	}
-	var user, asst []string
-	for _, ep := range eps {
-		for _, st := range ep.Steps {
-			if st.Interaction == nil {
-				continue
-			}
-			for _, t := range st.Interaction.Turns {
-				if t.Role == dialog.RoleUser {
-					user = append(user, t.Content)
-				} else {
-					asst = append(asst, t.Content)
-				}
-			}
-		}
-	}
-	if len(user) == 0 || len(asst) == 0 {
-		return nil, fmt.Errorf("branchmemeval: no turns to build from")
-	}
-	take := func(pool []string, at *int, words int) string {
-		var b strings.Builder
-		for have := 0; have < words; *at++ {
-			s := pool[*at%len(pool)]
-			if b.Len() > 0 {
-				b.WriteString("\n\n")
-			}
-			b.WriteString(s)
-			have += len(strings.Fields(s))
-		}
-		return b.String()
-	}
-	start := time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)
-	var out []dialog.Interaction
-	ua, aa := 0, 0
-	for i := range n {
-		out = append(out, dialog.Interaction{
-			ID:      fmt.Sprintf("i%03d", i),
-			Session: fmt.Sprintf("s%02d", i/10),
-			Time:    start.Add(time.Duration(i/10)*24*time.Hour + time.Duration(i%10)*time.Minute),
-			Turns: []dialog.Turn{
-				{Role: dialog.RoleUser, Content: take(user, &ua, userWords)},
-				{Role: dialog.RoleAssistant, Content: take(asst, &aa, asstWords)},
-			},
-		})
 	}
 	return out, nil
 }

@@ -181,6 +181,12 @@ func ruleTags(text string, max int) []string {
 	if !any {
 		return nil
 	}
+	return topTags(scores, max)
+}
+
+// topTags is the tags of the at most max attributes with a positive score
+// (scores by Ontology index), best first, ties in the ontology's order.
+func topTags(scores []int, max int) []string {
 	type sc struct {
 		tag   string
 		score int

@@ -12,12 +12,7 @@ import (
 // searched for in the text.
 func ruleTagsRef(text string, max int) []string {
 	lt := " " + strings.ToLower(text) + " "
-	type sc struct {
-		tag   string
-		score int
-		order int
-	}
-	var best []sc
+	scores := make([]int, len(Ontology))
 	for i, a := range Ontology {
 		n := 0
 		for _, c := range a.Cues {
@@ -30,23 +25,9 @@ func ruleTagsRef(text string, max int) []string {
 				n += 3
 			}
 		}
-		if n > 0 {
-			best = append(best, sc{a.Tag, n, i})
-		}
+		scores[i] = n
 	}
-	for i := 1; i < len(best); i++ {
-		for j := i; j > 0 && (best[j].score > best[j-1].score || (best[j].score == best[j-1].score && best[j].order < best[j-1].order)); j-- {
-			best[j], best[j-1] = best[j-1], best[j]
-		}
-	}
-	var out []string
-	for _, s := range best {
-		if len(out) == max {
-			break
-		}
-		out = append(out, s.tag)
-	}
-	return out
+	return topTags(scores, max)
 }
 
 // containsWordRef reports whether padded lower-case text (" ... ") contains w as

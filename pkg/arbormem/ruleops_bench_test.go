@@ -1,69 +1,12 @@
 package arbormem
 
 import (
-	"context"
-	"fmt"
-	"strings"
 	"testing"
-	"time"
 
-	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/internal/benchinput"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
-
-// beamSizedRuleInputs builds n interactions the size of BEAM 100K's (a user
-// message of about userWords words, an assistant reply of about asstWords)
-// from the shipped BranchMemEval turns, as runners' BenchmarkOfflineCommit
-// does.
-func beamSizedRuleInputs(tb testing.TB, n, userWords, asstWords int) []dialog.Interaction {
-	tb.Helper()
-	eps, err := datasets.Load(context.Background(), "branchmemeval", "", datasets.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var user, asst []string
-	for _, ep := range eps {
-		for _, st := range ep.Steps {
-			if st.Interaction == nil {
-				continue
-			}
-			for _, t := range st.Interaction.Turns {
-				if t.Role == dialog.RoleUser {
-					user = append(user, t.Content)
-				} else {
-					asst = append(asst, t.Content)
-				}
-			}
-		}
-	}
-	take := func(pool []string, at *int, words int) string {
-		var b strings.Builder
-		for have := 0; have < words; *at++ {
-			s := pool[*at%len(pool)]
-			if b.Len() > 0 {
-				b.WriteString("\n\n")
-			}
-			b.WriteString(s)
-			have += len(strings.Fields(s))
-		}
-		return b.String()
-	}
-	start := time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)
-	var out []dialog.Interaction
-	ua, aa := 0, 0
-	for i := range n {
-		out = append(out, dialog.Interaction{
-			ID: fmt.Sprintf("i%03d", i), Session: fmt.Sprintf("s%02d", i/10),
-			Time: start.Add(time.Duration(i/10)*24*time.Hour + time.Duration(i%10)*time.Minute),
-			Turns: []dialog.Turn{
-				{Role: dialog.RoleUser, Content: take(user, &ua, userWords)},
-				{Role: dialog.RoleAssistant, Content: take(asst, &aa, asstWords)},
-			},
-		})
-	}
-	return out
-}
 
 // BenchmarkRuleOps measures the rule-based memory operations an offline
 // commit runs (node metadata, facts, artifacts, events, states), each
@@ -73,7 +16,10 @@ func beamSizedRuleInputs(tb testing.TB, n, userWords, asstWords int) []dialog.In
 // (the process's, GC included), which neighbours on a shared machine
 // disturb less.
 func BenchmarkRuleOps(b *testing.B) {
-	ins := beamSizedRuleInputs(b, 40, 150, 600)
+	ins, err := benchinput.BeamSized(40, 150, 600)
+	if err != nil {
+		b.Fatal(err)
+	}
 	r := ruleOps{}
 	ops := []struct {
 		name string
@@ -98,7 +44,7 @@ func BenchmarkRuleOps(b *testing.B) {
 	for _, op := range ops {
 		b.Run(op.name, func(b *testing.B) {
 			i := 0
-			c0 := processCPU()
+			c0 := benchinput.ProcessCPU()
 			for b.Loop() {
 				if i%len(ins) == 0 {
 					textmemo.ResetAll()
@@ -106,7 +52,7 @@ func BenchmarkRuleOps(b *testing.B) {
 				op.fn(ins[i%len(ins)])
 				i++
 			}
-			b.ReportMetric(float64(processCPU()-c0)/float64(i)/1e3, "cpu-µs/op")
+			b.ReportMetric(float64(benchinput.ProcessCPU()-c0)/float64(i)/1e3, "cpu-µs/op")
 		})
 	}
 }

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package runners
-
-import "time"
-
-// processCPU is unknown here: CPU-time figures read 0.
-func processCPU() time.Duration { return 0 }
