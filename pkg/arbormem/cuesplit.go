@@ -3,7 +3,6 @@ package arbormem
 import (
 	"regexp"
 	"regexp/syntax"
-	"strings"
 )
 
 // A cue regexp is often one alternation of many phrases behind a shared
@@ -18,23 +17,18 @@ import (
 // holds. Only whether a text matches is answered (which match, and its
 // groups, could differ); FuzzBranchMatcher compares with the regexp.
 
-// branchMatcher answers re.MatchString through re's branches.
+// branchMatcher answers re.MatchString through re's branches, each
+// prefiltered on its own literals (matchString).
 type branchMatcher struct {
 	re       *regexp.Regexp
 	branches []*regexp.Regexp
-	filters  []*litFilter
 }
 
 // newBranchMatcher splits re at its widest alternation (a part of its
 // top-level concatenation, or the whole regexp); a regexp with none keeps
 // itself as its only branch.
 func newBranchMatcher(re *regexp.Regexp) *branchMatcher {
-	m := &branchMatcher{re: re}
-	for _, b := range splitBranches(re) {
-		m.branches = append(m.branches, b)
-		m.filters = append(m.filters, filterOf(b))
-	}
-	return m
+	return &branchMatcher{re: re, branches: splitBranches(re)}
 }
 
 // splitBranches returns regexps whose matches together are re's.
@@ -80,31 +74,8 @@ func splitBranches(re *regexp.Regexp) []*regexp.Regexp {
 
 // MatchString reports whether re matches text.
 func (m *branchMatcher) MatchString(text string) bool {
-	// A non-ASCII rune that folds to an ASCII letter may stand for a
-	// case-insensitive literal (see litFilter.may): then every branch may.
-	folds := strings.ContainsAny(text, foldRunes)
-	lower := ""
-	for i, b := range m.branches {
-		if f := m.filters[i]; !f.any && !folds {
-			may := false
-			for _, l := range f.lits {
-				s := text
-				if l.fold {
-					if lower == "" {
-						lower = asciiLower(text)
-					}
-					s = lower
-				}
-				if strings.Contains(s, l.s) {
-					may = true
-					break
-				}
-			}
-			if !may {
-				continue
-			}
-		}
-		if finderOf(b).MatchString(text) {
+	for _, b := range m.branches {
+		if matchString(b, text) {
 			return true
 		}
 	}
