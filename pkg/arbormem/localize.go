@@ -63,12 +63,9 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 		d.Parent, d.Path = f.Active, "continuation"
 		return d, nil
 	}
-	// The input's terms serve only a temporal cue and the scored path;
-	// most offline inputs take neither.
-	qterms := func() []string { return termsOf(text) }
 	// (b) Explicit temporal-return cue: resolve through the timeline.
 	if tc, ok := detectTemporal(text, t); ok {
-		if seq, ok := s.resolveTemporal(tc, qterms); ok {
+		if seq, ok := s.resolveTemporal(tc, text); ok {
 			d.Parent, d.Path = seq, "temporal"
 			return d, nil
 		}
@@ -139,7 +136,10 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	if len(ce) != len(docs) {
 		return nil, fmt.Errorf("localization rerank: %d scores for %d candidates", len(ce), len(docs))
 	}
-	informative := s.vocab.known(s.informativeTerms(qterms()))
+	// The input's terms are analysed only here and for a temporal cue
+	// without a topic (termsOf remembers them): most offline inputs take
+	// neither path.
+	informative := s.vocab.known(s.informativeTerms(termsOf(text)))
 	n := f.Len()
 	for i, seq := range seqs {
 		node := f.Nodes[seq]
@@ -499,21 +499,19 @@ var temporalStop = sync.OnceValue(func() termSet {
 
 // resolveTemporal picks, within the cue's time window, the node that shares
 // the most informative terms with the cue's topic (or with the rest of the
-// input, which qterms returns), newest first among equals. No window node
-// with an overlap: no fast path.
-func (s *System) resolveTemporal(tc temporalCue, qterms func() []string) (int, bool) {
+// input), newest first among equals. No window node with an overlap: no
+// fast path.
+func (s *System) resolveTemporal(tc temporalCue, input string) (int, bool) {
 	window := s.forest.Window(tc.From, tc.To)
 	if len(window) == 0 {
 		return -1, false
 	}
-	var want []string
-	if tc.Topic != "" {
-		want = termsOf(tc.Topic)
-	} else {
-		want = qterms()
+	want := tc.Topic
+	if want == "" {
+		want = input
 	}
 	var terms []string
-	for _, t := range s.informativeTerms(want) {
+	for _, t := range s.informativeTerms(termsOf(want)) {
 		if !temporalStop().has(t) {
 			terms = append(terms, t)
 		}
