@@ -325,7 +325,6 @@ type finder interface {
 	MatchString(string) bool
 	FindStringSubmatch(string) []string
 	FindStringSubmatchIndex(string) []int
-	FindAllStringIndex(string, int) [][]int
 	FindAllStringSubmatch(string, int) [][]string
 	FindAllStringSubmatchIndex(string, int) [][]int
 	FindStringIndex(string) []int
@@ -358,14 +357,6 @@ func findStringSubmatchIndex(re *regexp.Regexp, s string) []int {
 		return nil
 	}
 	return finderOf(re).FindStringSubmatchIndex(s)
-}
-
-// findAllStringIndex is re.FindAllStringIndex(s, n), prefiltered.
-func findAllStringIndex(re *regexp.Regexp, s string, n int) [][]int {
-	if !filterOf(re).may(s) {
-		return nil
-	}
-	return finderOf(re).FindAllStringIndex(s, n)
 }
 
 // findAllStringSubmatch is re.FindAllStringSubmatch(s, n), prefiltered.
