@@ -69,60 +69,20 @@ type vocab struct {
 
 func newVocab() *vocab { return &vocab{ids: map[string]uint32{}} }
 
-// intern returns t's number and the vocabulary's copy of t, adding t if new.
-func (v *vocab) intern(t string) (uint32, string) {
-	v.mu.RLock()
-	id, ok := v.ids[t]
-	v.mu.RUnlock()
-	if ok {
-		return id, v.term(id)
-	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if id, ok := v.ids[t]; ok {
-		return id, v.terms[id]
-	}
-	id = uint32(len(v.terms))
-	v.ids[t] = id
-	v.terms = append(v.terms, t)
-	return id, t
-}
-
 // internAll replaces each term of ts, in place, by the vocabulary's copy,
-// adding the new ones: intern for every term, under one read lock for
-// the terms already known (most of a text's) and one write lock for the
-// rest.
+// adding the new ones.
 func (v *vocab) internAll(ts []string) {
-	var miss []int
+	ids := v.idsOf(make([]uint32, 0, len(ts)), ts)
 	v.mu.RLock()
-	for i, t := range ts {
-		if id, ok := v.ids[t]; ok {
-			ts[i] = v.terms[id]
-		} else {
-			miss = append(miss, i)
-		}
-	}
-	v.mu.RUnlock()
-	if len(miss) == 0 {
-		return
-	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	for _, i := range miss {
-		t := ts[i]
-		id, ok := v.ids[t]
-		if !ok {
-			id = uint32(len(v.terms))
-			v.ids[t] = id
-			v.terms = append(v.terms, t)
-		}
+	defer v.mu.RUnlock()
+	for i, id := range ids {
 		ts[i] = v.terms[id]
 	}
 }
 
-// idsOf appends to ids the numbers of the given terms, adding the new
-// ones, as intern does term by term (and in the same order, so terms get
-// the same numbers).
+// idsOf appends to ids the numbers of the given terms, adding the new ones
+// in order: under one read lock for the terms already known (most of a
+// text's) and one write lock for the rest, not a lock per term.
 func (v *vocab) idsOf(ids []uint32, terms []string) []uint32 {
 	start := len(ids)
 	var miss []int
@@ -141,16 +101,20 @@ func (v *vocab) idsOf(ids []uint32, terms []string) []uint32 {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	for _, i := range miss {
-		t := terms[i-start]
-		id, ok := v.ids[t]
-		if !ok {
-			id = uint32(len(v.terms))
-			v.ids[t] = id
-			v.terms = append(v.terms, t)
-		}
-		ids[i] = id
+		ids[i] = v.addLocked(terms[i-start])
 	}
 	return ids
+}
+
+// addLocked returns t's number, adding t if new; v.mu is held for writing.
+func (v *vocab) addLocked(t string) uint32 {
+	id, ok := v.ids[t]
+	if !ok {
+		id = uint32(len(v.terms))
+		v.ids[t] = id
+		v.terms = append(v.terms, t)
+	}
+	return id
 }
 
 // known returns the numbers of the terms already in the vocabulary, in
@@ -165,12 +129,6 @@ func (v *vocab) known(terms []string) []uint32 {
 		}
 	}
 	return out
-}
-
-func (v *vocab) term(id uint32) string {
-	v.mu.RLock()
-	defer v.mu.RUnlock()
-	return v.terms[id]
 }
 
 // list returns the set of the given terms.

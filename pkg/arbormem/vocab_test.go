@@ -6,6 +6,15 @@ import (
 	"testing"
 )
 
+// intern is the vocabulary term by term, as it was before the batch forms:
+// t's number and the vocabulary's copy of t, adding t if new.
+func (v *vocab) intern(t string) (uint32, string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	id := v.addLocked(t)
+	return id, v.terms[id]
+}
+
 // TestVocabBatch: the batch forms (internAll, idsOf, known, hasID) give
 // what their term-by-term reference (intern, has) gives: the same copies,
 // the same numbers in the same order, the same membership.
