@@ -514,23 +514,14 @@ type posText struct {
 	s   string
 }
 
-// reWordPos is a word for properNouns; wordLocs finds its matches without
+// reWordPos is a word for properNouns; nextWordLoc finds its matches without
 // the regexp engine.
 var reWordPos = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’&.-]*`)
 
-// wordLocs returns what reWordPos.FindAllStringIndex returns for s, in one
-// rune scan (invalid UTF-8 decodes to U+FFFD, neither letter nor number, as
-// in the regexp engine). ASCII bytes are classified by a table.
-func wordLocs(s string) [][2]int {
-	out := make([][2]int, 0, len(s)/6+1)
-	for l := nextWordLoc(s, 0); l[0] >= 0; l = nextWordLoc(s, l[1]) {
-		out = append(out, l)
-	}
-	return out
-}
-
-// nextWordLoc returns the first word of wordLocs that starts at or after
-// from, or {-1, -1}.
+// nextWordLoc returns the first match of reWordPos that starts at or
+// after from, or {-1, -1}, in one rune scan (invalid UTF-8 decodes to
+// U+FFFD, neither letter nor number, as in the regexp engine); ASCII bytes
+// are classified by a table.
 func nextWordLoc(s string, from int) [2]int {
 	for i := from; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
@@ -562,7 +553,7 @@ func nextWordLoc(s string, from int) [2]int {
 	return [2]int{-1, -1}
 }
 
-// asciiWord classifies ASCII bytes for wordLocs: wordHead for what starts
+// asciiWord classifies ASCII bytes for nextWordLoc: wordHead for what starts
 // a word (\p{L}, \p{N}), wordTail for what may follow in one.
 var asciiWord = func() (t [utf8.RuneSelf]uint8) {
 	for c := range t {
@@ -591,7 +582,7 @@ func properNouns(sent string) []posText { return properNounMemo.Get(sent) }
 // whole text's entities and the facts' value test).
 var properNounMemo = textmemo.New(256, properNounsOf)
 
-// properNounsOf is properNouns, computed: it reads the words of wordLocs
+// properNounsOf is properNouns, computed: it reads the words of nextWordLoc
 // one ahead, without making their list.
 func properNounsOf(sent string) []posText {
 	var out []posText

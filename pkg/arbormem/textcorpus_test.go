@@ -114,6 +114,15 @@ func extractEntitiesRef(text string, max int) []string {
 	return out
 }
 
+// wordLocs is every match of reWordPos in s, found by nextWordLoc.
+func wordLocs(s string) [][2]int {
+	var out [][2]int
+	for l := nextWordLoc(s, 0); l[0] >= 0; l = nextWordLoc(s, l[1]) {
+		out = append(out, l)
+	}
+	return out
+}
+
 // properNounsAtRef is properNounsOf before it skipped the case mappings
 // of most words.
 func properNounsAtRef(sent string, locs [][2]int) []posText {
