@@ -58,23 +58,6 @@ func (c *counter) add(h uint64) {
 	}
 }
 
-// count returns how often h was added.
-func (c *counter) count(h uint64) int32 {
-	if len(c.table) == 0 {
-		return 0
-	}
-	mask := len(c.table) - 1
-	for i := int(h * counterMul >> c.shift); ; i = (i + 1) & mask {
-		e := c.table[i]
-		if e == 0 {
-			return 0
-		}
-		if en := c.ents[e-1]; en.h == h {
-			return en.tf
-		}
-	}
-}
-
 // grow doubles the table (to at least 256 places) and places the entries
 // again, so that it stays at most half full.
 func (c *counter) grow() {

@@ -13,6 +13,23 @@ import (
 	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
+// count returns how often h was added (the tests' view of a counter).
+func (c *counter) count(h uint64) int32 {
+	if len(c.table) == 0 {
+		return 0
+	}
+	mask := len(c.table) - 1
+	for i := int(h * counterMul >> c.shift); ; i = (i + 1) & mask {
+		e := c.table[i]
+		if e == 0 {
+			return 0
+		}
+		if en := c.ents[e-1]; en.h == h {
+			return en.tf
+		}
+	}
+}
+
 // checkCounter counts hs with a counter and with a Go map (the
 // reference): same counts, entries in order of first occurrence, and
 // count agrees for every hash and for absent ones. The counter is reused
