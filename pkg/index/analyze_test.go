@@ -177,11 +177,10 @@ func memoHeap(lines []string) uint64 {
 // TestShortLineMemoBound: the short-line memo full of chat lines, and of
 // the worst lines we could make for it (maxShortLine bytes of one- or
 // three-letter words, the three-letter ones all stemming differently),
-// holds what its comment says.
+// holds what its comment says. Under the race detector the worst lines
+// measure about 22.5 MiB instead of 18, still within the bound, so CI
+// (which runs -race) checks it too.
 func TestShortLineMemoBound(t *testing.T) {
-	if raceEnabled {
-		t.Skip("heap bounds are measured without the race detector")
-	}
 	var chat, ones, threes []string
 	for _, s := range chatTurns(3*shortLineMemoSlots, 31) {
 		if len(s) > maxShortLine {
