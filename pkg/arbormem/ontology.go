@@ -3,6 +3,7 @@ package arbormem
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Attribute is one category of the attribute ontology used to tag atomic
@@ -142,22 +143,23 @@ func normalizeTag(tag string) string {
 // stand-in for the model's tag choice. A cue counts 2, an example 3, each
 // once when found as a whole word or phrase,
 // allowing a plural or past-tense suffix (containsWordRef in the tests); the words of the text are looked up in
-// an index of the phrases (tagPhrases) instead of searching the text for
+// an index of the phrases (tagIndex) instead of searching the text for
 // each of the ontology's ~400 phrases (TestRuleTagsMatchReference,
 // FuzzRuleTags compare with that search).
 func ruleTags(text string, max int) []string {
 	lt := " " + strings.ToLower(text) + " "
-	var hit [tagEntryWords]uint64 // tagEntries found, by index
+	ix := tagIndex()
+	var hit [tagEntryWords]uint64 // entries found, by index
 	scores := make([]int, len(Ontology))
 	any := false
 	mark := func(e int) {
 		if hit[e/64]&(1<<(e%64)) == 0 {
 			hit[e/64] |= 1 << (e % 64)
-			scores[tagEntries[e].attr] += tagEntries[e].weight
+			scores[ix.entries[e].attr] += ix.entries[e].weight
 			any = true
 		}
 	}
-	if dollar := tagPhrases.dollar; len(dollar) > 0 && strings.Contains(lt, "$") {
+	if dollar := ix.dollar; len(dollar) > 0 && strings.Contains(lt, "$") {
 		for _, e := range dollar {
 			mark(e)
 		}
@@ -171,8 +173,8 @@ func ruleTags(text string, max int) []string {
 		for j < len(lt) && isWordByte(lt[j]) {
 			j++
 		}
-		for _, c := range tagPhrases.byWord[lt[i:j]] {
-			if c.whole || phraseAt(lt, i, tagEntries[c.entry].phrase) {
+		for _, c := range ix.byWord[lt[i:j]] {
+			if c.whole || phraseAt(lt, i, ix.entries[c.entry].phrase) {
 				mark(c.entry)
 			}
 		}
@@ -229,36 +231,31 @@ type tagCandidate struct {
 	whole bool
 }
 
-var tagEntries = func() []tagEntry {
-	var out []tagEntry
-	for i, a := range Ontology {
-		for _, c := range a.Cues {
-			out = append(out, tagEntry{i, 2, c})
-		}
-		for _, e := range a.Examples {
-			out = append(out, tagEntry{i, 3, e})
-		}
-	}
-	if len(out) > 64*tagEntryWords {
-		panic("arbormem: the ontology has more cues and examples than ruleTags' bit set holds")
-	}
-	return out
-}()
-
 const tagEntryWords = 8
 
-// tagPhrases indexes tagEntries by the words of a text that can match
-// them: a phrase is found only where it starts after a non-word byte, so at the start of a run of word bytes (the padding makes every
-// run one); a one-word phrase then is that whole run, or the run is it
-// with one of the allowed suffixes; a longer phrase's first word is
-// the whole run (its next byte, not a word byte, must follow). "$", the
-// one phrase that starts with no word byte, is found anywhere.
-var tagPhrases = func() (ix struct {
-	byWord map[string][]tagCandidate
-	dollar []int
-}) {
-	ix.byWord = map[string][]tagCandidate{}
-	for e, te := range tagEntries {
+// tagIndex is the ontology's cues and examples (entries, a cue weighing 2
+// and an example 3) and their index by the words of a text that can match
+// them (byWord), built on first use: most programs never tag by rule.
+// A phrase is found only where it starts after a non-word byte, so at the
+// start of a run of word bytes (the padding makes every run one); a
+// one-word phrase then is that whole run, or the run is it with one of
+// the allowed suffixes; a longer phrase's first word is the whole run (its
+// next byte, not a word byte, must follow). "$", the one phrase that
+// starts with no word byte, is found anywhere (dollar).
+var tagIndex = sync.OnceValue(func() *tagIx {
+	ix := &tagIx{byWord: map[string][]tagCandidate{}}
+	for i, a := range Ontology {
+		for _, c := range a.Cues {
+			ix.entries = append(ix.entries, tagEntry{i, 2, c})
+		}
+		for _, e := range a.Examples {
+			ix.entries = append(ix.entries, tagEntry{i, 3, e})
+		}
+	}
+	if len(ix.entries) > 64*tagEntryWords {
+		panic("arbormem: the ontology has more cues and examples than ruleTags' bit set holds")
+	}
+	for e, te := range ix.entries {
 		w := te.phrase
 		if w == "$" {
 			ix.dollar = append(ix.dollar, e)
@@ -280,7 +277,14 @@ var tagPhrases = func() (ix struct {
 		}
 	}
 	return ix
-}()
+})
+
+// tagIx is what tagIndex builds.
+type tagIx struct {
+	entries []tagEntry
+	byWord  map[string][]tagCandidate
+	dollar  []int
+}
 
 // wordSuffixes are the endings allowed after a phrase ("" for
 // none).

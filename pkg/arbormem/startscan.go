@@ -393,7 +393,7 @@ func nextMoneyStart(text string, from int) int {
 			return i
 		default:
 			j := digitCommaEnd(text, i+1)
-			if unitAfter(text, decimalEnd(text, j), moneyWords) {
+			if unitAfter(text, decimalEnd(text, j), moneyWords()) {
 				return i
 			}
 			i = j - 1
@@ -413,7 +413,7 @@ func nextQuantityStart(text string, from int) int {
 			continue
 		}
 		j := digitCommaEnd(text, i+1)
-		if unitAfter(text, decimalEnd(text, j), quantityUnits) {
+		if unitAfter(text, decimalEnd(text, j), quantityUnits()) {
 			return i
 		}
 		i = j - 1

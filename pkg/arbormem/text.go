@@ -404,8 +404,9 @@ var (
 	reMoney    = regexp.MustCompile(`[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|million|m|bn))?|\d[\d,]*(?:\.\d+)?\s?(?:` + moneyWordsRe + `)\b`)
 	reQuantity = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\s?(?:` + quantityUnitsRe + `)\b`)
 
-	moneyWords    = finiteLanguage(moneyWordsRe)
-	quantityUnits = finiteLanguage(quantityUnitsRe)
+	// The units as lists of strings, made on first use (the start scans').
+	moneyWords    = sync.OnceValue(func() []string { return finiteLanguage(moneyWordsRe) })
+	quantityUnits = sync.OnceValue(func() []string { return finiteLanguage(quantityUnitsRe) })
 	reDateISO     = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2})?\b`)
 	reDateText    = regexp.MustCompile(`(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+\d{4})?`)
 	reClock       = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b`)
