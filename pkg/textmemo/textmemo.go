@@ -82,3 +82,18 @@ func (m *Memo[T]) GetWith(key string, compute func() T) T {
 	sl.Store(&slot[T]{key: strings.Clone(key), val: v})
 	return v
 }
+
+// GetBytes is GetWith for a key the caller built in a buffer of its own,
+// which is copied only when the value is computed: callers that key by a
+// long string made for the purpose need not allocate it for a lookup. The
+// slot is GetWith's for the same key as a string (maphash.Bytes of a key
+// is maphash.String of it).
+func (m *Memo[T]) GetBytes(key []byte, compute func() T) T {
+	sl := &m.slots[maphash.Bytes(m.seed, key)%uint64(len(m.slots))]
+	if e := sl.Load(); e != nil && e.key == string(key) {
+		return e.val
+	}
+	v := compute()
+	sl.Store(&slot[T]{key: string(key), val: v})
+	return v
+}
