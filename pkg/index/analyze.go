@@ -300,6 +300,27 @@ func analyzeLines(text string, stemmed bool) []string {
 	}
 	var buf [8][]string
 	parts, n := buf[:0], 0
+	eachLineAnalysis(text, func(la lineAnalysis) {
+		p := la.words
+		if stemmed {
+			p = la.stems
+		}
+		if len(p) > 0 {
+			parts = append(parts, p)
+			n += len(p)
+		}
+	})
+	// The memo's slices are shared: the result is always a new slice.
+	out := make([]string, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// eachLineAnalysis calls f with the analyses of text's lines (of the parts
+// of a labelled line) in order; text is valid UTF-8 (see analyzeLines).
+func eachLineAnalysis(text string, f func(lineAnalysis)) {
 	for len(text) > 0 {
 		line, rest, _ := strings.Cut(text, "\n")
 		text = rest
@@ -311,21 +332,33 @@ func analyzeLines(text string, stemmed bool) []string {
 				part, rest = line, ""
 			}
 			line = rest
-			la := analyzeLineMemo(part)
-			p := la.words
-			if stemmed {
-				p = la.stems
-			}
-			if len(p) > 0 {
-				parts = append(parts, p)
-				n += len(p)
-			}
+			f(analyzeLineMemo(part))
 		}
 	}
-	// The memo's slices are shared: the result is always a new slice.
-	out := make([]string, 0, n)
-	for _, p := range parts {
-		out = append(out, p...)
+}
+
+// AppendAnalysis appends ContentWords(text) to words and Analyze(text) to
+// stems, in step (the i-th stem is Stem of the i-th word), for callers that
+// need both and reuse their buffers: the offline embedder, which would
+// otherwise get two new slices per text only to read them once. The
+// strings appended are shared; the caller owns only the slices.
+func AppendAnalysis(words, stems []string, text string) ([]string, []string) {
+	if !LineWise(text) {
+		a := mustAnalyzers()
+		w := terms(a.content, text)
+		words = append(words, w...)
+		if st := terms(a.stemmed, text); len(st) == len(w) {
+			return words, append(stems, st...)
+		}
+		// Not expected (stemming empties no word); stem word by word.
+		for _, x := range w {
+			stems = append(stems, Stem(x))
+		}
+		return words, stems
 	}
-	return out
+	eachLineAnalysis(text, func(la lineAnalysis) {
+		words = append(words, la.words...)
+		stems = append(stems, la.stems...)
+	})
+	return words, stems
 }

@@ -24,6 +24,11 @@ func checkLineWise(t *testing.T, text string) {
 		if got := ContentWords(text); !slices.Equal(got, words) {
 			t.Fatalf("%s ContentWords(%q) = %q, whole-text analysis %q", pass, text, got, words)
 		}
+		// Appended after what the buffers hold.
+		w, st := AppendAnalysis([]string{"x"}, []string{"y", "z"}, text)
+		if !slices.Equal(w[1:], words) || !slices.Equal(st[2:], stems) || w[0] != "x" || st[0] != "y" || st[1] != "z" {
+			t.Fatalf("%s AppendAnalysis(%q) = %q, %q, whole-text analysis %q, %q", pass, text, w[1:], st[2:], words, stems)
+		}
 	}
 }
 
