@@ -38,7 +38,15 @@ type BM25 struct {
 	totalLen int
 
 	scratch sync.Pool // *accumulator
+	// tf is addLocked's term counts, kept empty between calls (under the
+	// write lock) so that adding a document allocates no map.
+	tf map[string]int32
 }
+
+// maxScratchTerms: a document of more terms than this counts them in a
+// map of its own, so that the kept map stays small (clearing a map costs
+// in proportion to the room it ever had).
+const maxScratchTerms = 4096
 
 type posting struct {
 	doc int32 // internal number
@@ -77,14 +85,25 @@ func (x *BM25) AddTerms(id int, terms []string) {
 }
 
 func (x *BM25) addLocked(id int, terms []string) {
-	tf := make(map[string]int32, len(terms))
+	tf := x.tf
+	if len(terms) > maxScratchTerms {
+		tf = make(map[string]int32, len(terms))
+	} else if tf == nil {
+		tf = make(map[string]int32, 64)
+		x.tf = tf
+	}
 	for _, t := range terms {
 		tf[t]++
 	}
 	x.removeLocked(id)
 	n := int32(len(x.docs))
+	// Postings are appended in map order: each term's list gets one, at
+	// its end, so the index does not depend on that order.
 	for t, c := range tf {
 		x.postings[t] = append(x.postings[t], posting{doc: n, tf: c})
+	}
+	if len(terms) <= maxScratchTerms {
+		clear(tf)
 	}
 	x.docs = append(x.docs, bm25Doc{id: id, length: len(terms)})
 	x.internal[id] = int(n)

@@ -165,7 +165,15 @@ func (x *Exact) encode(vec []float32, scale float64) exactRow {
 // would take limit bytes or more.
 func encodeSparse(vec []float32, nnz int, scale float64, limit int) (sparseRow, bool) {
 	nw := words(len(vec))
-	mask := make([]uint64, nw)
+	// The mask is copied into the row's buffer: built on the stack up to
+	// 1,024 slots.
+	var maskBuf [16]uint64
+	mask := maskBuf[:0]
+	if nw > len(maskBuf) {
+		mask = make([]uint64, nw)
+	} else {
+		mask = maskBuf[:nw]
+	}
 	// Palette by open addressing in a table twice the palette's cap.
 	var keys [512]uint32
 	var slot [512]int16    // palette index + 1; 0 is empty
