@@ -101,7 +101,8 @@ func porterStem(word string) string {
 }
 
 // Memo bounds. A line's entry holds a copy of the line and its words and
-// stems (one slice when no word changes). Measured with every slot full:
+// stems (one slice when no word changes; words of at most maxStemMemoWord
+// bytes are the stem memo's strings, shared by every line that has them). Measured with every slot full:
 // about 4 MiB for lines of chat text (four synthetic turns a line), 15–19
 // MiB for the worst lines we could make (maxMemoLine bytes of one-letter
 // words, or of three-letter words that all stem differently). Longer lines
@@ -184,23 +185,54 @@ var (
 	stemMemo      = textmemo.New(stemMemoSlots, porterStem)
 )
 
+// analyzeLine is the analysis of one line of valid UTF-8.
 func analyzeLine(line string) lineAnalysis {
-	words := lineWords(line)
-	var stems []string
-	for i, w := range words {
-		st := Stem(w)
-		if stems == nil && st != w {
-			stems = make([]string, len(words))
-			copy(stems, words[:i])
-		}
-		if stems != nil {
-			stems[i] = st
+	var la lineAnalysis
+	if !lineWords(line, &la) {
+		la = lineAnalysis{}
+		for _, w := range terms(mustAnalyzers().content, line) {
+			la.add(w, Stem(w))
 		}
 	}
-	if stems == nil { // no word changed: one slice serves both
-		stems = words
+	if la.stems == nil { // no word changed: one slice serves both
+		la.stems = la.words
 	}
-	return lineAnalysis{words: words, stems: stems}
+	return la
+}
+
+// add appends a word and its stem; stems stays nil while every stem is
+// its word.
+func (la *lineAnalysis) add(w, st string) {
+	if la.stems == nil && st != w {
+		la.stems = make([]string, len(la.words), cap(la.words))
+		copy(la.stems, la.words)
+	}
+	la.words = append(la.words, w)
+	if la.stems != nil {
+		la.stems = append(la.stems, st)
+	}
+}
+
+// wordStem returns the word a token's term is and its stem (Stem). Words
+// of at most maxStemMemoWord bytes come from the stem memo, which holds
+// one copy of each: a word that comes back line after line is one string
+// in the line memo, not one per line, and is looked up once, not made
+// into a string and then looked up.
+func wordStem(term []byte) (word, stem string) {
+	if len(term) > maxStemMemoWord {
+		w := string(term)
+		return w, porterStem(w)
+	}
+	return stemMemo.InternBytes(term, stemOwned)
+}
+
+// stemOwned is porterStem(w) for a w the stem memo owns: w itself when
+// stemming leaves it unchanged (one string, not two equal ones).
+func stemOwned(w string) string {
+	if st := porterStem(w); st != w {
+		return st
+	}
+	return w
 }
 
 // segScratch is the working memory of one line's segmentation, reused:
@@ -222,12 +254,14 @@ var segPool = sync.Pool{New: func() any {
 // maxPooledLine: a scratch that grew past this is not kept.
 const maxPooledLine = 64 << 10
 
-// lineWords is ContentWords of one line of valid UTF-8, computed as
+// lineWords adds to la each content word of one line of valid UTF-8 and
+// its stem (wordStem), in order: ContentWords of the line, computed as
 // bleve's content analyzer does (its tokenizer keeps the non-None segments
 // of segment's UAX #29 word segmentation, then the token filters run) but
 // with the segments in reused memory and the filters applied token by
-// token, which they allow (each looks at one token's term only).
-func lineWords(line string) []string {
+// token, which they allow (each looks at one token's term only). It
+// reports false, adding nothing, when the segmenter fails.
+func lineWords(line string, la *lineAnalysis) bool {
 	a := mustAnalyzers()
 	sc := segPool.Get().(*segScratch)
 	defer func() {
@@ -239,7 +273,7 @@ func lineWords(line string) []string {
 	segs, types, _, err := segment.SegmentWordsDirect(sc.buf, sc.segs[:0], sc.types[:0])
 	sc.segs, sc.types = segs[:0], types[:0]
 	if err != nil {
-		return terms(a.content, line)
+		return false
 	}
 	n := 0
 	for _, t := range types {
@@ -247,7 +281,7 @@ func lineWords(line string) []string {
 			n++
 		}
 	}
-	out := make([]string, 0, n)
+	la.words = make([]string, 0, n)
 	for i, seg := range segs {
 		if types[i] == segment.None {
 			continue
@@ -259,10 +293,10 @@ func lineWords(line string) []string {
 			ts = f.Filter(ts)
 		}
 		if len(ts) == 1 && len(ts[0].Term) > 0 {
-			out = append(out, string(ts[0].Term))
+			la.add(wordStem(ts[0].Term))
 		}
 	}
-	return out
+	return true
 }
 
 // LineWise reports whether the analysis (Analyze, ContentWords) of text,

@@ -97,3 +97,20 @@ func (m *Memo[T]) GetBytes(key []byte, compute func() T) T {
 	sl.Store(&slot[T]{key: string(key), val: v})
 	return v
 }
+
+// InternBytes returns the key as the memo holds it and the value
+// remembered for it; for a key not remembered it makes the memo's copy,
+// computes compute(copy) and remembers both. Callers that would otherwise
+// make a string of the key for every use share the memo's (which is only
+// as long as the key), and compute can build the value from that copy,
+// as the memo keeps it anyway.
+func (m *Memo[T]) InternBytes(key []byte, compute func(owned string) T) (string, T) {
+	sl := &m.slots[maphash.Bytes(m.seed, key)%uint64(len(m.slots))]
+	if e := sl.Load(); e != nil && e.key == string(key) {
+		return e.key, e.val
+	}
+	owned := string(key)
+	v := compute(owned)
+	sl.Store(&slot[T]{key: owned, val: v})
+	return owned, v
+}

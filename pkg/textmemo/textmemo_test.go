@@ -2,9 +2,11 @@ package textmemo
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 )
 
 // TestMemo checks that a memo returns f's results, computes a remembered
@@ -86,5 +88,26 @@ func TestGetBytes(t *testing.T) {
 	}
 	if got := m.GetBytes([]byte("other"), compute(9)); got != 3 || calls != 2 {
 		t.Fatalf("GetBytes after GetWith = %d after %d computations, want 3 after 2", got, calls)
+	}
+}
+
+// TestInternBytes: the key comes back as one shared copy, independent of
+// the caller's buffer, with the value computed from that copy once.
+func TestInternBytes(t *testing.T) {
+	m := New[string](4, nil)
+	calls := 0
+	upper := func(s string) string { calls++; return strings.ToUpper(s) }
+	buf := []byte("word")
+	k1, v1 := m.InternBytes(buf, upper)
+	copy(buf, "XXXX")
+	k2, v2 := m.InternBytes([]byte("word"), upper)
+	if k1 != "word" || v1 != "WORD" || k2 != "word" || v2 != "WORD" || calls != 1 {
+		t.Fatalf("InternBytes = (%q, %q), (%q, %q) after %d computations; want (word, WORD) twice after 1", k1, v1, k2, v2, calls)
+	}
+	if unsafe.StringData(k1) != unsafe.StringData(k2) {
+		t.Error("the remembered key is not shared")
+	}
+	if got := m.GetWith("word", func() string { return "other" }); got != "WORD" {
+		t.Errorf("GetWith after InternBytes = %q, want WORD", got)
 	}
 }
