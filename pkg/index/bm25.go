@@ -200,7 +200,28 @@ func (x *BM25) DocFreq(term string) int {
 }
 
 // Search analyses query with Analyze and returns the k best documents.
-func (x *BM25) Search(query string, k int) []Hit { return x.SearchTerms(Analyze(query), k) }
+func (x *BM25) Search(query string, k int) []Hit {
+	b := queryPool.Get().(*queryTerms)
+	defer b.put()
+	b.words, b.stems = AppendAnalysis(b.words[:0], b.stems[:0], query)
+	return x.SearchTerms(b.stems, k)
+}
+
+// queryTerms is Search's analysis of a query, in reused buffers.
+type queryTerms struct{ words, stems []string }
+
+var queryPool = sync.Pool{New: func() any { return new(queryTerms) }}
+
+// put returns b to the pool without the strings it points to (they would
+// keep analyses alive), unless it grew past maxScratchTerms.
+func (b *queryTerms) put() {
+	if cap(b.stems) > maxScratchTerms || cap(b.words) > maxScratchTerms {
+		return
+	}
+	clear(b.words[:cap(b.words)])
+	clear(b.stems[:cap(b.stems)])
+	queryPool.Put(b)
+}
 
 // SearchTerms returns the k documents with the highest BM25 score for the
 // analysed query terms, best first, ties by ascending id. Documents that
