@@ -177,7 +177,25 @@ func labelSplit(line string) (label, rest string, ok bool) {
 // lineAnalysis is the analysis of one line: its content words and their
 // stems (Analyze's terms), computed together because the offline embedder
 // asks for the words of texts whose terms BM25 and the reranker ask for.
-type lineAnalysis struct{ words, stems []string }
+// The stems are kept as the ones that differ from their words, by the
+// word's index: most words are their own stems, so a remembered line is
+// mostly one slice of words, not two, and the slots of the line memo
+// hold a third fewer pointers for every garbage collection to follow.
+type lineAnalysis struct {
+	words   []string
+	changed []int32  // the indexes of the words whose stems differ, ascending
+	stems   []string // those words' stems
+}
+
+// appendStems appends the stems of la's words to out.
+func (la *lineAnalysis) appendStems(out []string) []string {
+	at := len(out)
+	out = append(out, la.words...)
+	for k, i := range la.changed {
+		out[at+int(i)] = la.stems[k]
+	}
+	return out
+}
 
 var (
 	lineMemo      = textmemo.New(lineMemoSlots, analyzeLine)
@@ -187,30 +205,27 @@ var (
 
 // analyzeLine is the analysis of one line of valid UTF-8.
 func analyzeLine(line string) lineAnalysis {
-	var la lineAnalysis
-	if !lineWords(line, &la) {
-		la = lineAnalysis{}
+	sc := segPool.Get().(*segScratch)
+	defer sc.put()
+	if !lineWords(line, sc) {
+		sc.reset()
 		for _, w := range terms(mustAnalyzers().content, line) {
-			la.add(w, Stem(w))
+			sc.add(w, Stem(w))
 		}
 	}
-	if la.stems == nil { // no word changed: one slice serves both
-		la.stems = la.words
-	}
-	return la
+	// Exact-size copies: the memo keeps them.
+	return lineAnalysis{words: exactCopy(sc.words), changed: exactCopy(sc.changed), stems: exactCopy(sc.stems)}
 }
 
-// add appends a word and its stem; stems stays nil while every stem is
-// its word.
-func (la *lineAnalysis) add(w, st string) {
-	if la.stems == nil && st != w {
-		la.stems = make([]string, len(la.words), cap(la.words))
-		copy(la.stems, la.words)
+// exactCopy is a copy of s of its length, nil when s is empty (never a
+// slice of s's array, which is the scratch's).
+func exactCopy[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
 	}
-	la.words = append(la.words, w)
-	if la.stems != nil {
-		la.stems = append(la.stems, st)
-	}
+	out := make([]T, len(s))
+	copy(out, s)
+	return out
 }
 
 // wordStem returns the word a token's term is and its stem (Stem). Words
@@ -235,16 +250,20 @@ func stemOwned(w string) string {
 	return w
 }
 
-// segScratch is the working memory of one line's segmentation, reused:
+// segScratch is the working memory of one line's analysis, reused:
 // bleve's tokenizer allocates a token array sized by a guess (often tens of
 // KiB for a line of a few hundred bytes) and the segmenter two slices per
-// segment, most of the analysis's allocations.
+// segment, most of the analysis's allocations; the words and changed stems
+// are gathered here and copied out at their exact size.
 type segScratch struct {
 	buf   []byte
 	segs  [][]byte
 	types []int
 	tok   analysis.Token
 	one   analysis.TokenStream
+
+	words, stems []string
+	changed      []int32
 }
 
 var segPool = sync.Pool{New: func() any {
@@ -254,34 +273,46 @@ var segPool = sync.Pool{New: func() any {
 // maxPooledLine: a scratch that grew past this is not kept.
 const maxPooledLine = 64 << 10
 
-// lineWords adds to la each content word of one line of valid UTF-8 and
-// its stem (wordStem), in order: ContentWords of the line, computed as
+// reset forgets the words gathered.
+func (sc *segScratch) reset() {
+	clear(sc.words)
+	clear(sc.stems)
+	sc.words, sc.stems, sc.changed = sc.words[:0], sc.stems[:0], sc.changed[:0]
+}
+
+// put returns sc to the pool, without the strings it gathered (they would
+// keep analyses alive), unless it grew too large to keep.
+func (sc *segScratch) put() {
+	sc.reset()
+	if cap(sc.buf) <= maxPooledLine && cap(sc.words) <= maxPooledLine {
+		segPool.Put(sc)
+	}
+}
+
+// add gathers a word and its stem.
+func (sc *segScratch) add(w, st string) {
+	if st != w {
+		sc.changed = append(sc.changed, int32(len(sc.words)))
+		sc.stems = append(sc.stems, st)
+	}
+	sc.words = append(sc.words, w)
+}
+
+// lineWords gathers in sc each content word of one line of valid UTF-8
+// and its stem (wordStem), in order: ContentWords of the line, computed as
 // bleve's content analyzer does (its tokenizer keeps the non-None segments
 // of segment's UAX #29 word segmentation, then the token filters run) but
 // with the segments in reused memory and the filters applied token by
 // token, which they allow (each looks at one token's term only). It
-// reports false, adding nothing, when the segmenter fails.
-func lineWords(line string, la *lineAnalysis) bool {
+// reports false, having gathered nothing, when the segmenter fails.
+func lineWords(line string, sc *segScratch) bool {
 	a := mustAnalyzers()
-	sc := segPool.Get().(*segScratch)
-	defer func() {
-		if cap(sc.buf) <= maxPooledLine {
-			segPool.Put(sc)
-		}
-	}()
 	sc.buf = append(sc.buf[:0], line...)
 	segs, types, _, err := segment.SegmentWordsDirect(sc.buf, sc.segs[:0], sc.types[:0])
 	sc.segs, sc.types = segs[:0], types[:0]
 	if err != nil {
 		return false
 	}
-	n := 0
-	for _, t := range types {
-		if t != segment.None {
-			n++
-		}
-	}
-	la.words = make([]string, 0, n)
 	for i, seg := range segs {
 		if types[i] == segment.None {
 			continue
@@ -293,7 +324,7 @@ func lineWords(line string, la *lineAnalysis) bool {
 			ts = f.Filter(ts)
 		}
 		if len(ts) == 1 && len(ts[0].Term) > 0 {
-			la.add(wordStem(ts[0].Term))
+			sc.add(wordStem(ts[0].Term))
 		}
 	}
 	return true
@@ -332,22 +363,22 @@ func analyzeLines(text string, stemmed bool) []string {
 		}
 		return terms(a.content, text)
 	}
-	var buf [8][]string
+	var buf [8]lineAnalysis
 	parts, n := buf[:0], 0
 	eachLineAnalysis(text, func(la lineAnalysis) {
-		p := la.words
-		if stemmed {
-			p = la.stems
-		}
-		if len(p) > 0 {
-			parts = append(parts, p)
-			n += len(p)
+		if len(la.words) > 0 {
+			parts = append(parts, la)
+			n += len(la.words)
 		}
 	})
 	// The memo's slices are shared: the result is always a new slice.
 	out := make([]string, 0, n)
-	for _, p := range parts {
-		out = append(out, p...)
+	for i := range parts {
+		if stemmed {
+			out = parts[i].appendStems(out)
+		} else {
+			out = append(out, parts[i].words...)
+		}
 	}
 	return out
 }
@@ -392,7 +423,7 @@ func AppendAnalysis(words, stems []string, text string) ([]string, []string) {
 	}
 	eachLineAnalysis(text, func(la lineAnalysis) {
 		words = append(words, la.words...)
-		stems = append(stems, la.stems...)
+		stems = la.appendStems(stems)
 	})
 	return words, stems
 }
