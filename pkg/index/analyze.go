@@ -100,22 +100,23 @@ func porterStem(word string) string {
 	return string(porterstemmer.StemWithoutLowerCasing([]rune(word)))
 }
 
-// Memo bounds. A line's entry holds a copy of the line and its words and
-// stems (one slice when no word changes; words of at most maxStemMemoWord
-// bytes are the stem memo's strings, shared by every line that has them). Measured with every slot full:
-// about 4 MiB for lines of chat text (four synthetic turns a line), 15–19
-// MiB for the worst lines we could make (maxMemoLine bytes of one-letter
-// words, or of three-letter words that all stem differently). Longer lines
-// are analysed every time, as every text was before. Short lines (at most
-// maxShortLine bytes) have their own memo, of more slots: they are most of
-// the lines that come back commit after commit (a node's summary, path
-// summary, topic and entities in its rerank document, a short chat turn),
-// and with long lines in the same slots a long conversation evicted them
-// before they came back (half the analysis of an offline LoCoMo commit
-// was of lines analysed before; a fifth with this memo). Full, it holds
-// about 8 MiB of 256-byte chat lines and 18 MiB of the worst lines above
-// (TestShortLineMemoBound). The stem memo holds 16,384
-// words of at most 32 bytes.
+// Memo bounds. A line's entry holds a copy of the line, its words and
+// the stems that differ from them (see lineAnalysis; words of at most
+// maxStemMemoWord bytes are the stem memo's strings, shared by every line
+// that has them). Measured with every slot full, before entries were cut
+// to that: about 4 MiB for lines of chat text (four synthetic turns a
+// line), 15–19 MiB for the worst lines we could make (maxMemoLine bytes of
+// one-letter words, or of three-letter words that all stem differently).
+// Longer lines are analysed every time, as every text was before. Short
+// lines (at most maxShortLine bytes) have their own memo, of more slots:
+// they are most of the lines that come back commit after commit (a node's
+// summary, path summary, topic and entities in its rerank document, a
+// short chat turn), and with long lines in the same slots a long
+// conversation evicted them before they came back (half the analysis of an
+// offline LoCoMo commit was of lines analysed before; a fifth with this
+// memo). Full, it holds about 5 MiB of 256-byte chat lines and 16–19 MiB
+// of the worst lines above (TestShortLineMemoBound). The stem memo holds
+// 16,384 words of at most 32 bytes.
 const (
 	lineMemoSlots      = 1024
 	maxMemoLine        = 2048
