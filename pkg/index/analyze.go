@@ -364,7 +364,8 @@ func analyzeLines(text string, stemmed bool) []string {
 		}
 		return terms(a.content, text)
 	}
-	var buf [8]lineAnalysis
+	// Room for the parts of most texts on the stack (a labelled line is two).
+	var buf [32]lineAnalysis
 	parts, n := buf[:0], 0
 	eachLineAnalysis(text, func(la lineAnalysis) {
 		if len(la.words) > 0 {
