@@ -100,21 +100,23 @@ func porterStem(word string) string {
 	return string(porterstemmer.StemWithoutLowerCasing([]rune(word)))
 }
 
-// Memo bounds. A line's entry holds a copy of the line and its words and
-// stems (one slice when no word changes). Measured with every slot full:
-// about 4 MiB for lines of chat text (four synthetic turns a line), 15–19
-// MiB for the worst lines we could make (maxMemoLine bytes of one-letter
-// words, or of three-letter words that all stem differently). Longer lines
-// are analysed every time, as every text was before. Short lines (at most
-// maxShortLine bytes) have their own memo, of more slots: they are most of
-// the lines that come back commit after commit (a node's summary, path
-// summary, topic and entities in its rerank document, a short chat turn),
-// and with long lines in the same slots a long conversation evicted them
-// before they came back (half the analysis of an offline LoCoMo commit
-// was of lines analysed before; a fifth with this memo). Full, it holds
-// about 8 MiB of 256-byte chat lines and 18 MiB of the worst lines above
-// (TestShortLineMemoBound). The stem memo holds 16,384
-// words of at most 32 bytes.
+// Memo bounds. A line's entry holds a copy of the line, its words and
+// the stems that differ from them (see lineAnalysis; words of at most
+// maxStemMemoWord bytes are the stem memo's strings, shared by every line
+// that has them). Measured with every slot full, before entries were cut
+// to that: about 4 MiB for lines of chat text (four synthetic turns a
+// line), 15–19 MiB for the worst lines we could make (maxMemoLine bytes of
+// one-letter words, or of three-letter words that all stem differently).
+// Longer lines are analysed every time, as every text was before. Short
+// lines (at most maxShortLine bytes) have their own memo, of more slots:
+// they are most of the lines that come back commit after commit (a node's
+// summary, path summary, topic and entities in its rerank document, a
+// short chat turn), and with long lines in the same slots a long
+// conversation evicted them before they came back (half the analysis of an
+// offline LoCoMo commit was of lines analysed before; a fifth with this
+// memo). Full, it holds about 5 MiB of 256-byte chat lines and 16–19 MiB
+// of the worst lines above (TestShortLineMemoBound). The stem memo holds
+// 16,384 words of at most 32 bytes.
 const (
 	lineMemoSlots      = 1024
 	maxMemoLine        = 2048
@@ -176,7 +178,25 @@ func labelSplit(line string) (label, rest string, ok bool) {
 // lineAnalysis is the analysis of one line: its content words and their
 // stems (Analyze's terms), computed together because the offline embedder
 // asks for the words of texts whose terms BM25 and the reranker ask for.
-type lineAnalysis struct{ words, stems []string }
+// The stems are kept as the ones that differ from their words, by the
+// word's index: most words are their own stems, so a remembered line is
+// mostly one slice of words, not two, and the slots of the line memo
+// hold a third fewer pointers for every garbage collection to follow.
+type lineAnalysis struct {
+	words   []string
+	changed []int32  // the indexes of the words whose stems differ, ascending
+	stems   []string // those words' stems
+}
+
+// appendStems appends the stems of la's words to out.
+func (la *lineAnalysis) appendStems(out []string) []string {
+	at := len(out)
+	out = append(out, la.words...)
+	for k, i := range la.changed {
+		out[at+int(i)] = la.stems[k]
+	}
+	return out
+}
 
 var (
 	lineMemo      = textmemo.New(lineMemoSlots, analyzeLine)
@@ -184,35 +204,67 @@ var (
 	stemMemo      = textmemo.New(stemMemoSlots, porterStem)
 )
 
+// analyzeLine is the analysis of one line of valid UTF-8.
 func analyzeLine(line string) lineAnalysis {
-	words := lineWords(line)
-	var stems []string
-	for i, w := range words {
-		st := Stem(w)
-		if stems == nil && st != w {
-			stems = make([]string, len(words))
-			copy(stems, words[:i])
-		}
-		if stems != nil {
-			stems[i] = st
+	sc := segPool.Get().(*segScratch)
+	defer sc.put()
+	if !lineWords(line, sc) {
+		sc.reset()
+		for _, w := range terms(mustAnalyzers().content, line) {
+			sc.add(w, Stem(w))
 		}
 	}
-	if stems == nil { // no word changed: one slice serves both
-		stems = words
-	}
-	return lineAnalysis{words: words, stems: stems}
+	// Exact-size copies: the memo keeps them.
+	return lineAnalysis{words: exactCopy(sc.words), changed: exactCopy(sc.changed), stems: exactCopy(sc.stems)}
 }
 
-// segScratch is the working memory of one line's segmentation, reused:
+// exactCopy is a copy of s of its length, nil when s is empty (never a
+// slice of s's array, which is the scratch's).
+func exactCopy[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	out := make([]T, len(s))
+	copy(out, s)
+	return out
+}
+
+// wordStem returns the word a token's term is and its stem (Stem). Words
+// of at most maxStemMemoWord bytes come from the stem memo, which holds
+// one copy of each: a word that comes back line after line is one string
+// in the line memo, not one per line, and is looked up once, not made
+// into a string and then looked up.
+func wordStem(term []byte) (word, stem string) {
+	if len(term) > maxStemMemoWord {
+		w := string(term)
+		return w, porterStem(w)
+	}
+	return stemMemo.InternBytes(term, stemOwned)
+}
+
+// stemOwned is porterStem(w) for a w the stem memo owns: w itself when
+// stemming leaves it unchanged (one string, not two equal ones).
+func stemOwned(w string) string {
+	if st := porterStem(w); st != w {
+		return st
+	}
+	return w
+}
+
+// segScratch is the working memory of one line's analysis, reused:
 // bleve's tokenizer allocates a token array sized by a guess (often tens of
 // KiB for a line of a few hundred bytes) and the segmenter two slices per
-// segment, most of the analysis's allocations.
+// segment, most of the analysis's allocations; the words and changed stems
+// are gathered here and copied out at their exact size.
 type segScratch struct {
 	buf   []byte
 	segs  [][]byte
 	types []int
 	tok   analysis.Token
 	one   analysis.TokenStream
+
+	words, stems []string
+	changed      []int32
 }
 
 var segPool = sync.Pool{New: func() any {
@@ -222,32 +274,46 @@ var segPool = sync.Pool{New: func() any {
 // maxPooledLine: a scratch that grew past this is not kept.
 const maxPooledLine = 64 << 10
 
-// lineWords is ContentWords of one line of valid UTF-8, computed as
+// reset forgets the words gathered.
+func (sc *segScratch) reset() {
+	clear(sc.words)
+	clear(sc.stems)
+	sc.words, sc.stems, sc.changed = sc.words[:0], sc.stems[:0], sc.changed[:0]
+}
+
+// put returns sc to the pool, without the strings it gathered (they would
+// keep analyses alive), unless it grew too large to keep.
+func (sc *segScratch) put() {
+	sc.reset()
+	if cap(sc.buf) <= maxPooledLine && cap(sc.words) <= maxPooledLine {
+		segPool.Put(sc)
+	}
+}
+
+// add gathers a word and its stem.
+func (sc *segScratch) add(w, st string) {
+	if st != w {
+		sc.changed = append(sc.changed, int32(len(sc.words)))
+		sc.stems = append(sc.stems, st)
+	}
+	sc.words = append(sc.words, w)
+}
+
+// lineWords gathers in sc each content word of one line of valid UTF-8
+// and its stem (wordStem), in order: ContentWords of the line, computed as
 // bleve's content analyzer does (its tokenizer keeps the non-None segments
 // of segment's UAX #29 word segmentation, then the token filters run) but
 // with the segments in reused memory and the filters applied token by
-// token, which they allow (each looks at one token's term only).
-func lineWords(line string) []string {
+// token, which they allow (each looks at one token's term only). It
+// reports false, having gathered nothing, when the segmenter fails.
+func lineWords(line string, sc *segScratch) bool {
 	a := mustAnalyzers()
-	sc := segPool.Get().(*segScratch)
-	defer func() {
-		if cap(sc.buf) <= maxPooledLine {
-			segPool.Put(sc)
-		}
-	}()
 	sc.buf = append(sc.buf[:0], line...)
 	segs, types, _, err := segment.SegmentWordsDirect(sc.buf, sc.segs[:0], sc.types[:0])
 	sc.segs, sc.types = segs[:0], types[:0]
 	if err != nil {
-		return terms(a.content, line)
+		return false
 	}
-	n := 0
-	for _, t := range types {
-		if t != segment.None {
-			n++
-		}
-	}
-	out := make([]string, 0, n)
 	for i, seg := range segs {
 		if types[i] == segment.None {
 			continue
@@ -259,10 +325,10 @@ func lineWords(line string) []string {
 			ts = f.Filter(ts)
 		}
 		if len(ts) == 1 && len(ts[0].Term) > 0 {
-			out = append(out, string(ts[0].Term))
+			sc.add(wordStem(ts[0].Term))
 		}
 	}
-	return out
+	return true
 }
 
 // LineWise reports whether the analysis (Analyze, ContentWords) of text,
@@ -298,8 +364,30 @@ func analyzeLines(text string, stemmed bool) []string {
 		}
 		return terms(a.content, text)
 	}
-	var buf [8][]string
+	// Room for the parts of most texts on the stack (a labelled line is two).
+	var buf [32]lineAnalysis
 	parts, n := buf[:0], 0
+	eachLineAnalysis(text, func(la lineAnalysis) {
+		if len(la.words) > 0 {
+			parts = append(parts, la)
+			n += len(la.words)
+		}
+	})
+	// The memo's slices are shared: the result is always a new slice.
+	out := make([]string, 0, n)
+	for i := range parts {
+		if stemmed {
+			out = parts[i].appendStems(out)
+		} else {
+			out = append(out, parts[i].words...)
+		}
+	}
+	return out
+}
+
+// eachLineAnalysis calls f with the analyses of text's lines (of the parts
+// of a labelled line) in order; text is valid UTF-8 (see analyzeLines).
+func eachLineAnalysis(text string, f func(lineAnalysis)) {
 	for len(text) > 0 {
 		line, rest, _ := strings.Cut(text, "\n")
 		text = rest
@@ -311,21 +399,33 @@ func analyzeLines(text string, stemmed bool) []string {
 				part, rest = line, ""
 			}
 			line = rest
-			la := analyzeLineMemo(part)
-			p := la.words
-			if stemmed {
-				p = la.stems
-			}
-			if len(p) > 0 {
-				parts = append(parts, p)
-				n += len(p)
-			}
+			f(analyzeLineMemo(part))
 		}
 	}
-	// The memo's slices are shared: the result is always a new slice.
-	out := make([]string, 0, n)
-	for _, p := range parts {
-		out = append(out, p...)
+}
+
+// AppendAnalysis appends ContentWords(text) to words and Analyze(text) to
+// stems, in step (the i-th stem is Stem of the i-th word), for callers that
+// need both and reuse their buffers: the offline embedder, which would
+// otherwise get two new slices per text only to read them once. The
+// strings appended are shared; the caller owns only the slices.
+func AppendAnalysis(words, stems []string, text string) ([]string, []string) {
+	if !LineWise(text) {
+		a := mustAnalyzers()
+		w := terms(a.content, text)
+		words = append(words, w...)
+		if st := terms(a.stemmed, text); len(st) == len(w) {
+			return words, append(stems, st...)
+		}
+		// Not expected (stemming empties no word); stem word by word.
+		for _, x := range w {
+			stems = append(stems, Stem(x))
+		}
+		return words, stems
 	}
-	return out
+	eachLineAnalysis(text, func(la lineAnalysis) {
+		words = append(words, la.words...)
+		stems = la.appendStems(stems)
+	})
+	return words, stems
 }

@@ -38,7 +38,15 @@ type BM25 struct {
 	totalLen int
 
 	scratch sync.Pool // *accumulator
+	// tf is addLocked's term counts, kept empty between calls (under the
+	// write lock) so that adding a document allocates no map.
+	tf map[string]int32
 }
+
+// maxScratchTerms: a document of more terms than this counts them in a
+// map of its own, so that the kept map stays small (clearing a map costs
+// in proportion to the room it ever had).
+const maxScratchTerms = 4096
 
 type posting struct {
 	doc int32 // internal number
@@ -77,14 +85,25 @@ func (x *BM25) AddTerms(id int, terms []string) {
 }
 
 func (x *BM25) addLocked(id int, terms []string) {
-	tf := make(map[string]int32, len(terms))
+	tf := x.tf
+	if len(terms) > maxScratchTerms {
+		tf = make(map[string]int32, len(terms))
+	} else if tf == nil {
+		tf = make(map[string]int32, 64)
+		x.tf = tf
+	}
 	for _, t := range terms {
 		tf[t]++
 	}
 	x.removeLocked(id)
 	n := int32(len(x.docs))
+	// Postings are appended in map order: each term's list gets one, at
+	// its end, so the index does not depend on that order.
 	for t, c := range tf {
 		x.postings[t] = append(x.postings[t], posting{doc: n, tf: c})
+	}
+	if len(terms) <= maxScratchTerms {
+		clear(tf)
 	}
 	x.docs = append(x.docs, bm25Doc{id: id, length: len(terms)})
 	x.internal[id] = int(n)
@@ -181,7 +200,28 @@ func (x *BM25) DocFreq(term string) int {
 }
 
 // Search analyses query with Analyze and returns the k best documents.
-func (x *BM25) Search(query string, k int) []Hit { return x.SearchTerms(Analyze(query), k) }
+func (x *BM25) Search(query string, k int) []Hit {
+	b := queryPool.Get().(*queryTerms)
+	defer b.put()
+	b.words, b.stems = AppendAnalysis(b.words[:0], b.stems[:0], query)
+	return x.SearchTerms(b.stems, k)
+}
+
+// queryTerms is Search's analysis of a query, in reused buffers.
+type queryTerms struct{ words, stems []string }
+
+var queryPool = sync.Pool{New: func() any { return new(queryTerms) }}
+
+// put returns b to the pool without the strings it points to (they would
+// keep analyses alive), unless it grew past maxScratchTerms.
+func (b *queryTerms) put() {
+	if cap(b.stems) > maxScratchTerms || cap(b.words) > maxScratchTerms {
+		return
+	}
+	clear(b.words[:cap(b.words)])
+	clear(b.stems[:cap(b.stems)])
+	queryPool.Put(b)
+}
 
 // SearchTerms returns the k documents with the highest BM25 score for the
 // analysed query terms, best first, ties by ascending id. Documents that

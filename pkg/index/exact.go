@@ -42,6 +42,11 @@ type Exact struct {
 	// 0, 1, 2, … and none removed, as ArborMem adds them), which saves
 	// the map.
 	row map[int]int
+
+	// searchRows holds Search's working rows (*[]float32 of 2·dim: the
+	// unit query, then a sparse row rebuilt), kept zero between searches
+	// but for the query.
+	searchRows sync.Pool
 }
 
 // exactRow is one stored vector: sparse (sp, kept in the row itself) or,
@@ -165,7 +170,15 @@ func (x *Exact) encode(vec []float32, scale float64) exactRow {
 // would take limit bytes or more.
 func encodeSparse(vec []float32, nnz int, scale float64, limit int) (sparseRow, bool) {
 	nw := words(len(vec))
-	mask := make([]uint64, nw)
+	// The mask is copied into the row's buffer: built on the stack up to
+	// 1,024 slots.
+	var maskBuf [16]uint64
+	mask := maskBuf[:0]
+	if nw > len(maskBuf) {
+		mask = make([]uint64, nw)
+	} else {
+		mask = maskBuf[:nw]
+	}
 	// Palette by open addressing in a table twice the palette's cap.
 	var keys [512]uint32
 	var slot [512]int16    // palette index + 1; 0 is empty
@@ -438,19 +451,24 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 	if k <= 0 {
 		return nil
 	}
-	q := normalised(query)
+	// The unit query and the row a sparse row is rebuilt into, reused:
+	// every localization searches.
+	rows, _ := x.searchRows.Get().(*[]float32)
+	if rows == nil || len(*rows) != 2*x.dim {
+		b := make([]float32, 2*x.dim)
+		rows = &b
+	}
+	defer x.searchRows.Put(rows)
+	q, scratch := (*rows)[:x.dim], (*rows)[x.dim:]
+	normalisedInto(q, query)
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	top := newTopK(min(k, len(x.ids)))
-	var scratch []float32
 	for i, id := range x.ids {
 		r := &x.rows[i]
 		if r.dense != nil {
 			top.push(id, float64(vek32.Dot(q, r.dense.unit)))
 			continue
-		}
-		if scratch == nil {
-			scratch = make([]float32, x.dim)
 		}
 		r.sp.unitInto(scratch)
 		top.push(id, float64(vek32.Dot(q, scratch)))
@@ -465,16 +483,16 @@ func (x *Exact) checkDim(op string, v []float32) {
 	}
 }
 
-// normalised returns a unit-length copy of v (a zero copy for a zero or
-// non-finite vector, which then scores 0).
-func normalised(v []float32) []float32 {
-	out := make([]float32, len(v))
+// normalisedInto writes into out (of v's length) v at unit length (zero
+// for a zero or non-finite vector, which then scores 0).
+func normalisedInto(out, v []float32) {
 	if scale := unitScale(v); scale != 0 {
 		for i, f := range v {
 			out[i] = float32(float64(f) * scale)
 		}
+		return
 	}
-	return out
+	clear(out)
 }
 
 var _ Vector = (*Exact)(nil)

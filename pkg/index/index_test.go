@@ -382,3 +382,10 @@ func TestAppendTermsEqualsAdd(t *testing.T) {
 		t.Errorf("statistics differ: N %d/%d, df %d/%d", whole.N(), grown.N(), whole.DocFreq("tomato"), grown.DocFreq("tomato"))
 	}
 }
+
+// normalised returns a unit-length copy of v, as Search makes of a query.
+func normalised(v []float32) []float32 {
+	out := make([]float32, len(v))
+	normalisedInto(out, v)
+	return out
+}

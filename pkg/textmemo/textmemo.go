@@ -82,3 +82,35 @@ func (m *Memo[T]) GetWith(key string, compute func() T) T {
 	sl.Store(&slot[T]{key: strings.Clone(key), val: v})
 	return v
 }
+
+// GetBytes is GetWith for a key the caller built in a buffer of its own,
+// which is copied only when the value is computed: callers that key by a
+// long string made for the purpose need not allocate it for a lookup. The
+// slot is GetWith's for the same key as a string (maphash.Bytes of a key
+// is maphash.String of it).
+func (m *Memo[T]) GetBytes(key []byte, compute func() T) T {
+	sl := &m.slots[maphash.Bytes(m.seed, key)%uint64(len(m.slots))]
+	if e := sl.Load(); e != nil && e.key == string(key) {
+		return e.val
+	}
+	v := compute()
+	sl.Store(&slot[T]{key: string(key), val: v})
+	return v
+}
+
+// InternBytes returns the key as the memo holds it and the value
+// remembered for it; for a key not remembered it makes the memo's copy,
+// computes compute(copy) and remembers both. Callers that would otherwise
+// make a string of the key for every use share the memo's (which is only
+// as long as the key), and compute can build the value from that copy,
+// as the memo keeps it anyway.
+func (m *Memo[T]) InternBytes(key []byte, compute func(owned string) T) (string, T) {
+	sl := &m.slots[maphash.Bytes(m.seed, key)%uint64(len(m.slots))]
+	if e := sl.Load(); e != nil && e.key == string(key) {
+		return e.key, e.val
+	}
+	owned := string(key)
+	v := compute(owned)
+	sl.Store(&slot[T]{key: owned, val: v})
+	return owned, v
+}

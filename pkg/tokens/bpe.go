@@ -137,10 +137,17 @@ const heapMin = 64
 // tiktoken. The Hugging Face BPE has no such shortcut (ignore_merges is
 // false for Qwen3); TestEveryTokenMergesToItself shows the two agree.
 func (q *Qwen3) appendPiece(ids []int, p string) []int {
-	if id, ok := q.ranks[p]; ok {
+	if id, ok := q.ranks.get(p); ok {
 		return append(ids, id)
 	}
 	return q.appendMerged(ids, p)
+}
+
+// rank is the rank of p, 0 when p is not a token (a map's zero value: the
+// merges end in tokens, and every single byte is one).
+func (q *Qwen3) rank(p string) int {
+	r, _ := q.ranks.get(p)
+	return r
 }
 
 // appendMerged runs the merges on p's bytes.
@@ -158,7 +165,7 @@ func (q *Qwen3) appendMerged(ids []int, p string) []int {
 	}
 	pair := func(k int) int {
 		if k+2 < len(starts) {
-			if r, ok := q.ranks[p[starts[k]:starts[k+2]]]; ok {
+			if r, ok := q.ranks.get(p[starts[k]:starts[k+2]]); ok {
 				return r
 			}
 		}
@@ -185,7 +192,7 @@ func (q *Qwen3) appendMerged(ids []int, p string) []int {
 		}
 	}
 	for k := 0; k+1 < len(starts); k++ {
-		ids = append(ids, q.ranks[p[starts[k]:starts[k+1]]])
+		ids = append(ids, q.rank(p[starts[k]:starts[k+1]]))
 	}
 	return ids
 }
@@ -208,7 +215,7 @@ func (q *Qwen3) appendPieceHeap(ids []int, p string) []int {
 			return
 		}
 		end := next[next[l]]
-		if r, ok := q.ranks[p[l:end]]; ok {
+		if r, ok := q.ranks.get(p[l:end]); ok {
 			heap.Push(h, pairEntry{rank: r, left: l, end: end})
 		}
 	}
@@ -230,7 +237,7 @@ func (q *Qwen3) appendPieceHeap(ids []int, p string) []int {
 		push(e.left)
 	}
 	for k := 0; k < n; k = next[k] {
-		ids = append(ids, q.ranks[p[k:next[k]]])
+		ids = append(ids, q.rank(p[k:next[k]]))
 	}
 	return ids
 }

@@ -87,26 +87,52 @@ type vecScratch struct {
 	// buildState's: each feature's slot, the next free place of each slot.
 	slots []int32
 	next  []int32
+	// analyse's: the text's content words and their stems.
+	words, stems []string
+	// wordsState's key.
+	key []byte
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(vecScratch) }}
 
-// vector builds one embedding from the whole text.
-func (e *Embedder) vector(text string) []float32 {
-	words := index.ContentWords(text)
-	if len(text) >= minSharedTail {
-		// A long text's features are remembered by its words, for the
-		// same words embedded again as a shared tail.
-		return e.vectorWithTail("", wordsState(text, words, e.dim))
+// maxPooledWords: word buffers that grew past this are not kept.
+const maxPooledWords = 1 << 16
+
+// put returns sc to the pool, without the strings its word buffers point
+// to (they would keep analyses alive that their memo has let go).
+func (sc *vecScratch) put() {
+	clear(sc.words[:cap(sc.words)])
+	clear(sc.stems[:cap(sc.stems)])
+	if cap(sc.words) > maxPooledWords || cap(sc.stems) > maxPooledWords || cap(sc.key) > 16*maxPooledWords {
+		sc.words, sc.stems, sc.key = nil, nil, nil
 	}
-	return e.vectorOf(words, stemsOf(text, words))
+	scratchPool.Put(sc)
 }
 
-// vectorOf builds one embedding from a text's content words and their
-// stems, directly: as the head of an empty tail.
-func (e *Embedder) vectorOf(words, stems []string) []float32 {
+// analyse returns text's content words and their stems (index.AppendAnalysis)
+// in sc's word buffers, which they occupy until sc is put back.
+func (sc *vecScratch) analyse(text string) (words, stems []string) {
+	sc.words, sc.stems = index.AppendAnalysis(sc.words[:0], sc.stems[:0], text)
+	return sc.words, sc.stems
+}
+
+// vector builds one embedding from the whole text.
+func (e *Embedder) vector(text string) []float32 {
 	sc := e.scratch()
-	defer scratchPool.Put(sc)
+	defer sc.put()
+	words, stems := sc.analyse(text)
+	if len(text) >= minSharedTail {
+		// A long text's features are remembered by its words, for the
+		// same words embedded again as a shared tail; the text is that
+		// tail after an empty head (no features counted).
+		return e.combine(sc, wordsState(sc, words, stems, e.dim))
+	}
+	return e.countCombine(sc, words, stems)
+}
+
+// countCombine is the embedding of words, of stems stems, counted in sc
+// (whose counts are empty): the head of an empty tail.
+func (e *Embedder) countCombine(sc *vecScratch, words, stems []string) []float32 {
 	countFeatures(words, stems, &sc.uni, &sc.bi, &sc.tri)
 	return e.combine(sc, &emptyTail)
 }
@@ -126,22 +152,6 @@ func (e *Embedder) scratch() *vecScratch {
 		sc.sums = make([]float64, 3*e.dim)
 	}
 	return sc
-}
-
-// stemsOf returns the stems of words, the content words of text: its
-// index terms (index.Analyze is Stem over ContentWords), which the index's
-// line analysis found with the words, so no word is stemmed or looked up
-// again.
-func stemsOf(text string, words []string) []string {
-	if stems := index.Analyze(text); len(stems) == len(words) {
-		return stems
-	}
-	// Not expected (the index keeps the two aligned); stem word by word.
-	stems := make([]string, len(words))
-	for i, w := range words {
-		stems[i] = index.Stem(w)
-	}
-	return stems
 }
 
 // countFeatures adds the features of words, whose stems are stems, to the

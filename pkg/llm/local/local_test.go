@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/arbor-eval/arbor/pkg/index"
@@ -287,4 +288,54 @@ func TestEmbedderSumsCollisionsInOneOrder(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestConcurrentEmbedRerank: goroutines embedding and reranking at once,
+// each with working memory from the shared pools, get the vectors and
+// scores a lone caller gets (run with -race).
+func TestConcurrentEmbedRerank(t *testing.T) {
+	loc, node, rest := commitTexts(5)
+	calls := [][]string{{loc}, {node}, rest}
+	e, r := NewEmbedder(DefaultDim), NewReranker()
+	ctx := context.Background()
+	var want [][][]float32
+	for _, texts := range calls {
+		vs, err := e.Embed(ctx, texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, vs)
+	}
+	wantScores, err := r.Rerank(ctx, loc, rest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 6 {
+				if (g+k)%2 == 0 {
+					textmemo.ResetAll()
+				}
+				for i, texts := range calls {
+					vs, err := e.Embed(ctx, texts)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					for j := range vs {
+						if !sameBits(vs[j], want[i][j]) {
+							t.Errorf("goroutine %d: call %d text %d: vector differs", g, i, j)
+						}
+					}
+				}
+				if got, err := r.Rerank(ctx, loc, rest); err != nil || !slices.Equal(got, wantScores) {
+					t.Errorf("goroutine %d: rerank %v, %v; want %v", g, got, err, wantScores)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/arbor-eval/arbor/pkg/index"
 	"github.com/arbor-eval/arbor/pkg/textmemo"
@@ -53,6 +55,30 @@ var docTermsMemo = textmemo.New(128, index.Analyze)
 // NewReranker returns the lexical reranker.
 func NewReranker() *Reranker { return &Reranker{} }
 
+// rerankScratch is Rerank's working memory, reused: the counts of a
+// query's terms in each document were most of a localization's
+// allocations.
+type rerankScratch struct {
+	words, qterms []string
+	slot          map[string]int32
+	tf, df, qslot []int32
+	lens          []int
+	idf           []float64
+}
+
+var rerankPool = sync.Pool{New: func() any { return &rerankScratch{slot: map[string]int32{}} }}
+
+// maxPooledRerank: a scratch that held more query terms or counts than
+// this is not kept.
+const maxPooledRerank = 1 << 16
+
+// grown returns s resliced to n elements, zeroed.
+func grown[T any](s []T, n int) []T {
+	s = slices.Grow(s[:0], n)[:n]
+	clear(s)
+	return s
+}
+
 // Rerank returns one score in [0, 1) per document, in input order. An
 // empty query (or one of stop words only) scores every document 0. It
 // fails only when ctx is done.
@@ -61,22 +87,24 @@ func (r *Reranker) Rerank(ctx context.Context, query string, docs []string) ([]f
 		return nil, fmt.Errorf("local rerank: %w", err)
 	}
 	scores := make([]float64, len(docs))
-	qterms := index.Analyze(query)
+	sc := rerankPool.Get().(*rerankScratch)
+	defer sc.put()
+	sc.words, sc.qterms = index.AppendAnalysis(sc.words[:0], sc.qterms[:0], query)
+	qterms := sc.qterms
 	if len(qterms) == 0 || len(docs) == 0 {
 		return scores, nil
 	}
 	// Only query terms score, so only they are counted: slot[t] numbers
 	// the query's distinct terms, tf[i*nq+k] counts slot k in document i.
-	slot := make(map[string]int, len(qterms))
+	slot := sc.slot
 	for _, t := range qterms {
 		if _, ok := slot[t]; !ok {
-			slot[t] = len(slot)
+			slot[t] = int32(len(slot))
 		}
 	}
 	nq := len(slot)
-	tf := make([]int, len(docs)*nq)
-	df := make([]int, nq)
-	lens := make([]int, len(docs))
+	sc.tf, sc.df, sc.lens = grown(sc.tf, len(docs)*nq), grown(sc.df, nq), grown(sc.lens, len(docs))
+	tf, df, lens := sc.tf, sc.df, sc.lens
 	total := 0
 	for i, d := range docs {
 		terms := docTermsMemo.Get(d)
@@ -97,8 +125,8 @@ func (r *Reranker) Rerank(ctx context.Context, query string, docs []string) ([]f
 	if avgdl == 0 {
 		avgdl = 1
 	}
-	qslot := make([]int, len(qterms))
-	idf := make([]float64, len(qterms))
+	sc.qslot, sc.idf = grown(sc.qslot, len(qterms)), grown(sc.idf, len(qterms))
+	qslot, idf := sc.qslot, sc.idf
 	var xmax float64
 	for j, t := range qterms {
 		qslot[j] = slot[t]
@@ -118,4 +146,16 @@ func (r *Reranker) Rerank(ctx context.Context, query string, docs []string) ([]f
 		scores[i] = 1 - math.Exp(-rerankSteepness*x/xmax)
 	}
 	return scores, nil
+}
+
+// put returns sc to the pool empty, without the query's strings (they
+// would keep analyses alive), unless it grew too large to keep.
+func (sc *rerankScratch) put() {
+	clear(sc.words[:cap(sc.words)])
+	clear(sc.qterms[:cap(sc.qterms)])
+	if len(sc.slot) > maxPooledRerank/16 || cap(sc.tf) > maxPooledRerank || cap(sc.qterms) > maxPooledRerank {
+		return
+	}
+	clear(sc.slot)
+	rerankPool.Put(sc)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // rerankByMaps is Rerank as first written (a term-frequency map per
@@ -101,4 +102,42 @@ func TestRerankSameAsTermMaps(t *testing.T) {
 	}
 	checkRerankByMaps(t, "tea tea green", []string{"green tea", "tea", "", "the of"})
 	checkRerankByMaps(t, "the of", []string{"tea"})
+}
+
+// FuzzRerank: any query against any documents scores as rerankByMaps does,
+// with Rerank's working memory reused from call to call (a repeated
+// document, and the query as a document, too).
+func FuzzRerank(f *testing.F) {
+	for _, s := range [][4]string{{"tea tea green", "green tea", "tea", "the of"}, {"the of", "tea", "", ""}, {"Caroline's dogs", "dog\nCaroline", "x", "John's house"}} {
+		f.Add(s[0], s[1], s[2], s[3])
+	}
+	f.Fuzz(func(t *testing.T, q, a, b, c string) {
+		if len(q)+len(a)+len(b)+len(c) > 4096 {
+			return
+		}
+		textmemo.ResetAll()
+		checkRerankByMaps(t, q, []string{a, b, c, a, q})
+		checkRerankByMaps(t, q, []string{c})
+	})
+}
+
+// BenchmarkRerank reranks what an offline ArborMem localization reranks:
+// a user message of about 150 words against 30 node documents (topic,
+// path summary, summary, entities), the same documents call after call
+// as a conversation goes on (their analyses remembered).
+func BenchmarkRerank(b *testing.B) {
+	query, _, rest := commitTexts(3)
+	var docs []string
+	for i := range 30 {
+		fact, _, _ := strings.Cut(rest[i%6], "\n")
+		docs = append(docs, "Topic: "+rest[6+i%3]+"\nPath: "+fact+"\nNode: "+rest[6+(i+1)%3]+" "+fact+"\nEntities: Caroline; Max")
+	}
+	r := NewReranker()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.Rerank(ctx, query, docs); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

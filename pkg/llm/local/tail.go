@@ -91,7 +91,10 @@ func (s tailSet) split(text string) (string, *tailState) {
 }
 
 func newTailState(text string, dim int) *tailState {
-	return wordsState(text, index.ContentWords(text), dim)
+	sc := scratchPool.Get().(*vecScratch)
+	defer sc.put()
+	words, stems := sc.analyse(text)
+	return wordsState(sc, words, stems, dim)
 }
 
 // wordsStates remembers the states of recent word sequences, by dimension
@@ -100,24 +103,17 @@ func newTailState(text string, dim int) *tailState {
 // ("user:" and "User:") whose words are the same.
 var wordsStates = textmemo.New[*tailState](8, nil)
 
-// wordsState is the state of text, whose content words are words,
+// wordsState is the state of the content words words, of stems stems,
 // remembered by words. Words never hold a NUL (the segmenter puts no
 // control character in a word), so the key determines them, and their
-// stems.
-func wordsState(text string, words []string, dim int) *tailState {
-	var b strings.Builder
-	n := 24 + len(words)
+// stems. The key is built in sc's buffer, and copied only for a new state.
+func wordsState(sc *vecScratch, words, stems []string, dim int) *tailState {
+	key := strconv.AppendInt(sc.key[:0], int64(dim), 10)
 	for _, w := range words {
-		n += len(w)
+		key = append(append(key, 0), w...)
 	}
-	b.Grow(n)
-	b.WriteString(strconv.Itoa(dim))
-	for _, w := range words {
-		b.WriteByte(0)
-		b.WriteString(w)
-	}
-	key := b.String()
-	return wordsStates.GetWith(key, func() *tailState { return buildState(words, stemsOf(text, words), dim) })
+	sc.key = key
+	return wordsStates.GetBytes(key, func() *tailState { return buildState(words, stems, dim) })
 }
 
 // buildState is the state of a text whose content words are words, of
@@ -128,7 +124,7 @@ func buildState(words, stems []string, dim int) *tailState {
 		t.first, t.hasFirst = stems[0], true
 	}
 	sc := scratchPool.Get().(*vecScratch)
-	defer scratchPool.Put(sc)
+	defer sc.put()
 	counts := [3]*counter{&sc.uni, &sc.bi, &sc.tri}
 	for _, c := range counts {
 		c.reset()
@@ -187,9 +183,9 @@ func buildState(words, stems []string, dim int) *tailState {
 // every newline, so the text's words are the head's and then the tail's).
 func (e *Embedder) vectorWithTail(head string, t *tailState) []float32 {
 	sc := e.scratch()
-	defer scratchPool.Put(sc)
-	words := index.ContentWords(head)
-	lastBi, has := countFeatures(words, stemsOf(head, words), &sc.uni, &sc.bi, &sc.tri)
+	defer sc.put()
+	words, stems := sc.analyse(head)
+	lastBi, has := countFeatures(words, stems, &sc.uni, &sc.bi, &sc.tri)
 	if has && t.hasFirst {
 		sc.bi.add(fnvAdd(lastBi, t.first)) // the bigram across the newline
 	}
