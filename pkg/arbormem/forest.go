@@ -209,8 +209,12 @@ func speakerName(t dialog.Turn) string {
 }
 
 // rawItemText renders a node's original turns for [ConversationHistory].
-func rawItemText(in dialog.Interaction) string {
-	return "[" + dialog.FormatTime(in.Time) + "] " + turnLines(in)
+func rawItemText(in dialog.Interaction) string { return rawTextOf(in.Time, turnLines(in)) }
+
+// rawTextOf is rawItemText of an interaction at t whose turnLines are
+// turns.
+func rawTextOf(t time.Time, turns string) string {
+	return "[" + dialog.FormatTime(t) + "] " + turns
 }
 
 // turnLines renders an interaction's turns as "Speaker: content" lines.

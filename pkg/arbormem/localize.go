@@ -70,7 +70,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 			return d, nil
 		}
 	}
-	_, isReturn := resumeCue(text)
+	_, isReturn := detectResume(text)
 	newTopic := newTopicCue(text)
 	// Offline routing only: an input with no sign of leaving the active
 	// state (no return or new-topic cue, no foreign anchor, no pause or
