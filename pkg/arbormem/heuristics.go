@@ -167,7 +167,11 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 		parts[i] = c.text
 	}
 	all := strings.TrimSpace(in.Text())
-	return sanitizeMeta(NodeMeta{Summary: strings.Join(parts, " "), Entities: extractEntities(stripMarkdown(all), 12)}), nil
+	// The whole interaction's entities are asked for only here: computed
+	// directly, not through the memo, whose key would copy the text and
+	// whose slot would evict a sentence's (extractEntities(t, max) is
+	// entitiesOf(t, max); see extractEntities).
+	return sanitizeMeta(NodeMeta{Summary: strings.Join(parts, " "), Entities: entitiesOf(stripMarkdown(all), 12)}), nil
 }
 
 // isFiller reports a sentence that is only a discourse cue ("One more

@@ -337,6 +337,9 @@ func FuzzTextAnalysisMatchesReference(f *testing.F) {
 		if got, want := extractEntities(text, 8), extractEntitiesRef(text, 8); !reflect.DeepEqual(got, want) {
 			t.Fatalf("extractEntities(%q) = %q, want %q", text, got, want)
 		}
+		if got, want := entitiesOf(text, 12), extractEntitiesRef(text, 12); !reflect.DeepEqual(got, want) {
+			t.Fatalf("entitiesOf(%q, 12) = %q, want %q", text, got, want)
+		}
 		if got, want := sentences(text), sentencesRef(text); !reflect.DeepEqual(got, want) {
 			t.Fatalf("sentences(%q) = %q, want %q", text, got, want)
 		}
