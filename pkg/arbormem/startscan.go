@@ -843,12 +843,15 @@ func derivedScan(re *regexp.Regexp) *startScan {
 	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
 		t = t.Simplify()
 		if st := startsOf(t); minLen(t) > 0 && st.selective() {
-			next := st.next
+			next, may := st.next, handChecks[re]
 			if hs, ok := headSetOf(t); ok {
+				may = hs.may
+			}
+			if may != nil {
 				next = func(text string, from int) int {
 					for {
 						c := st.next(text, from)
-						if c < 0 || hs.may(text, c) {
+						if c < 0 || may(text, c) {
 							return c
 						}
 						from = c + 1
@@ -864,62 +867,118 @@ func derivedScan(re *regexp.Regexp) *startScan {
 
 var derivedScans sync.Map // *regexp.Regexp → *startScan (nil: none)
 
-// A head set is what the first headLen bytes of every match of a regexp
-// can be, lower-cased: a derived scan's candidates are only the first
-// bytes of matches (a word start with "a", "o" or "f" for reReturn's
-// "about", "on" and "for", which most words of a text are), and one
-// look at the next bytes rules most of them out before the anchored
-// attempt, which costs far more.
+// A head set is what the first n bytes of every match of a regexp can
+// be, lower-cased: a derived scan's candidates are only the first bytes
+// of matches (a word start with "a", "o" or "f" for reReturn's "about",
+// "on" and "for", which most words of a text are), and one look at the
+// next bytes rules most of them out before the anchored attempt, which
+// costs far more. n is the largest, up to maxHeadLen, for which the
+// heads can be listed (maxHeads of them at most).
 //
 // Exactness: headsOf gives, for each match, the lower-cased ASCII bytes
 // it starts with, reading literals, small ASCII classes, alternations,
-// optional parts and captures, and skipping empty-width assertions (which
+// repetitions and captures, and skipping empty-width assertions (which
 // can only rule more out); anything else (a rune outside ASCII, a large
-// class, a repetition shorter than headLen) gives no head set. The check
-// lower-cases the text's bytes too, so a case-sensitive literal passes
-// other cases as well, and it lets through a candidate whose next bytes
-// are not ASCII (a fold of (?i)'s k or s, U+212A or U+017F, or a byte
-// U+FFFD stands for) or that lies within headLen of the end: it drops
-// only positions where no match can start. TestStartScanSameAsRegexp and
+// class, a match shorter than n) gives no head set. The check lower-cases
+// the text's bytes too, so a case-sensitive literal passes other cases
+// as well, and it lets through a candidate whose next bytes are not
+// ASCII (a fold of (?i)'s k or s, U+212A or U+017F, or a byte U+FFFD
+// stands for) or that lies within n bytes of the end: it drops only
+// positions where no match can start. TestStartScanSameAsRegexp and
 // FuzzStartScan compare the derived scans with their regexps.
-type headSet map[[headLen]byte]bool
+type headSet struct {
+	n     int
+	heads map[string]bool
+}
 
-// headLen is how many bytes of a candidate a head set checks.
-const headLen = 3
-
+// maxHeadLen is the most bytes of a candidate a head set checks;
 // maxHeads bounds a head set (more heads filter little).
-const maxHeads = 512
+const (
+	maxHeadLen = 8
+	maxHeads   = 512
+)
 
 // headSetOf returns the head set of t's matches, or false.
 func headSetOf(t *syntax.Regexp) (headSet, bool) {
-	hs, ok := headsOf(t, headLen)
-	if !ok {
-		return nil, false
-	}
-	out := headSet{}
-	for h := range hs {
-		if len(h) < headLen {
-			return nil, false // a match shorter than headLen
+	for n := maxHeadLen; n >= 2; n-- {
+		hs, ok := headsOf(t, n)
+		if !ok || len(hs) > maxHeads {
+			continue
 		}
-		out[[headLen]byte([]byte(h))] = true
+		for h := range hs {
+			if len(h) < n {
+				ok = false // a match shorter than n
+				break
+			}
+		}
+		if ok {
+			return headSet{n, hs}, true
+		}
 	}
-	return out, true
+	return headSet{}, false
 }
 
 // may reports whether a match can start at c.
 func (hs headSet) may(text string, c int) bool {
-	if c+headLen > len(text) {
+	if c+hs.n > len(text) {
 		return true
 	}
-	var k [headLen]byte
-	for i := range k {
+	var k [maxHeadLen]byte
+	for i := range hs.n {
 		b := text[c+i]
 		if b >= utf8.RuneSelf {
 			return true
 		}
 		k[i] = lowerASCII(b)
 	}
-	return hs[k]
+	return hs.heads[string(k[:hs.n])]
+}
+
+// handChecks are necessary conditions for a match to start at a derived
+// scan's candidate, written by hand for regexps with no head set.
+var handChecks = map[*regexp.Regexp]func(text string, c int) bool{rePossessive: possessiveMayStart}
+
+// possessiveMayStart reports whether a match of rePossessive
+// (`\b([A-Z][\p{L}]+(?:\s+[A-Z][\p{L}]+)?)['’]s\s+…`) can start at c: a
+// capital, letters, and "'s" or "’s" right after them or after a second
+// capitalised word. A run of letters is followed by neither an apostrophe
+// nor white space except where it ends, so only the longest run of each
+// word can end where the rest of the match begins (as only the longest
+// run of white space can end at a capital).
+func possessiveMayStart(text string, c int) bool {
+	for word := 0; word < 2; word++ {
+		if c >= len(text) || text[c] < 'A' || text[c] > 'Z' {
+			return false
+		}
+		j := lettersEnd(text, c+1)
+		if j == c+1 {
+			return false
+		}
+		if strings.HasPrefix(text[j:], "'s") || strings.HasPrefix(text[j:], "’s") {
+			return true
+		}
+		c = j
+		for c < len(text) && isRESpace(text[c]) {
+			c++
+		}
+		if c == j {
+			return false
+		}
+	}
+	return false
+}
+
+// lettersEnd is the end of the run of \p{L} runes from i (an invalid
+// byte, read as U+FFFD, is no letter).
+func lettersEnd(text string, i int) int {
+	for i < len(text) {
+		r, w := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		i += w
+	}
+	return i
 }
 
 func lowerASCII(b byte) byte {

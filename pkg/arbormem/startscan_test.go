@@ -179,6 +179,8 @@ var startScanCases = []string{
 	// Head sets.
 	"On the trip x", "on\tmy  x", "for THE x", "o\u212a kay", "O\u212aay", "\u212aay kay", "ſbc sac SBC", "The\nmy\tthe ",
 	"abdef cef abef cdef", "acd ABCD aCd", "o k o\bk", "x5y x55y", "back to the trip, about our plan", "Going back to Sam's party",
+	"Sam's dog", "Sam’s new car", "Mary Ann's big day", "Mary  Ann’s x", "MARY's plan", "Aé's x", "A's x", "Ab\u00a0Cd's x",
+	"Ab\tCd's x", "Ab Cd Ef's x", "Ab's\xff x", "Ab\xff's x", "Ab Cd\n's x", "Ab 's x", "xAb's y", "Ab'S y", "Ab Cd",
 }
 
 // TestStartScanSameAsRegexp: on the edge cases, on the texts of the
