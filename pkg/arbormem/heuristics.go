@@ -75,7 +75,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 	// spent, most candidates are passed over by their length alone.
 	type cand struct {
 		sent      string
-		src       turnSource
+		src       *turnSource
 		prio      int
 		order     int
 		text      string
@@ -105,7 +105,9 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 		return c.terms
 	}
 	var cands []cand
-	for _, src := range sourcesOf(in) {
+	srcs := sourcesOf(in)
+	for i := range srcs {
+		src := &srcs[i]
 		for _, sent := range sentences(stripMarkdown(src.text)) {
 			n := fieldCount(sent)
 			if n < 3 || isFiller(sent) {
