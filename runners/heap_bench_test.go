@@ -142,6 +142,10 @@ func writeHeapProfile(path string) error {
 //     issue's "offline ArborMem commit (BEAM)" figure;
 //   - with ARBOR_COMMIT_DATA=BENCHMARK:PATH, every interaction of a dataset
 //     file of yours (e.g. locomo:locomo10.json), in one instance.
+//
+// ARBOR_COMMIT_YAML is YAML laid over the default configuration, to price
+// one part of the method by turning it off, e.g.
+// ARBOR_COMMIT_YAML='arbormem: {localization: false}'.
 func BenchmarkOfflineCommit(b *testing.B) {
 	fixture, err := allInteractions("beam", "../datasets/beam/testdata/chats/100K")
 	if err != nil {
@@ -167,7 +171,11 @@ func BenchmarkOfflineCommit(b *testing.B) {
 		}
 		inputs = append(inputs, input{bench, bench, ins})
 	}
-	cfg := testConfig(b)
+	var overlay []string
+	if y := os.Getenv("ARBOR_COMMIT_YAML"); y != "" {
+		overlay = append(overlay, y+"\n")
+	}
+	cfg := testConfig(b, overlay...)
 	for _, input := range inputs {
 		d, err := newMemoryDeps(context.Background(), cfg, input.benchmark)
 		if err != nil {

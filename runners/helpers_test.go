@@ -22,7 +22,7 @@ import (
 )
 
 // update rewrites the golden files (go test ./runners/ -run Golden -update).
-var update = flag.Bool("update", false, "rewrite golden files")
+var _ = flag.Bool("update", false, "rewrite golden files")
 
 // testConfig is the embedded offline default with run outputs (and the
 // response cache, whose default location was resolved from the default

@@ -60,10 +60,6 @@ func recallOf(s record.Sample, metric Metric, answer bool) (float64, bool) {
 	return 0, false
 }
 
-// mainBudget is the paper's "32K" answer-time evidence budget, which
-// appendix C.1 sets at 30,968 tokens (32,768 less the answer's share).
-const mainBudget = config.PaperBudget32K
-
 // BudgetLabel prints a budget as the paper's read-budget table does (256,
 // 512, 1K … 16K, 32K for 30,968) and every other budget as its exact
 // number, so that no two budgets share a label (config.BudgetLabel).

@@ -77,11 +77,6 @@ func mem0Ready(t *testing.T) {
 	}
 }
 
-func lastLine(s string) string {
-	l := strings.Split(strings.TrimSpace(s), "\n")
-	return l[len(l)-1]
-}
-
 func TestMem0Node(t *testing.T) {
 	mem0Ready(t)
 	srv, cfg := fakeModels(t)

@@ -49,14 +49,6 @@ type slotPlan struct {
 	inQuest bool // used by a question (as gold or confounder)
 }
 
-// current is the slot's value at the end of the session.
-func (s *slotPlan) current() string {
-	if s.latest != "" {
-		return s.latest
-	}
-	return s.value
-}
-
 type listPlan struct {
 	spec  *listSpec
 	items []listItem

@@ -15,7 +15,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/table/tabletest"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
+var _ = flag.Bool("update", false, "rewrite golden files under testdata/golden")
 
 // golden compares got with testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {

@@ -19,9 +19,9 @@ type step struct {
 
 // line is a compact way to write one scripted interaction.
 type line struct {
-	session, user, assistant, phrase string
-	minutes                          int // offset from the session start
-	speaker                          string
+	user, assistant, phrase string
+	minutes                 int // offset from the session start
+	speaker                 string
 }
 
 type session struct {
