@@ -900,8 +900,9 @@ const (
 
 // headSetOf returns the head set of t's matches, or false.
 func headSetOf(t *syntax.Regexp) (headSet, bool) {
+	memo := headsMemo{}
 	for n := maxHeadLen; n >= 2; n-- {
-		hs, ok := headsOf(t, n)
+		hs, ok := memo.of(t, n)
 		if !ok || len(hs) > maxHeads {
 			continue
 		}
@@ -988,11 +989,36 @@ func lowerASCII(b byte) byte {
 	return b
 }
 
+// headsMemo remembers headsOf's answers for one regexp's parts while
+// headSetOf tries each n (the answers are only read, never changed).
+type headsMemo map[headsKey]headsAnswer
+
+type headsKey struct {
+	t *syntax.Regexp
+	k int
+}
+
+type headsAnswer struct {
+	heads map[string]bool
+	ok    bool
+}
+
+// of is headsOf(t, k), remembered.
+func (m headsMemo) of(t *syntax.Regexp, k int) (map[string]bool, bool) {
+	key := headsKey{t, k}
+	if a, ok := m[key]; ok {
+		return a.heads, a.ok
+	}
+	hs, ok := m.headsOf(t, k)
+	m[key] = headsAnswer{hs, ok}
+	return hs, ok
+}
+
 // headsOf returns how t's matches can start: strings of k lower-cased
 // ASCII bytes, and shorter ones that are whole matches of t (what
 // follows t in a concatenation continues them); false when it cannot
 // tell (see headSet).
-func headsOf(t *syntax.Regexp, k int) (map[string]bool, bool) {
+func (m headsMemo) headsOf(t *syntax.Regexp, k int) (map[string]bool, bool) {
 	switch t.Op {
 	case syntax.OpEmptyMatch, syntax.OpWordBoundary, syntax.OpNoWordBoundary,
 		syntax.OpBeginText, syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine:
@@ -1019,11 +1045,11 @@ func headsOf(t *syntax.Regexp, k int) (map[string]bool, bool) {
 		}
 		return out, len(out) > 0
 	case syntax.OpCapture:
-		return headsOf(t.Sub[0], k)
+		return m.of(t.Sub[0], k)
 	case syntax.OpAlternate:
 		out := map[string]bool{}
 		for _, sub := range t.Sub {
-			hs, ok := headsOf(sub, k)
+			hs, ok := m.of(sub, k)
 			if !ok {
 				return nil, false
 			}
@@ -1033,13 +1059,13 @@ func headsOf(t *syntax.Regexp, k int) (map[string]bool, bool) {
 		}
 		return out, len(out) <= maxHeads
 	case syntax.OpQuest:
-		return repeatHeads(t.Sub[0], k, 0, 1)
+		return m.repeatHeads(t.Sub[0], k, 0, 1)
 	case syntax.OpStar:
-		return repeatHeads(t.Sub[0], k, 0, -1)
+		return m.repeatHeads(t.Sub[0], k, 0, -1)
 	case syntax.OpPlus:
-		return repeatHeads(t.Sub[0], k, 1, -1)
+		return m.repeatHeads(t.Sub[0], k, 1, -1)
 	case syntax.OpRepeat:
-		return repeatHeads(t.Sub[0], k, t.Min, t.Max)
+		return m.repeatHeads(t.Sub[0], k, t.Min, t.Max)
 	case syntax.OpConcat:
 		cur := map[string]bool{"": true}
 		for _, sub := range t.Sub {
@@ -1057,7 +1083,7 @@ func headsOf(t *syntax.Regexp, k int) (map[string]bool, bool) {
 				hs, seen := subHeads[need]
 				if !seen {
 					var ok bool
-					if hs, ok = headsOf(sub, k-len(p)); !ok {
+					if hs, ok = m.of(sub, k-len(p)); !ok {
 						return nil, false
 					}
 					subHeads[need] = hs
@@ -1065,9 +1091,9 @@ func headsOf(t *syntax.Regexp, k int) (map[string]bool, bool) {
 				for h := range hs {
 					next[p+h] = true
 				}
-			}
-			if len(next) > maxHeads {
-				return nil, false
+				if len(next) > maxHeads {
+					return nil, false
+				}
 			}
 			cur = next
 		}
@@ -1083,7 +1109,7 @@ func headsOf(t *syntax.Regexp, k int) (map[string]bool, bool) {
 // once min repetitions are done, and each further repetition extends it
 // by at least one byte (x must not match empty), so at most k of them
 // are read.
-func repeatHeads(x *syntax.Regexp, k, min, max int) (map[string]bool, bool) {
+func (m headsMemo) repeatHeads(x *syntax.Regexp, k, min, max int) (map[string]bool, bool) {
 	out := map[string]bool{}
 	cur := map[string]bool{"": true}
 	for i := 0; len(cur) > 0; i++ {
@@ -1099,16 +1125,16 @@ func repeatHeads(x *syntax.Regexp, k, min, max int) (map[string]bool, bool) {
 			if max >= 0 && i >= max {
 				continue
 			}
-			hs, ok := headsOf(x, k-len(p))
+			hs, ok := m.of(x, k-len(p))
 			if !ok || hs[""] {
 				return nil, false
 			}
 			for h := range hs {
 				next[p+h] = true
 			}
-		}
-		if len(next) > maxHeads {
-			return nil, false
+			if len(next) > maxHeads {
+				return nil, false
+			}
 		}
 		cur = next
 	}
