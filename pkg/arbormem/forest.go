@@ -192,7 +192,12 @@ func rerankText(n *Node) string {
 	b.WriteString(n.Summary)
 	if len(n.Entities) > 0 {
 		b.WriteString("\nEntities: ")
-		b.WriteString(strings.Join(n.Entities, "; "))
+		for i, e := range n.Entities {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(e)
+		}
 	}
 	return b.String()
 }
