@@ -199,7 +199,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	if node.TopicKey == "" {
 		node.TopicKey = deriveTopic(in, meta)
 	}
-	s.prepareNode(ctx, node)
+	s.prepareNode(ctx, node, src)
 	base := len(s.store.Facts)
 	facts := make([]*Fact, len(drafts))
 	for i, d := range drafts {
@@ -369,12 +369,22 @@ func (s *System) embedOne(ctx context.Context, text string) ([]float32, error) {
 // keywords only (§4.1: "extracted entities and keywords"; appendix A,
 // keyword/entity adjustment): the routing keywords are the content words of
 // the node summary, so a long raw interaction earns no more s_key than a
-// short one that says as much.
-func (s *System) prepareNode(ctx context.Context, n *Node) {
-	n.rawTokens = tokens.CountContext(ctx, s.deps.Tokens, n.rawText())
+// short one that says as much. turns is turnLines(n.Interaction), which
+// the commit has made already.
+func (s *System) prepareNode(ctx context.Context, n *Node, turns string) {
+	n.rawTokens = tokens.CountContext(ctx, s.deps.Tokens, rawTextOf(n.Interaction.Time, turns))
 	n.sumTokens = tokens.CountContext(ctx, s.deps.Tokens, n.sumText())
 	ents := strings.Join(n.Entities, " ; ")
-	n.lexTerms = s.interned(index.Analyze(n.Interaction.Text() + "\n" + n.Summary + "\n" + ents + "\n" + n.TopicKey))
+	// The lexical text is built in one piece, without making the
+	// interaction's Text() first.
+	var lex strings.Builder
+	lex.Grow(len(turns) + len(n.Summary) + len(ents) + len(n.TopicKey) + 64)
+	n.Interaction.WriteText(&lex)
+	for _, part := range [...]string{n.Summary, ents, n.TopicKey} {
+		lex.WriteByte('\n')
+		lex.WriteString(part)
+	}
+	n.lexTerms = s.interned(index.Analyze(lex.String()))
 	n.topic = s.termList(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
 	n.keyTerms = s.termList(termsOf(ents), routingKeywords(n.Summary))
 	n.Keywords = nil // MarshalJSON recomputes them

@@ -194,8 +194,14 @@ var reFrontedTopic = regexp.MustCompile(`(?i)^\s*(?:(?:okay|ok|so|right|anyway|h
 // fronted at the start of the input, and the topic phrase it names. Only
 // the explicit return cue makes a topic anchor (on every path).
 func resumeCue(text string) (string, bool) {
-	if obj, ok := returnCue(text); ok {
-		return obj, true
+	obj, ok := returnCue(text)
+	return resumeWith(text, obj, ok)
+}
+
+// resumeWith is resumeCue(text) given returnCue(text).
+func resumeWith(text, ret string, isRet bool) (string, bool) {
+	if isRet {
+		return ret, true
 	}
 	f := reFrontedTopic.FindStringSubmatch(text)
 	if f == nil {
@@ -263,8 +269,9 @@ var (
 	conversationRefBranches = sync.OnceValue(func() *branchMatcher { return newBranchMatcher(reConversationRef) })
 )
 
-// anchorsOf finds explicit topic anchors in text (at most 3).
-func anchorsOf(text string) []anchor {
+// anchorsWith finds explicit topic anchors in text (at most 3), given
+// returnCue(text) (ret, isRet).
+func anchorsWith(text, ret string, isRet bool) []anchor {
 	var out []anchor
 	seen := map[string]bool{}
 	add := func(phrase, kind string, names map[string]bool) {
@@ -317,8 +324,8 @@ func anchorsOf(text string) []anchor {
 		}
 		add(owner+"'s "+head, "possessive", nameTerms(owner))
 	}
-	if obj, ok := returnCue(text); ok && obj != "" {
-		add(obj, "return", nameTerms(properNounStrings(obj)...))
+	if isRet && ret != "" {
+		add(ret, "return", nameTerms(properNounStrings(ret)...))
 	}
 	for _, m := range findAllStringSubmatchIndex(reReturn, text, -1) {
 		obj := cleanAnchorPhrase(text[m[2]:m[3]])

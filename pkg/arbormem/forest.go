@@ -192,7 +192,12 @@ func rerankText(n *Node) string {
 	b.WriteString(n.Summary)
 	if len(n.Entities) > 0 {
 		b.WriteString("\nEntities: ")
-		b.WriteString(strings.Join(n.Entities, "; "))
+		for i, e := range n.Entities {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(e)
+		}
 	}
 	return b.String()
 }
@@ -209,8 +214,12 @@ func speakerName(t dialog.Turn) string {
 }
 
 // rawItemText renders a node's original turns for [ConversationHistory].
-func rawItemText(in dialog.Interaction) string {
-	return "[" + dialog.FormatTime(in.Time) + "] " + turnLines(in)
+func rawItemText(in dialog.Interaction) string { return rawTextOf(in.Time, turnLines(in)) }
+
+// rawTextOf is rawItemText of an interaction at t whose turnLines are
+// turns.
+func rawTextOf(t time.Time, turns string) string {
+	return "[" + dialog.FormatTime(t) + "] " + turns
 }
 
 // turnLines renders an interaction's turns as "Speaker: content" lines.

@@ -75,7 +75,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 	// spent, most candidates are passed over by their length alone.
 	type cand struct {
 		sent      string
-		src       turnSource
+		src       *turnSource
 		prio      int
 		order     int
 		text      string
@@ -105,7 +105,9 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 		return c.terms
 	}
 	var cands []cand
-	for _, src := range sourcesOf(in) {
+	srcs := sourcesOf(in)
+	for i := range srcs {
+		src := &srcs[i]
 		for _, sent := range sentences(stripMarkdown(src.text)) {
 			n := fieldCount(sent)
 			if n < 3 || isFiller(sent) {
@@ -167,7 +169,11 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 		parts[i] = c.text
 	}
 	all := strings.TrimSpace(in.Text())
-	return sanitizeMeta(NodeMeta{Summary: strings.Join(parts, " "), Entities: extractEntities(stripMarkdown(all), 12)}), nil
+	// The whole interaction's entities are asked for only here: computed
+	// directly, not through the memo, whose key would copy the text and
+	// whose slot would evict a sentence's (extractEntities(t, max) is
+	// entitiesOf(t, max); see extractEntities).
+	return sanitizeMeta(NodeMeta{Summary: strings.Join(parts, " "), Entities: entitiesOf(stripMarkdown(all), 12)}), nil
 }
 
 // isFiller reports a sentence that is only a discourse cue ("One more

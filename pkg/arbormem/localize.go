@@ -70,7 +70,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 			return d, nil
 		}
 	}
-	_, isReturn := resumeCue(text)
+	_, isReturn := detectResume(text)
 	newTopic := newTopicCue(text)
 	// Offline routing only: an input with no sign of leaving the active
 	// state (no return or new-topic cue, no foreign anchor, no pause or
@@ -97,9 +97,21 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 		}
 	}
 	if keyword && s.cfg.KeywordCandidates > 0 {
+		// The query is the input and its entities, made in one piece.
 		q := text
-		for _, e := range extractEntities(text, 8) {
-			q += " " + e
+		if ents := extractEntities(text, 8); len(ents) > 0 {
+			var qb strings.Builder
+			n := len(text)
+			for _, e := range ents {
+				n += 1 + len(e)
+			}
+			qb.Grow(n)
+			qb.WriteString(text)
+			for _, e := range ents {
+				qb.WriteByte(' ')
+				qb.WriteString(e)
+			}
+			q = qb.String()
 		}
 		for _, h := range s.nodeLex.Search(q, s.cfg.KeywordCandidates) {
 			note(h.ID, "k")

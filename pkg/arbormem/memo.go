@@ -12,7 +12,7 @@ import (
 // Results are shared, so the wrappers return copies.
 var (
 	entityMemo = textmemo.New(256, func(t string) []string { return entitiesOf(t, -1) })
-	anchorMemo = textmemo.New(256, anchorsOf)
+	anchorMemo = textmemo.New(256, cuesOf)
 	termsMemo  = textmemo.New(256, termsOfText)
 )
 
@@ -28,9 +28,29 @@ func extractEntities(text string, max int) []string {
 	return slices.Clone(all)
 }
 
+// inputCues are what the offline routing reads in an input: its topic
+// anchors and its return cue, which the anchors include, found once.
+type inputCues struct {
+	anchors []anchor
+	ret     string // returnCue(text)
+	isRet   bool
+}
+
+func cuesOf(text string) inputCues {
+	obj, ok := returnCue(text)
+	return inputCues{anchors: anchorsWith(text, obj, ok), ret: obj, isRet: ok}
+}
+
 // detectAnchors is anchorsOf(text), remembered (anchors are not changed
 // after they are made; the slice is a copy).
-func detectAnchors(text string) []anchor { return slices.Clone(anchorMemo.Get(text)) }
+func detectAnchors(text string) []anchor { return slices.Clone(anchorMemo.Get(text).anchors) }
+
+// detectResume is resumeCue(text), with the return cue remembered beside
+// the anchors: localization reads both of the same input.
+func detectResume(text string) (string, bool) {
+	c := anchorMemo.Get(text)
+	return resumeWith(text, c.ret, c.isRet)
+}
 
 // termsOf is termsOfText(text), remembered.
 func termsOf(text string) []string { return slices.Clone(termsMemo.Get(text)) }

@@ -263,7 +263,7 @@ func (s *System) Load(ctx context.Context, path string) error {
 	f.rebuild()
 	s.forest = f
 	for i, n := range f.Nodes {
-		s.prepareNode(ctx, n)
+		s.prepareNode(ctx, n, turnLines(n.Interaction))
 		s.indexNode(n)
 		if len(nv[i]) == s.deps.Embed.Dim() {
 			s.nodeVec.AddUnit(n.Seq, nv[i])

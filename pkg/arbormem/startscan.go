@@ -843,7 +843,22 @@ func derivedScan(re *regexp.Regexp) *startScan {
 	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
 		t = t.Simplify()
 		if st := startsOf(t); minLen(t) > 0 && st.selective() {
-			sc = newStartScan(re, st.next)
+			next, may := st.next, handChecks[re]
+			if hs, ok := headSetOf(t); ok {
+				may = hs.may
+			}
+			if may != nil {
+				next = func(text string, from int) int {
+					for {
+						c := st.next(text, from)
+						if c < 0 || may(text, c) {
+							return c
+						}
+						from = c + 1
+					}
+				}
+			}
+			sc = newStartScan(re, next)
 		}
 	}
 	derivedScans.Store(re, sc)
@@ -851,6 +866,280 @@ func derivedScan(re *regexp.Regexp) *startScan {
 }
 
 var derivedScans sync.Map // *regexp.Regexp → *startScan (nil: none)
+
+// A head set is what the first n bytes of every match of a regexp can
+// be, lower-cased: a derived scan's candidates are only the first bytes
+// of matches (a word start with "a", "o" or "f" for reReturn's "about",
+// "on" and "for", which most words of a text are), and one look at the
+// next bytes rules most of them out before the anchored attempt, which
+// costs far more. n is the largest, up to maxHeadLen, for which the
+// heads can be listed (maxHeads of them at most).
+//
+// Exactness: headsOf gives, for each match, the lower-cased ASCII bytes
+// it starts with, reading literals, small ASCII classes, alternations,
+// repetitions and captures, and skipping empty-width assertions (which
+// can only rule more out); anything else (a rune outside ASCII, a large
+// class, a match shorter than n) gives no head set. The check lower-cases
+// the text's bytes too, so a case-sensitive literal passes other cases
+// as well, and it lets through a candidate whose next bytes are not
+// ASCII (a fold of (?i)'s k or s, U+212A or U+017F, or a byte U+FFFD
+// stands for) or that lies within n bytes of the end: it drops only
+// positions where no match can start. TestStartScanSameAsRegexp and
+// FuzzStartScan compare the derived scans with their regexps.
+type headSet struct {
+	n     int
+	heads map[string]bool
+}
+
+// maxHeadLen is the most bytes of a candidate a head set checks;
+// maxHeads bounds a head set (more heads filter little).
+const (
+	maxHeadLen = 8
+	maxHeads   = 512
+)
+
+// headSetOf returns the head set of t's matches, or false.
+func headSetOf(t *syntax.Regexp) (headSet, bool) {
+	memo := headsMemo{}
+	for n := maxHeadLen; n >= 2; n-- {
+		hs, ok := memo.of(t, n)
+		if !ok || len(hs) > maxHeads {
+			continue
+		}
+		for h := range hs {
+			if len(h) < n {
+				ok = false // a match shorter than n
+				break
+			}
+		}
+		if ok {
+			return headSet{n, hs}, true
+		}
+	}
+	return headSet{}, false
+}
+
+// may reports whether a match can start at c.
+func (hs headSet) may(text string, c int) bool {
+	if c+hs.n > len(text) {
+		return true
+	}
+	var k [maxHeadLen]byte
+	for i := range hs.n {
+		b := text[c+i]
+		if b >= utf8.RuneSelf {
+			return true
+		}
+		k[i] = lowerASCII(b)
+	}
+	return hs.heads[string(k[:hs.n])]
+}
+
+// handChecks are necessary conditions for a match to start at a derived
+// scan's candidate, written by hand for regexps with no head set.
+var handChecks = map[*regexp.Regexp]func(text string, c int) bool{rePossessive: possessiveMayStart}
+
+// possessiveMayStart reports whether a match of rePossessive
+// (`\b([A-Z][\p{L}]+(?:\s+[A-Z][\p{L}]+)?)['’]s\s+…`) can start at c: a
+// capital, letters, and "'s" or "’s" right after them or after a second
+// capitalised word. A run of letters is followed by neither an apostrophe
+// nor white space except where it ends, so only the longest run of each
+// word can end where the rest of the match begins (as only the longest
+// run of white space can end at a capital).
+func possessiveMayStart(text string, c int) bool {
+	for word := 0; word < 2; word++ {
+		if c >= len(text) || text[c] < 'A' || text[c] > 'Z' {
+			return false
+		}
+		j := lettersEnd(text, c+1)
+		if j == c+1 {
+			return false
+		}
+		if strings.HasPrefix(text[j:], "'s") || strings.HasPrefix(text[j:], "’s") {
+			return true
+		}
+		c = j
+		for c < len(text) && isRESpace(text[c]) {
+			c++
+		}
+		if c == j {
+			return false
+		}
+	}
+	return false
+}
+
+// lettersEnd is the end of the run of \p{L} runes from i (an invalid
+// byte, read as U+FFFD, is no letter).
+func lettersEnd(text string, i int) int {
+	for i < len(text) {
+		r, w := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		i += w
+	}
+	return i
+}
+
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// headsMemo remembers headsOf's answers for one regexp's parts while
+// headSetOf tries each n (the answers are only read, never changed).
+type headsMemo map[headsKey]headsAnswer
+
+type headsKey struct {
+	t *syntax.Regexp
+	k int
+}
+
+type headsAnswer struct {
+	heads map[string]bool
+	ok    bool
+}
+
+// of is headsOf(t, k), remembered.
+func (m headsMemo) of(t *syntax.Regexp, k int) (map[string]bool, bool) {
+	key := headsKey{t, k}
+	if a, ok := m[key]; ok {
+		return a.heads, a.ok
+	}
+	hs, ok := m.headsOf(t, k)
+	m[key] = headsAnswer{hs, ok}
+	return hs, ok
+}
+
+// headsOf returns how t's matches can start: strings of k lower-cased
+// ASCII bytes, and shorter ones that are whole matches of t (what
+// follows t in a concatenation continues them); false when it cannot
+// tell (see headSet).
+func (m headsMemo) headsOf(t *syntax.Regexp, k int) (map[string]bool, bool) {
+	switch t.Op {
+	case syntax.OpEmptyMatch, syntax.OpWordBoundary, syntax.OpNoWordBoundary,
+		syntax.OpBeginText, syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine:
+		return map[string]bool{"": true}, true
+	case syntax.OpLiteral:
+		var b []byte
+		for _, r := range t.Rune[:min(k, len(t.Rune))] {
+			if r >= utf8.RuneSelf {
+				return nil, false
+			}
+			b = append(b, lowerASCII(byte(r)))
+		}
+		return map[string]bool{string(b): true}, true
+	case syntax.OpCharClass:
+		out := map[string]bool{}
+		for i := 0; i+1 < len(t.Rune); i += 2 {
+			lo, hi := t.Rune[i], t.Rune[i+1]
+			if hi >= utf8.RuneSelf || hi-lo >= 32 {
+				return nil, false
+			}
+			for r := lo; r <= hi; r++ {
+				out[string(lowerASCII(byte(r)))] = true
+			}
+		}
+		return out, len(out) > 0
+	case syntax.OpCapture:
+		return m.of(t.Sub[0], k)
+	case syntax.OpAlternate:
+		out := map[string]bool{}
+		for _, sub := range t.Sub {
+			hs, ok := m.of(sub, k)
+			if !ok {
+				return nil, false
+			}
+			for h := range hs {
+				out[h] = true
+			}
+		}
+		return out, len(out) <= maxHeads
+	case syntax.OpQuest:
+		return m.repeatHeads(t.Sub[0], k, 0, 1)
+	case syntax.OpStar:
+		return m.repeatHeads(t.Sub[0], k, 0, -1)
+	case syntax.OpPlus:
+		return m.repeatHeads(t.Sub[0], k, 1, -1)
+	case syntax.OpRepeat:
+		return m.repeatHeads(t.Sub[0], k, t.Min, t.Max)
+	case syntax.OpConcat:
+		cur := map[string]bool{"": true}
+		for _, sub := range t.Sub {
+			next := map[string]bool{}
+			var subHeads map[string]map[string]bool // by how many bytes are still needed
+			for p := range cur {
+				if len(p) == k {
+					next[p] = true
+					continue
+				}
+				if subHeads == nil {
+					subHeads = map[string]map[string]bool{}
+				}
+				need := string(rune('0' + k - len(p)))
+				hs, seen := subHeads[need]
+				if !seen {
+					var ok bool
+					if hs, ok = m.of(sub, k-len(p)); !ok {
+						return nil, false
+					}
+					subHeads[need] = hs
+				}
+				for h := range hs {
+					next[p+h] = true
+				}
+				if len(next) > maxHeads {
+					return nil, false
+				}
+			}
+			cur = next
+		}
+		return cur, true
+	}
+	// Any character, large classes: no head set.
+	return nil, false
+}
+
+// repeatHeads is headsOf for x repeated min to max times (max < 0: no
+// limit). A head complete after some repetitions stays what the match
+// starts with however many follow; an incomplete one is a whole match
+// once min repetitions are done, and each further repetition extends it
+// by at least one byte (x must not match empty), so at most k of them
+// are read.
+func (m headsMemo) repeatHeads(x *syntax.Regexp, k, min, max int) (map[string]bool, bool) {
+	out := map[string]bool{}
+	cur := map[string]bool{"": true}
+	for i := 0; len(cur) > 0; i++ {
+		next := map[string]bool{}
+		for p := range cur {
+			if len(p) == k {
+				out[p] = true
+				continue
+			}
+			if i >= min {
+				out[p] = true
+			}
+			if max >= 0 && i >= max {
+				continue
+			}
+			hs, ok := m.of(x, k-len(p))
+			if !ok || hs[""] {
+				return nil, false
+			}
+			for h := range hs {
+				next[p+h] = true
+			}
+			if len(next) > maxHeads {
+				return nil, false
+			}
+		}
+		cur = next
+	}
+	return out, len(out) <= maxHeads
+}
 
 // finiteLanguage returns every string the case-sensitive regexp expr
 // matches; expr must be built of literals, alternations, concatenations,

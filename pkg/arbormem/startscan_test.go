@@ -50,6 +50,9 @@ var startScans = sync.OnceValue(func() []namedScan {
 var derivationCases = []string{
 	`[\x{80}-\x{10FFFF}]x?`, `(?i)\bk\w`, `(?i)s[a-z]`, `^ab|cd`, `a?^b|c`, `\b\$5|\b_x`, `é+`, `(?i)é`,
 	`[\x{D000}-\x{E100}]`, `(?i)\b(?:the|ſo)\b`, `\B9|\bx`, `(?:\bq|r)s`, `[^\x00-\x{FFFC}]`,
+	// Head sets: folds, case-sensitive literals, optional parts, classes.
+	`(?i)\b(?:on|for)\s+(?:the|my)\s+x`, `(?i)\bkay`, `(?i)\bs[ab]c`, `\b(?:The|my)\s`, `(?:ab|c)d?ef`, `(?i)a(?:b|)cd`,
+	`(?i)\bo\bk`, `x[0-9]y`,
 }
 
 // checkStartScans fails t unless every start scan gives, on text, exactly
@@ -173,6 +176,11 @@ var startScanCases = []string{
 	"1,1,1,2 km", "1,2.3.4 dollars", "7.5.3 km", "5%", "5%x", "5 %", "5 %a", "5  km", "5\tkm", "1.x dollars", "1. dollars",
 	"5 ſt May", "5ſt May", "3rd   of  ſep", "3RD OF\nmay", "3 ofjune", "3 of  june", "12th  June", "123 june", "1 2 may", "5thmay",
 	"5 \u212am", "5 eurx", "5 euro", "5eur", "5 usd_", "3:", "3 :30", "123pm", "1 2pm", "12\tPM", "9 Ap", "2023-0501", "2023-05-0",
+	// Head sets.
+	"On the trip x", "on\tmy  x", "for THE x", "o\u212a kay", "O\u212aay", "\u212aay kay", "ſbc sac SBC", "The\nmy\tthe ",
+	"abdef cef abef cdef", "acd ABCD aCd", "o k o\bk", "x5y x55y", "back to the trip, about our plan", "Going back to Sam's party",
+	"Sam's dog", "Sam’s new car", "Mary Ann's big day", "Mary  Ann’s x", "MARY's plan", "Aé's x", "A's x", "Ab\u00a0Cd's x",
+	"Ab\tCd's x", "Ab Cd Ef's x", "Ab's\xff x", "Ab\xff's x", "Ab Cd\n's x", "Ab 's x", "xAb's y", "Ab'S y", "Ab Cd",
 }
 
 // TestStartScanSameAsRegexp: on the edge cases, on the texts of the

@@ -22,8 +22,17 @@ func termsOfText(text string) []string {
 	if len(raw) == 0 {
 		return nil
 	}
-	seen := make(map[string]struct{}, len(raw))
 	out := raw[:0:0]
+	if len(raw) <= smallTermList {
+		// A short list is deduplicated by looking back, without a map.
+		for _, t := range raw {
+			if len(t) >= 2 && !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	seen := make(map[string]struct{}, len(raw))
 	for _, t := range raw {
 		if len(t) < 2 {
 			continue
@@ -36,6 +45,10 @@ func termsOfText(text string) []string {
 	}
 	return out
 }
+
+// smallTermList is the longest analysis termsOfText deduplicates without
+// a map (most of its texts are a sentence, a summary or a topic line).
+const smallTermList = 48
 
 // termSet is a set of analyzed terms.
 type termSet map[string]struct{}
@@ -222,27 +235,35 @@ func (s termSet) sorted() []string {
 
 // words splits text into word tokens keeping case, inner apostrophes,
 // hyphens, periods and commas between digits ("2,500", "6:30", "e-mail").
+// It reads the runes in place: a word's runes are letters, digits, signs
+// and inner punctuation, never U+FFFD, so each was decoded from valid
+// UTF-8 and the word is the text's own bytes (the same string that
+// converting its runes back gives; wordsRef in the tests converts).
 func words(text string) []string {
 	var out []string
 	start := -1
-	rs := []rune(text)
-	for i, r := range rs {
-		inner := (r == '\'' || r == '’' || r == '-' || r == '.' || r == ',' || r == ':') && start >= 0 && i+1 < len(rs) &&
-			(unicode.IsLetter(rs[i+1]) || unicode.IsDigit(rs[i+1])) &&
-			((r != '.' && r != ',' && r != ':') || (unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1])))
+	var prev rune // the rune before i
+	for i := 0; i < len(text); {
+		r, w := utf8.DecodeRuneInString(text[i:])
+		inner := false
+		if (r == '\'' || r == '’' || r == '-' || r == '.' || r == ',' || r == ':') && start >= 0 && i+w < len(text) {
+			next, _ := utf8.DecodeRuneInString(text[i+w:])
+			inner = (unicode.IsLetter(next) || unicode.IsDigit(next)) &&
+				((r != '.' && r != ',' && r != ':') || (unicode.IsDigit(prev) && unicode.IsDigit(next)))
+		}
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '$' || r == '€' || r == '£' || r == '%' || inner {
 			if start < 0 {
 				start = i
 			}
-			continue
-		}
-		if start >= 0 {
-			out = append(out, string(rs[start:i]))
+		} else if start >= 0 {
+			out = append(out, text[start:i])
 			start = -1
 		}
+		prev = r
+		i += w
 	}
 	if start >= 0 {
-		out = append(out, string(rs[start:]))
+		out = append(out, text[start:])
 	}
 	return out
 }

@@ -254,6 +254,10 @@ func TestTextAnalysisMatchesReference(t *testing.T) {
 		if got, want := fieldCount(text), len(strings.Fields(text)); got != want {
 			t.Fatalf("text %d (%.80q): fieldCount = %d, want %d", i, text, got, want)
 		}
+		if got, want := words(text), wordsRef(text); !slices.Equal(got, want) {
+			t.Fatalf("text %d (%.80q): words = %q, want %q", i, text, got, want)
+		}
+		checkCues(t, text)
 		for _, s := range sentencesRef(text) {
 			if got, want := hasDetail(s), hasDetailRef(s); got != want {
 				t.Fatalf("hasDetail(%q) = %v, want %v", s, got, want)
@@ -269,6 +273,48 @@ func checkProperNouns(t *testing.T, s string) {
 	t.Helper()
 	if got, want := properNouns(s), properNounsAtRef(s, reWordLocs(s)); !reflect.DeepEqual(got, want) {
 		t.Fatalf("properNouns(%q) = %v, want %v", s, got, want)
+	}
+}
+
+// wordsRef is words as it was written first, over the text's runes
+// converted to a slice.
+func wordsRef(text string) []string {
+	var out []string
+	start := -1
+	rs := []rune(text)
+	for i, r := range rs {
+		inner := (r == '\'' || r == '’' || r == '-' || r == '.' || r == ',' || r == ':') && start >= 0 && i+1 < len(rs) &&
+			(unicode.IsLetter(rs[i+1]) || unicode.IsDigit(rs[i+1])) &&
+			((r != '.' && r != ',' && r != ':') || (unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1])))
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '$' || r == '€' || r == '£' || r == '%' || inner {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, string(rs[start:i]))
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, string(rs[start:]))
+	}
+	return out
+}
+
+// checkCues fails t unless the remembered cues of text (anchors and the
+// resume cue, which share one return-cue search) are what each finds
+// alone.
+func checkCues(t *testing.T, text string) {
+	t.Helper()
+	ret, isRet := returnCue(text)
+	if got, want := detectAnchors(text), anchorsWith(text, ret, isRet); !reflect.DeepEqual(got, want) {
+		t.Fatalf("detectAnchors(%q) = %v, want %v", text, got, want)
+	}
+	gotObj, gotOK := detectResume(text)
+	if wantObj, wantOK := resumeCue(text); gotObj != wantObj || gotOK != wantOK {
+		t.Fatalf("detectResume(%q) = %q, %v, want %q, %v", text, gotObj, gotOK, wantObj, wantOK)
 	}
 }
 
@@ -291,6 +337,9 @@ func FuzzTextAnalysisMatchesReference(f *testing.F) {
 		if got, want := extractEntities(text, 8), extractEntitiesRef(text, 8); !reflect.DeepEqual(got, want) {
 			t.Fatalf("extractEntities(%q) = %q, want %q", text, got, want)
 		}
+		if got, want := entitiesOf(text, 12), extractEntitiesRef(text, 12); !reflect.DeepEqual(got, want) {
+			t.Fatalf("entitiesOf(%q, 12) = %q, want %q", text, got, want)
+		}
 		if got, want := sentences(text), sentencesRef(text); !reflect.DeepEqual(got, want) {
 			t.Fatalf("sentences(%q) = %q, want %q", text, got, want)
 		}
@@ -301,6 +350,10 @@ func FuzzTextAnalysisMatchesReference(f *testing.F) {
 		if got, want := fieldCount(text), len(strings.Fields(text)); got != want {
 			t.Fatalf("fieldCount(%q) = %d, want %d", text, got, want)
 		}
+		if got, want := words(text), wordsRef(text); !slices.Equal(got, want) {
+			t.Fatalf("words(%q) = %q, want %q", text, got, want)
+		}
+		checkCues(t, text)
 		for _, w := range strings.Fields(text) {
 			if got, want := isUpperString(w), strings.ToUpper(w) == w; got != want {
 				t.Fatalf("isUpperString(%q) = %v, want %v", w, got, want)

@@ -67,6 +67,13 @@ func (in Interaction) join(role string) string {
 // baselines store and token budgets are counted on.
 func (in Interaction) Text() string {
 	var b strings.Builder
+	in.WriteText(&b)
+	return b.String()
+}
+
+// WriteText writes Text() to b, for callers that make a longer text of
+// it without building the interaction's text first.
+func (in Interaction) WriteText(b *strings.Builder) {
 	for i, t := range in.Turns {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -79,7 +86,6 @@ func (in Interaction) Text() string {
 		b.WriteString(": ")
 		b.WriteString(t.Content)
 	}
-	return b.String()
 }
 
 // TimeLayout is how interaction and question times are shown to models

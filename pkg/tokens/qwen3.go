@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -73,6 +74,7 @@ type Qwen3 struct {
 	// pieces remembers the token counts of recent short pieces (see
 	// pieceCount).
 	pieces *textmemo.Memo[int]
+	short  *shortCounts
 	added  []addedToken // longest first
 	first  [256]bool    // first bytes of added tokens
 }
@@ -100,7 +102,7 @@ func NewQwen3() (*Qwen3, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tokens: data/qwen3.tiktoken.gz: %w", err)
 	}
-	q := &Qwen3{ranks: ranks, pieces: textmemo.New[int](pieceMemoSlots, nil)}
+	q := &Qwen3{ranks: ranks, pieces: textmemo.New[int](pieceMemoSlots, nil), short: newShortCounts()}
 	for i, a := range info.AddedTokens {
 		if a.Content == "" {
 			return nil, fmt.Errorf("tokens: data/qwen3.json: added_tokens[%d]: empty content", i)
@@ -165,6 +167,7 @@ func (q *Qwen3) Count(text string) int {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}
+	q.short.sync()
 	n := 0
 	q.eachSegment(text, func(ordinary string) { n += q.countOrdinary(ordinary) }, func(int) { n++ })
 	return n
@@ -212,7 +215,8 @@ func (q *Qwen3) countOrdinary(text string) int {
 	return n
 }
 
-// Piece memo bounds: pieces of at most maxMemoPiece bytes, in
+// Piece memo bounds: pieces of more than maxShortPiece (see shortCounts)
+// and at most maxMemoPiece bytes, in
 // pieceMemoSlots direct-mapped slots (a new piece evicts the one in its
 // slot), so the memo holds at most pieceMemoSlots × (maxMemoPiece + 40)
 // bytes, under 300 KiB.
@@ -227,10 +231,67 @@ const (
 // recent pieces answers most of them from cache. Its slots are the
 // counter's (the counts depend on its vocabulary).
 func (q *Qwen3) pieceCount(p string) int {
+	if len(p) <= maxShortPiece {
+		return q.short.count(p, q.countPiece)
+	}
 	if len(p) > maxMemoPiece {
 		return q.countPiece(p)
 	}
 	return q.pieces.GetWith(p, func() int { return q.countPiece(p) })
+}
+
+// shortCounts remembers the token counts of pieces of at most
+// maxShortPiece bytes, most of a text's (" the", " and", "ing"), in one
+// word each: the piece's bytes, its length and its count (at most its
+// length: every token is at least one byte) packed together, so a lookup
+// is one load of a 128 KiB table and a compare, where the piece memo
+// hashes the piece and follows two pointers. A slot is written whole
+// (atomically), so a reader sees a whole entry or another piece's, which
+// the compare rejects; a new piece evicts the one in its slot. The slots
+// are emptied at the first Count after textmemo.ResetAll (the benchmarks'
+// and fuzz targets' "first sight"), which a one-slot memo of its own
+// tells: ResetAll empties that slot too.
+type shortCounts struct {
+	slots [1 << shortBits]atomic.Uint64
+	gen   atomic.Pointer[byte]
+	reset *textmemo.Memo[*byte]
+}
+
+const (
+	shortBits     = 14
+	maxShortPiece = 7
+	countShift    = 59 // above 7 bytes of piece and 3 bits of length
+)
+
+func newShortCounts() *shortCounts {
+	return &shortCounts{reset: textmemo.New[*byte](1, nil)}
+}
+
+// sync empties the slots if textmemo.ResetAll ran since the last call.
+func (c *shortCounts) sync() {
+	g := c.reset.GetWith("", func() *byte { return new(byte) })
+	if c.gen.Load() == g {
+		return
+	}
+	for i := range c.slots {
+		c.slots[i].Store(0)
+	}
+	c.gen.Store(g)
+}
+
+// count is compute() for p (1 to maxShortPiece bytes), remembered.
+func (c *shortCounts) count(p string, compute func(string) int) int {
+	key := uint64(len(p)) << 56
+	for i := range len(p) {
+		key |= uint64(p[i]) << (8 * i)
+	}
+	sl := &c.slots[(key*0x9E3779B97F4A7C15)>>(64-shortBits)]
+	if w := sl.Load(); w&(1<<countShift-1) == key {
+		return int(w >> countShift)
+	}
+	n := compute(p)
+	sl.Store(key | uint64(n)<<countShift)
+	return n
 }
 
 // countPiece is len(appendPiece(nil, p)).

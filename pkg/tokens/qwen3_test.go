@@ -198,3 +198,46 @@ func BenchmarkNewQwen3(b *testing.B) {
 		}
 	}
 }
+
+// TestShortCounts: the packed cache of short pieces' counts returns what
+// it was given for every length and byte value (a slot's word holds the
+// piece, its length and the count), forgets on textmemo.ResetAll, and
+// Count agrees with Encode with the cache empty, filled, and reset.
+func TestShortCounts(t *testing.T) {
+	c := newShortCounts()
+	c.sync()
+	calls := 0
+	fake := func(p string) int { calls++; return len(p)%7 + 1 }
+	pieces := []string{"\x00", "\x00\x00", "\xff", "\xff\xff\xff\xff\xff\xff\xff", " the", "ing", "a", "ab\x00", "1234567"}
+	for round := range 2 {
+		for _, p := range pieces {
+			if got := c.count(p, fake); got != len(p)%7+1 {
+				t.Fatalf("round %d: count(%q) = %d, want %d", round, p, got, len(p)%7+1)
+			}
+		}
+	}
+	if calls != len(pieces) {
+		t.Fatalf("%d computations for %d pieces asked twice, want %d", calls, len(pieces), len(pieces))
+	}
+	textmemo.ResetAll()
+	c.sync()
+	c.count(" the", fake)
+	if calls != len(pieces)+1 {
+		t.Fatalf("after ResetAll the piece was not computed again (%d computations)", calls)
+	}
+	q, err := NewQwen3()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{benchChat, "the cat and the hat and the cat", "a\u0301 😀 12345 \xff <|im_end|>x"} {
+		want := len(q.Encode(text))
+		for round := range 3 {
+			if round == 2 {
+				textmemo.ResetAll()
+			}
+			if got := q.Count(text); got != want {
+				t.Fatalf("round %d: Count = %d, Encode gives %d ids", round, got, want)
+			}
+		}
+	}
+}
