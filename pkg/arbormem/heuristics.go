@@ -109,11 +109,15 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 	for i := range srcs {
 		src := &srcs[i]
 		for _, sent := range sentences(stripMarkdown(src.text)) {
-			n := fieldCount(sent)
-			if n < 3 || isFiller(sent) {
+			if fieldCount(sent) < 3 {
 				continue
 			}
+			// A sentence with detail is no filler, whatever cue opens it;
+			// the cue's regexp runs only on the others.
 			detail := hasDetail(sent)
+			if !detail && isFiller(sent) {
+				continue
+			}
 			prio := 0
 			switch {
 			case src.human && detail:
@@ -176,11 +180,11 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 	return sanitizeMeta(NodeMeta{Summary: strings.Join(parts, " "), Entities: entitiesOf(stripMarkdown(all), 12)}), nil
 }
 
-// isFiller reports a sentence that is only a discourse cue ("One more
-// thing on this.", "Okay, another thing:").
+// isFiller reports whether a sentence without detail (!hasDetail) is only
+// a discourse cue ("One more thing on this.", "Okay, another thing:").
 func isFiller(sent string) bool {
 	loc := findStringIndex(reContinuation, sent)
-	if loc == nil || hasDetail(sent) {
+	if loc == nil {
 		return false
 	}
 	return fieldCount(strings.Trim(sent[loc[1]:], " .,:;!-—")) < 3
