@@ -351,10 +351,38 @@ func indexIn(text string, from int, set *byteSet) int {
 
 const digitBytes = "0123456789"
 
+// indexDigit returns the first i >= from where text[i] is an ASCII digit,
+// or -1 (indexIn with the set of digits; indexDigitRef in the tests),
+// eight bytes at a time: digits are rare in prose, and the entity scans
+// look for them over whole interactions. A word x of eight bytes may hold
+// a digit when some byte of x^0x30… is below 10, which the bit trick
+// (t-0x0A…)&^t&0x80… tells; the bytes of such a word are then looked at
+// one by one, so the trick only skips words, never decides.
+func indexDigit(text string, from int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := max(from, 0)
+	for ; i+8 <= len(text); i += 8 {
+		x := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
+			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		if t := x ^ 0x30*ones; (t-10*ones)&^t&highs != 0 {
+			for k := i; k < i+8; k++ {
+				if isDigitByte(text[k]) {
+					return k
+				}
+			}
+		}
+	}
+	for ; i < len(text); i++ {
+		if isDigitByte(text[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
 var (
 	moneyFirst = bytesOf(digitBytes + "$\xe2\xc2") // € is E2 82 AC, £ C2 A3
-	digitFirst = bytesOf(digitBytes)
-	quoteFirst = bytesOf("\"'\xe2") // “ is E2 80 9C
+	quoteFirst = bytesOf("\"'\xe2")                // “ is E2 80 9C
 )
 
 // digitCommaEnd is the end of the run of digits and commas from i (the
@@ -433,7 +461,7 @@ func nextMoneyStart(text string, from int) int {
 // first one's unit, or lack of one.
 func nextQuantityStart(text string, from int) int {
 	for i := from; ; i++ {
-		if i = indexIn(text, i, digitFirst); i < 0 {
+		if i = indexDigit(text, i); i < 0 {
 			return -1
 		}
 		if !wordStart(text, i) {
@@ -450,7 +478,7 @@ func nextQuantityStart(text string, from int) int {
 // nextDateISOStart: reDateISO is \b then \d{4}-\d{2}-\d{2}.
 func nextDateISOStart(text string, from int) int {
 	for i := from; ; i++ {
-		if i = indexIn(text, i, digitFirst); i < 0 {
+		if i = indexDigit(text, i); i < 0 {
 			return -1
 		}
 		if wordStart(text, i) && isISODate(text[i:]) {
@@ -477,7 +505,7 @@ func isISODate(s string) bool {
 // case (neither letter folds to a non-ASCII rune).
 func nextClockStart(text string, from int) int {
 	for i := from; ; i++ {
-		if i = indexIn(text, i, digitFirst); i < 0 {
+		if i = indexDigit(text, i); i < 0 {
 			return -1
 		}
 		if wordStart(text, i) && clockAfterDigits(text, i) {
@@ -528,7 +556,7 @@ func nextDateTextStart(text string, from int, cur *scanCursor) int {
 			}
 			from = cur.d + 1
 		}
-		d := indexIn(text, from, digitFirst)
+		d := indexDigit(text, from)
 		if d < 0 {
 			return -1
 		}

@@ -402,3 +402,53 @@ func FuzzDateTextStart(f *testing.F) {
 		checkDateTextStarts(t, text, steps)
 	})
 }
+
+// indexDigitRef is indexDigit one byte at a time.
+func indexDigitRef(text string, from int) int { return indexIn(text, from, bytesOf(digitBytes)) }
+
+// checkIndexDigit fails t unless indexDigit is indexDigitRef from every
+// position of text.
+func checkIndexDigit(t *testing.T, text string) {
+	t.Helper()
+	for from := 0; from <= len(text)+1; from++ {
+		if got, want := indexDigit(text, from), indexDigitRef(text, from); got != want {
+			t.Fatalf("indexDigit(%q, %d) = %d, want %d", text, from, got, want)
+		}
+	}
+}
+
+var indexDigitCases = []string{
+	"", "7", "abcdefg", "abcdefgh", "abcdefgh9", "abcdefghi", "0123456789", "/:/:/:/:/:/:/:/:", "\xb0\xb9\xff\x00\x3a\x2f\x30\x39",
+	"pppppppp:ppppppp/", "\x80\x80\x80\x80\x80\x80\x80\x80\x39", "\x39\xb9\xb9\xb9\xb9\xb9\xb9\xb9", "ab 12 cd 3456 ef 7 gh 8 ij 9",
+}
+
+// TestIndexDigit: on the edge cases (every byte value around the digits,
+// words of eight bytes with and without one, at every offset) and the
+// corpus texts, indexDigit finds the reference's digits.
+func TestIndexDigit(t *testing.T) {
+	for _, text := range indexDigitCases {
+		checkIndexDigit(t, text)
+	}
+	for b := range 256 {
+		for k := range 9 {
+			text := []byte("xxxxxxxxxxxxxxxxx")
+			text[k] = byte(b)
+			checkIndexDigit(t, string(text))
+		}
+	}
+	for i, text := range corpusTexts(t) {
+		if i%64 == 0 {
+			checkIndexDigit(t, text)
+		}
+	}
+}
+
+// FuzzIndexDigit: the same on arbitrary text.
+func FuzzIndexDigit(f *testing.F) {
+	for _, s := range indexDigitCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkIndexDigit(t, text)
+	})
+}

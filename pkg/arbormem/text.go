@@ -453,7 +453,7 @@ func entitiesOf(text string, max int) []string {
 	// Each pattern runs only on a text that holds what every match of it
 	// needs (RE2's \d is ASCII), and then only where a match can start
 	// (startscan.go).
-	digits := strings.ContainsAny(text, "0123456789")
+	digits := indexDigit(text, 0) >= 0
 	for _, sc := range []*startScan{scanMoney, scanQuantity, scanDateISO, scanDateText, scanClock} {
 		if !digits {
 			break
