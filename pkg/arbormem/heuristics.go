@@ -1,9 +1,10 @@
 package arbormem
 
 import (
+	"cmp"
 	"context"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -132,7 +133,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 			cands = append(cands, cand{sent: sent, src: src, prio: prio, order: len(cands)})
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].prio < cands[j].prio })
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.prio, b.prio) })
 	budget := maxSummaryWords
 	covered := map[string]bool{}
 	var picked []cand
@@ -167,7 +168,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 		}
 		picked = append(picked, p)
 	}
-	sort.SliceStable(picked, func(i, j int) bool { return picked[i].order < picked[j].order })
+	slices.SortStableFunc(picked, func(a, b cand) int { return cmp.Compare(a.order, b.order) })
 	parts := make([]string, len(picked))
 	for i, c := range picked {
 		parts[i] = c.text

@@ -163,14 +163,22 @@ func (s *startScan) all(text string, n int, sub bool) [][]int {
 
 // scan is all, and reports whether it gave way to the engine's search.
 func (s *startScan) scan(text string, n int, sub bool) (out [][]int, engine bool) {
-	rd := countingReader{budget: scanBudget(len(text))}
-	var cur scanCursor
+	// The reader is made at the first candidate (most texts a scan runs
+	// on hold none), the cursor only for a finder that keeps one.
+	var rd *countingReader
+	var cur *scanCursor
+	if s.nextCur != nil {
+		cur = new(scanCursor)
+	}
 	for pos := 0; pos < len(text) && n != 0; {
-		c := s.nextAt(text, pos, &cur)
+		c := s.nextAt(text, pos, cur)
 		if c < 0 {
 			break
 		}
-		m := s.at(text, c, sub, &rd)
+		if rd == nil {
+			rd = &countingReader{budget: scanBudget(len(text))}
+		}
+		m := s.at(text, c, sub, rd)
 		if rd.read > rd.budget {
 			// Candidates whose attempts each read far (a run of
 			// thousands of digits, every one a candidate of reMoney)

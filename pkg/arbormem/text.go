@@ -1,6 +1,7 @@
 package arbormem
 
 import (
+	"cmp"
 	"iter"
 	"regexp"
 	"slices"
@@ -478,7 +479,7 @@ func entitiesOf(text string, max int) []string {
 	// on a tie: the order one stable sort of all of them gives. Each is
 	// kept or skipped by those before it only, so once max are kept the
 	// sentences left are not read.
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].pos < hits[j].pos })
+	slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(a.pos, b.pos) })
 	var out []string
 	seen := map[string]bool{}
 	full := false
