@@ -76,6 +76,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 	// spent, most candidates are passed over by their length alone.
 	type cand struct {
 		sent      string
+		words     int // fieldCount(sent)
 		src       *turnSource
 		prio      int
 		order     int
@@ -110,7 +111,8 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 	for i := range srcs {
 		src := &srcs[i]
 		for _, sent := range sentences(stripMarkdown(src.text)) {
-			if fieldCount(sent) < 3 {
+			words := fieldCount(sent)
+			if words < 3 {
 				continue
 			}
 			// A sentence with detail is no filler, whatever cue opens it;
@@ -130,7 +132,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 			default:
 				continue
 			}
-			cands = append(cands, cand{sent: sent, src: src, prio: prio, order: len(cands)})
+			cands = append(cands, cand{sent: sent, words: words, src: src, prio: prio, order: len(cands)})
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.prio, b.prio) })
@@ -142,7 +144,10 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 		if budget <= 0 {
 			break
 		}
-		n := fieldCount(textOf(c))
+		n := c.words // the sentence's, unless the third person changed it
+		if t := textOf(c); t != c.sent {
+			n = fieldCount(t)
+		}
 		if n > budget && len(picked) > 0 && c.prio > 0 {
 			continue // too long, whatever its terms
 		}
