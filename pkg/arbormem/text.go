@@ -723,12 +723,27 @@ func isUpperString(s string) bool {
 // hasDetail reports whether a sentence carries concrete, recallable detail:
 // a number, a proper noun, a date, or a quoted title.
 func hasDetail(s string) bool {
-	for _, r := range s {
+	return hasDigit(s) || len(properNouns(s)) > 0 || scanQuoted.MatchString(s)
+}
+
+// hasDigit reports whether s holds a rune unicode.IsDigit holds for (an
+// invalid byte is U+FFFD, no digit), with ASCII bytes tested as bytes.
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if isDigitByte(c) {
+				return true
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
 		if unicode.IsDigit(r) {
 			return true
 		}
+		i += w
 	}
-	return len(properNouns(s)) > 0 || scanQuoted.MatchString(s)
+	return false
 }
 
 // normEntity is an entity's matching key.

@@ -339,7 +339,7 @@ func hasDetailRef(s string) bool {
 
 // FuzzTextAnalysisMatchesReference: the same agreement on arbitrary text.
 func FuzzTextAnalysisMatchesReference(f *testing.F) {
-	for _, s := range []string{"Jan. 5", "I met Sam's dog in Porto.\nOK", "$5 k at 3pm", "\xff'ab'", "The Bank of America and NASA’s LOUDER Ǆx ǅ", "Separately, Casa Azul. May I? Ὀ", " a\u00a0b\u0085c\u2003d \xff e\v"} {
+	for _, s := range []string{"Jan. 5", "I met Sam's dog in Porto.\nOK", "$5 k at 3pm", "\xff'ab'", "The Bank of America and NASA’s LOUDER Ǆx ǅ", "Separately, Casa Azul. May I? Ὀ", " a\u00a0b\u0085c\u2003d \xff e\v", "only ٣ left", "x\xff\u0966"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -359,6 +359,9 @@ func FuzzTextAnalysisMatchesReference(f *testing.F) {
 			t.Fatalf("wordLocs(%q) = %v, want %v", text, got, want)
 		}
 		checkProperNouns(t, text)
+		if got, want := hasDetail(text), hasDetailRef(text); got != want {
+			t.Fatalf("hasDetail(%q) = %v, want %v", text, got, want)
+		}
 		if got, want := fieldCount(text), len(strings.Fields(text)); got != want {
 			t.Fatalf("fieldCount(%q) = %d, want %d", text, got, want)
 		}
