@@ -70,12 +70,26 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 			return d, nil
 		}
 	}
-	_, isReturn := detectResume(text)
-	newTopic := newTopicCue(text)
+	// The return and new-topic cues steer only the offline routing. The
+	// new-topic cue, the dearer of the two, is read only where its answer
+	// can change the decision (newTopic remembers it): most inputs are
+	// decided before (a pause or session change rules out the implicit
+	// continuation, a scored input without a parent stays a root).
+	isReturn := false
+	if heur {
+		_, isReturn = detectResume(text)
+	}
+	var newTopicRead, newTopicSaid bool
+	newTopic := func() bool {
+		if !newTopicRead {
+			newTopicRead, newTopicSaid = true, newTopicCue(text)
+		}
+		return newTopicSaid
+	}
 	// Offline routing only: an input with no sign of leaving the active
 	// state (no return or new-topic cue, no foreign anchor, no pause or
 	// session change) continues it.
-	if heur && !isReturn && !newTopic && s.sameConversation(t, session, query) && !s.anchorConflict(anchors, f.Active) {
+	if heur && !isReturn && s.sameConversation(t, session, query) && !s.anchorConflict(anchors, f.Active) && !newTopic() {
 		d.Parent, d.Path = f.Active, "implicit"
 		return d, nil
 	}
@@ -183,9 +197,10 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 			if seq, ok := s.returnTarget(d.Candidates, f.Nodes[f.Active].Root); ok {
 				d.Parent, d.Path = seq, "return"
 			}
-		case newTopic && !anyAnchorMatch(d.Candidates):
+		case d.Parent >= 0 && !anyAnchorMatch(d.Candidates) && newTopic():
 			// An announced new agenda that names no known trajectory starts
-			// a root even when it shares vocabulary with a twin.
+			// a root even when it shares vocabulary with a twin (an input
+			// already without a parent need not ask).
 			d.Parent = -1
 		}
 		if d.Parent >= 0 {
