@@ -42,6 +42,27 @@ type Scored struct {
 	From string
 }
 
+// The recall channels of a candidate (Scored.From), as bits.
+const (
+	chanSemantic uint8 = 1 << iota
+	chanKeyword
+	chanEntity
+	chanTopic
+)
+
+// channelNames spells each set of channels as Scored.From does: the
+// channels' letters in the order localize consults them.
+var channelNames = func() (names [16]string) {
+	for set := range names {
+		for i, ch := range "sket" {
+			if set&(1<<i) != 0 {
+				names[set] += string(ch)
+			}
+		}
+	}
+	return names
+}()
+
 // Total is s_t(v) = s_ce + s_key + s_rec + s_topic.
 func (c Scored) Total() float64 { return c.CE + c.Key + c.Rec + c.Topic }
 
@@ -95,19 +116,18 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	}
 	// (c) Hybrid candidate set, reranked and scored.
 	d.Path = "scored"
-	from := map[int]string{}
-	note := func(seq int, ch string) {
-		if !strings.Contains(from[seq], ch) {
-			from[seq] += ch
-		}
-	}
+	// from holds each candidate's channels as bits (chanSemantic, ...),
+	// named once at the end (channelNames) rather than spelt out as each
+	// channel proposes the candidate.
+	from := map[int]uint8{}
+	note := func(seq int, ch uint8) { from[seq] |= ch }
 	if s.cfg.SemanticCandidates > 0 {
 		v, err := qvec()
 		if err != nil {
 			return nil, err
 		}
 		for _, h := range s.nodeVec.Search(v, s.cfg.SemanticCandidates) {
-			note(h.ID, "s")
+			note(h.ID, chanSemantic)
 		}
 	}
 	if keyword && s.cfg.KeywordCandidates > 0 {
@@ -128,15 +148,15 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 			q = qb.String()
 		}
 		for _, h := range s.nodeLex.Search(q, s.cfg.KeywordCandidates) {
-			note(h.ID, "k")
+			note(h.ID, chanKeyword)
 		}
 		for _, seq := range s.entityCandidates(text, s.cfg.KeywordCandidates) {
-			note(seq, "e")
+			note(seq, chanEntity)
 		}
 	}
 	for _, a := range anchors {
 		for _, seq := range s.topicCandidates(a, s.cfg.TopicCandidates) {
-			note(seq, "t")
+			note(seq, chanTopic)
 		}
 	}
 	if len(from) == 0 {
@@ -164,12 +184,15 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	}
 	// The input's terms are analysed only here and for a temporal cue
 	// without a topic (termsOf remembers them): most offline inputs take
-	// neither path.
-	informative := s.vocab.known(s.informativeTerms(termsOf(text)))
+	// neither path. Only s_key reads them.
+	var informative []uint32
+	if keyword {
+		informative = s.vocab.known(s.informativeTerms(termsOf(text)))
+	}
 	n := f.Len()
 	for i, seq := range seqs {
 		node := f.Nodes[seq]
-		c := Scored{Seq: seq, From: from[seq]}
+		c := Scored{Seq: seq, From: channelNames[from[seq]]}
 		c.Raw, c.Prob, c.CE = s.ceScore(ce[i])
 		if keyword {
 			c.Key = s.keywordScore(informative, node)
