@@ -97,7 +97,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	// decided before (a pause or session change rules out the implicit
 	// continuation, a scored input without a parent stays a root).
 	isReturn := false
-	if heur {
+	if heur || eagerRoutingCues {
 		_, isReturn = detectResume(text)
 	}
 	var newTopicRead, newTopicSaid bool
@@ -110,7 +110,11 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	// Offline routing only: an input with no sign of leaving the active
 	// state (no return or new-topic cue, no foreign anchor, no pause or
 	// session change) continues it.
-	if heur && !isReturn && s.sameConversation(t, session, query) && !s.anchorConflict(anchors, f.Active) && !newTopic() {
+	implicit := heur && !isReturn && s.sameConversation(t, session, query) && !s.anchorConflict(anchors, f.Active) && !newTopic()
+	if eagerRoutingCues {
+		implicit = heur && !isReturn && !newTopic() && s.sameConversation(t, session, query) && !s.anchorConflict(anchors, f.Active)
+	}
+	if implicit {
 		d.Parent, d.Path = f.Active, "implicit"
 		return d, nil
 	}
@@ -212,6 +216,15 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	if best := d.Candidates[0]; best.Total() > s.cfg.Tau {
 		d.Parent = best.Seq
 	}
+	// An announced new agenda that names no known trajectory starts a root
+	// even when it shares vocabulary with a twin (an input already without
+	// a parent need not ask).
+	newRoot := func() bool {
+		if eagerRoutingCues {
+			return newTopic() && !anyAnchorMatch(d.Candidates)
+		}
+		return d.Parent >= 0 && !anyAnchorMatch(d.Candidates) && newTopic()
+	}
 	if heur {
 		switch {
 		case isReturn && (d.Parent < 0 || f.Nodes[d.Parent].Root == f.Nodes[f.Active].Root):
@@ -220,10 +233,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 			if seq, ok := s.returnTarget(d.Candidates, f.Nodes[f.Active].Root); ok {
 				d.Parent, d.Path = seq, "return"
 			}
-		case d.Parent >= 0 && !anyAnchorMatch(d.Candidates) && newTopic():
-			// An announced new agenda that names no known trajectory starts
-			// a root even when it shares vocabulary with a twin (an input
-			// already without a parent need not ask).
+		case newRoot():
 			d.Parent = -1
 		}
 		if d.Parent >= 0 {
@@ -234,6 +244,12 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	}
 	return d, nil
 }
+
+// eagerRoutingCues makes localize read the return and new-topic cues of
+// every input and apply the offline rules as written before it read them
+// only where they can change its decision: the reference
+// FuzzLocalizeLazyCues compares with. Only tests set it.
+var eagerRoutingCues = false
 
 // implicitGap is the longest pause after which the offline routing still
 // assumes the conversation continues the active state.
