@@ -42,6 +42,27 @@ type Scored struct {
 	From string
 }
 
+// The recall channels of a candidate (Scored.From), as bits.
+const (
+	chanSemantic uint8 = 1 << iota
+	chanKeyword
+	chanEntity
+	chanTopic
+)
+
+// channelNames spells each set of channels as Scored.From does: the
+// channels' letters in the order localize consults them.
+var channelNames = func() (names [16]string) {
+	for set := range names {
+		for i, ch := range "sket" {
+			if set&(1<<i) != 0 {
+				names[set] += string(ch)
+			}
+		}
+	}
+	return names
+}()
+
 // Total is s_t(v) = s_ce + s_key + s_rec + s_topic.
 func (c Scored) Total() float64 { return c.CE + c.Key + c.Rec + c.Topic }
 
@@ -70,30 +91,47 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 			return d, nil
 		}
 	}
-	_, isReturn := detectResume(text)
-	newTopic := newTopicCue(text)
+	// The return and new-topic cues steer only the offline routing. The
+	// new-topic cue, the dearer of the two, is read only where its answer
+	// can change the decision (newTopic remembers it): most inputs are
+	// decided before (a pause or session change rules out the implicit
+	// continuation, a scored input without a parent stays a root).
+	isReturn := false
+	if heur || eagerRoutingCues {
+		_, isReturn = detectResume(text)
+	}
+	var newTopicRead, newTopicSaid bool
+	newTopic := func() bool {
+		if !newTopicRead {
+			newTopicRead, newTopicSaid = true, newTopicCue(text)
+		}
+		return newTopicSaid
+	}
 	// Offline routing only: an input with no sign of leaving the active
 	// state (no return or new-topic cue, no foreign anchor, no pause or
 	// session change) continues it.
-	if heur && !isReturn && !newTopic && s.sameConversation(t, session, query) && !s.anchorConflict(anchors, f.Active) {
+	implicit := heur && !isReturn && s.sameConversation(t, session, query) && !s.anchorConflict(anchors, f.Active) && !newTopic()
+	if eagerRoutingCues {
+		implicit = heur && !isReturn && !newTopic() && s.sameConversation(t, session, query) && !s.anchorConflict(anchors, f.Active)
+	}
+	if implicit {
 		d.Parent, d.Path = f.Active, "implicit"
 		return d, nil
 	}
 	// (c) Hybrid candidate set, reranked and scored.
 	d.Path = "scored"
-	from := map[int]string{}
-	note := func(seq int, ch string) {
-		if !strings.Contains(from[seq], ch) {
-			from[seq] += ch
-		}
-	}
+	// from holds each candidate's channels as bits (chanSemantic, ...),
+	// named once at the end (channelNames) rather than spelt out as each
+	// channel proposes the candidate.
+	from := map[int]uint8{}
+	note := func(seq int, ch uint8) { from[seq] |= ch }
 	if s.cfg.SemanticCandidates > 0 {
 		v, err := qvec()
 		if err != nil {
 			return nil, err
 		}
 		for _, h := range s.nodeVec.Search(v, s.cfg.SemanticCandidates) {
-			note(h.ID, "s")
+			note(h.ID, chanSemantic)
 		}
 	}
 	if keyword && s.cfg.KeywordCandidates > 0 {
@@ -114,15 +152,15 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 			q = qb.String()
 		}
 		for _, h := range s.nodeLex.Search(q, s.cfg.KeywordCandidates) {
-			note(h.ID, "k")
+			note(h.ID, chanKeyword)
 		}
 		for _, seq := range s.entityCandidates(text, s.cfg.KeywordCandidates) {
-			note(seq, "e")
+			note(seq, chanEntity)
 		}
 	}
 	for _, a := range anchors {
 		for _, seq := range s.topicCandidates(a, s.cfg.TopicCandidates) {
-			note(seq, "t")
+			note(seq, chanTopic)
 		}
 	}
 	if len(from) == 0 {
@@ -150,12 +188,15 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	}
 	// The input's terms are analysed only here and for a temporal cue
 	// without a topic (termsOf remembers them): most offline inputs take
-	// neither path.
-	informative := s.vocab.known(s.informativeTerms(termsOf(text)))
+	// neither path. Only s_key reads them.
+	var informative []uint32
+	if keyword {
+		informative = s.vocab.known(s.informativeTerms(termsOf(text)))
+	}
 	n := f.Len()
 	for i, seq := range seqs {
 		node := f.Nodes[seq]
-		c := Scored{Seq: seq, From: from[seq]}
+		c := Scored{Seq: seq, From: channelNames[from[seq]]}
 		c.Raw, c.Prob, c.CE = s.ceScore(ce[i])
 		if keyword {
 			c.Key = s.keywordScore(informative, node)
@@ -175,6 +216,15 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	if best := d.Candidates[0]; best.Total() > s.cfg.Tau {
 		d.Parent = best.Seq
 	}
+	// An announced new agenda that names no known trajectory starts a root
+	// even when it shares vocabulary with a twin (an input already without
+	// a parent need not ask).
+	newRoot := func() bool {
+		if eagerRoutingCues {
+			return newTopic() && !anyAnchorMatch(d.Candidates)
+		}
+		return d.Parent >= 0 && !anyAnchorMatch(d.Candidates) && newTopic()
+	}
 	if heur {
 		switch {
 		case isReturn && (d.Parent < 0 || f.Nodes[d.Parent].Root == f.Nodes[f.Active].Root):
@@ -183,9 +233,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 			if seq, ok := s.returnTarget(d.Candidates, f.Nodes[f.Active].Root); ok {
 				d.Parent, d.Path = seq, "return"
 			}
-		case newTopic && !anyAnchorMatch(d.Candidates):
-			// An announced new agenda that names no known trajectory starts
-			// a root even when it shares vocabulary with a twin.
+		case newRoot():
 			d.Parent = -1
 		}
 		if d.Parent >= 0 {
@@ -196,6 +244,12 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	}
 	return d, nil
 }
+
+// eagerRoutingCues makes localize read the return and new-topic cues of
+// every input and apply the offline rules as written before it read them
+// only where they can change its decision: the reference
+// FuzzLocalizeLazyCues compares with. Only tests set it.
+var eagerRoutingCues = false
 
 // implicitGap is the longest pause after which the offline routing still
 // assumes the conversation continues the active state.
