@@ -1,9 +1,10 @@
 package arbormem
 
 import (
+	"cmp"
 	"context"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -75,6 +76,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 	// spent, most candidates are passed over by their length alone.
 	type cand struct {
 		sent      string
+		words     int // fieldCount(sent)
 		src       *turnSource
 		prio      int
 		order     int
@@ -109,11 +111,16 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 	for i := range srcs {
 		src := &srcs[i]
 		for _, sent := range sentences(stripMarkdown(src.text)) {
-			n := fieldCount(sent)
-			if n < 3 || isFiller(sent) {
+			words := fieldCount(sent)
+			if words < 3 {
 				continue
 			}
+			// A sentence with detail is no filler, whatever cue opens it;
+			// the cue's regexp runs only on the others.
 			detail := hasDetail(sent)
+			if !detail && isFiller(sent) {
+				continue
+			}
 			prio := 0
 			switch {
 			case src.human && detail:
@@ -125,10 +132,10 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 			default:
 				continue
 			}
-			cands = append(cands, cand{sent: sent, src: src, prio: prio, order: len(cands)})
+			cands = append(cands, cand{sent: sent, words: words, src: src, prio: prio, order: len(cands)})
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].prio < cands[j].prio })
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.prio, b.prio) })
 	budget := maxSummaryWords
 	covered := map[string]bool{}
 	var picked []cand
@@ -137,7 +144,10 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 		if budget <= 0 {
 			break
 		}
-		n := fieldCount(textOf(c))
+		n := c.words // the sentence's, unless the third person changed it
+		if t := textOf(c); t != c.sent {
+			n = fieldCount(t)
+		}
 		if n > budget && len(picked) > 0 && c.prio > 0 {
 			continue // too long, whatever its terms
 		}
@@ -163,7 +173,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 		}
 		picked = append(picked, p)
 	}
-	sort.SliceStable(picked, func(i, j int) bool { return picked[i].order < picked[j].order })
+	slices.SortStableFunc(picked, func(a, b cand) int { return cmp.Compare(a.order, b.order) })
 	parts := make([]string, len(picked))
 	for i, c := range picked {
 		parts[i] = c.text
@@ -176,11 +186,11 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 	return sanitizeMeta(NodeMeta{Summary: strings.Join(parts, " "), Entities: entitiesOf(stripMarkdown(all), 12)}), nil
 }
 
-// isFiller reports a sentence that is only a discourse cue ("One more
-// thing on this.", "Okay, another thing:").
+// isFiller reports whether a sentence without detail (!hasDetail) is only
+// a discourse cue ("One more thing on this.", "Okay, another thing:").
 func isFiller(sent string) bool {
 	loc := findStringIndex(reContinuation, sent)
-	if loc == nil || hasDetail(sent) {
+	if loc == nil {
 		return false
 	}
 	return fieldCount(strings.Trim(sent[loc[1]:], " .,:;!-—")) < 3

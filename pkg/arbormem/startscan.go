@@ -51,6 +51,33 @@ type startScan struct {
 	// next returns the first position >= from where a match of re may
 	// start, or -1. It must return every position where one does start.
 	next func(text string, from int) int
+	// nextCur, when set, is next for a finder that carries what it has
+	// read from one call to the next of the same scan (whose from only
+	// grows), in cur, so that it reads each byte a bounded number of times.
+	nextCur func(text string, from int, cur *scanCursor) int
+}
+
+// scanCursor is what a candidate finder with a cursor remembers within
+// one scan: nextDateTextStart's region, the digit at d and the run of
+// letters [a, b) before it whose every position ends at `\.?\s+` and d.
+type scanCursor struct {
+	set     bool
+	d, a, b int
+}
+
+// newCursorScan is newStartScan with a finder that keeps a cursor.
+func newCursorScan(re *regexp.Regexp, next func(text string, from int, cur *scanCursor) int) *startScan {
+	s := newStartScan(re, nil)
+	s.nextCur = next
+	return s
+}
+
+// nextAt is the scan's candidate finder, with cur for one that keeps one.
+func (s *startScan) nextAt(text string, from int, cur *scanCursor) int {
+	if s.nextCur != nil {
+		return s.nextCur(text, from, cur)
+	}
+	return s.next(text, from)
 }
 
 // newStartScan wraps re, which must not match the empty string (every
@@ -136,13 +163,22 @@ func (s *startScan) all(text string, n int, sub bool) [][]int {
 
 // scan is all, and reports whether it gave way to the engine's search.
 func (s *startScan) scan(text string, n int, sub bool) (out [][]int, engine bool) {
-	rd := countingReader{budget: scanBudget(len(text))}
+	// The reader is made at the first candidate (most texts a scan runs
+	// on hold none), the cursor only for a finder that keeps one.
+	var rd *countingReader
+	var cur *scanCursor
+	if s.nextCur != nil {
+		cur = new(scanCursor)
+	}
 	for pos := 0; pos < len(text) && n != 0; {
-		c := s.next(text, pos)
+		c := s.nextAt(text, pos, cur)
 		if c < 0 {
 			break
 		}
-		m := s.at(text, c, sub, &rd)
+		if rd == nil {
+			rd = &countingReader{budget: scanBudget(len(text))}
+		}
+		m := s.at(text, c, sub, rd)
 		if rd.read > rd.budget {
 			// Candidates whose attempts each read far (a run of
 			// thousands of digits, every one a candidate of reMoney)
@@ -277,7 +313,7 @@ var (
 	scanMoney    = newStartScan(reMoney, nextMoneyStart)
 	scanQuantity = newStartScan(reQuantity, nextQuantityStart)
 	scanDateISO  = newStartScan(reDateISO, nextDateISOStart)
-	scanDateText = newStartScan(reDateText, nextDateTextStart)
+	scanDateText = newCursorScan(reDateText, nextDateTextStart)
 	scanClock    = newStartScan(reClock, nextClockStart)
 	scanURL      = newStartScan(reURL, nextURLStart)
 	scanQuoted   = newStartScan(reQuoted, nextQuoteStart)
@@ -323,11 +359,38 @@ func indexIn(text string, from int, set *byteSet) int {
 
 const digitBytes = "0123456789"
 
+// indexDigit returns the first i >= from where text[i] is an ASCII digit,
+// or -1 (indexIn with the set of digits; indexDigitRef in the tests),
+// eight bytes at a time: digits are rare in prose, and the entity scans
+// look for them over whole interactions. A word x of eight bytes may hold
+// a digit when some byte of x^0x30… is below 10, which the bit trick
+// (t-0x0A…)&^t&0x80… tells; the bytes of such a word are then looked at
+// one by one, so the trick only skips words, never decides.
+func indexDigit(text string, from int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := max(from, 0)
+	for ; i+8 <= len(text); i += 8 {
+		x := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
+			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		if t := x ^ 0x30*ones; (t-10*ones)&^t&highs != 0 {
+			for k := i; k < i+8; k++ {
+				if isDigitByte(text[k]) {
+					return k
+				}
+			}
+		}
+	}
+	for ; i < len(text); i++ {
+		if isDigitByte(text[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
 var (
-	moneyFirst    = bytesOf(digitBytes + "$\xe2\xc2") // € is E2 82 AC, £ C2 A3
-	digitFirst    = bytesOf(digitBytes)
-	dateTextFirst = bytesOf(digitBytes + "jfmasondJFMASOND\xc5") // ſ is C5 BF
-	quoteFirst    = bytesOf("\"'\xe2")                           // “ is E2 80 9C
+	moneyFirst = bytesOf(digitBytes + "$\xe2\xc2") // € is E2 82 AC, £ C2 A3
+	quoteFirst = bytesOf("\"'\xe2")                // “ is E2 80 9C
 )
 
 // digitCommaEnd is the end of the run of digits and commas from i (the
@@ -406,7 +469,7 @@ func nextMoneyStart(text string, from int) int {
 // first one's unit, or lack of one.
 func nextQuantityStart(text string, from int) int {
 	for i := from; ; i++ {
-		if i = indexIn(text, i, digitFirst); i < 0 {
+		if i = indexDigit(text, i); i < 0 {
 			return -1
 		}
 		if !wordStart(text, i) {
@@ -423,7 +486,7 @@ func nextQuantityStart(text string, from int) int {
 // nextDateISOStart: reDateISO is \b then \d{4}-\d{2}-\d{2}.
 func nextDateISOStart(text string, from int) int {
 	for i := from; ; i++ {
-		if i = indexIn(text, i, digitFirst); i < 0 {
+		if i = indexDigit(text, i); i < 0 {
 			return -1
 		}
 		if wordStart(text, i) && isISODate(text[i:]) {
@@ -450,7 +513,7 @@ func isISODate(s string) bool {
 // case (neither letter folds to a non-ASCII rune).
 func nextClockStart(text string, from int) int {
 	for i := from; ; i++ {
-		if i = indexIn(text, i, digitFirst); i < 0 {
+		if i = indexDigit(text, i); i < 0 {
 			return -1
 		}
 		if wordStart(text, i) && clockAfterDigits(text, i) {
@@ -474,31 +537,72 @@ func clockAfterDigits(text string, c int) bool {
 func isAmPm(b byte) bool { return b|0x20 == 'a' || b|0x20 == 'p' }
 
 // nextDateTextStart: reDateText is \b then a day number, or \b then a
-// month name matched ignoring case and followed by `\.?\s+\d`: a word
-// starting with a month's first three letters, or with "ſ" (the long s,
-// which folds to s: "ſep"; it is not an ASCII word character, so the \b
-// before it is left to the regexp), then a day number after the word.
-func nextDateTextStart(text string, from int) int {
-	for i := from; ; i++ {
-		if i = indexIn(text, i, dateTextFirst); i < 0 {
+// month name matched ignoring case and followed by `\.?\s+\d`. Every match
+// holds a digit, so the finder goes from digit to digit (digits are rare
+// in prose; most letters start no month name): a digit d is a candidate
+// when \b holds before it and a month may follow the day (monthAfterDay),
+// and before it, when `\.?\s+` precedes d, so is every position of the
+// run of ASCII letters and non-ASCII bytes (isMonthRunByte) that ends
+// there where a month name may start: a word start with a month's first
+// three letters, or "ſ" (the long s, which folds to s: "ſep"; it is not an
+// ASCII word character, so the \b before it is left to the regexp). The
+// candidates are those of the finder that stops at every byte a month
+// name can start with (nextDateTextStartRef in the tests;
+// FuzzDateTextStart). cur keeps the current digit and run across calls,
+// so that a run of many candidates ("ſſſ… 5") is read once, not once per
+// candidate.
+func nextDateTextStart(text string, from int, cur *scanCursor) int {
+	for {
+		if cur.set && from <= cur.d {
+			for i := max(from, cur.a); i < cur.b; i++ {
+				if monthWordAt(text, i) {
+					return i
+				}
+			}
+			if wordStart(text, cur.d) && monthAfterDay(text, cur.d) {
+				return cur.d
+			}
+			from = cur.d + 1
+		}
+		d := indexDigit(text, from)
+		if d < 0 {
 			return -1
 		}
-		switch b := text[i]; {
-		case b == 0xC5:
-			if strings.HasPrefix(text[i:], "ſ") && dayAfterWord(text, i) {
-				return i
-			}
-		case isDigitByte(b):
-			if wordStart(text, i) && monthAfterDay(text, i) {
-				return i
-			}
-		default:
-			if wordStart(text, i) && i+3 <= len(text) && isMonthStem(text[i:i+3]) && dayAfterWord(text, i) {
-				return i
+		// The run before d, from `from` on: white space (at least one
+		// byte), an optional ".", then the word.
+		s := d
+		for s > from && isRESpace(text[s-1]) {
+			s--
+		}
+		b := s
+		if s < d && s > from && text[s-1] == '.' {
+			b = s - 1
+		}
+		a := b
+		if s < d {
+			for a > from && isMonthRunByte(text[a-1]) {
+				a--
 			}
 		}
+		*cur = scanCursor{set: true, d: d, a: a, b: b}
 	}
 }
+
+// monthWordAt reports whether a month name of reDateText may start at i
+// (when the word there is followed by `\.?\s+\d`): "ſ", or a word start
+// with a month's first three letters.
+func monthWordAt(text string, i int) bool {
+	if text[i] == 0xC5 {
+		return strings.HasPrefix(text[i:], "ſ")
+	}
+	return wordStart(text, i) && i+3 <= len(text) && isMonthStem(text[i:i+3])
+}
+
+// isMonthRunByte: an ASCII letter or a byte of a non-ASCII rune. Their
+// run is what a month name's `\.?\s+\d` may follow (a month name matched
+// ignoring case may hold "ſ" or the Kelvin sign); a longer run than the
+// name has no "." or space after the name, so cannot be one.
+func isMonthRunByte(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' || c >= utf8.RuneSelf }
 
 // monthAfterDay reports whether the digit at c may start reDateText's
 // second branch: one or two digits, an optional ordinal suffix (matched
@@ -560,27 +664,6 @@ func monthStemAt(text string, r int) bool {
 func isOrdinalSuffix(s string) bool {
 	a, b := s[0]|0x20, s[1]|0x20
 	return a == 's' && b == 't' || a == 'n' && b == 'd' || a == 'r' && b == 'd' || a == 't' && b == 'h'
-}
-
-// dayAfterWord reports whether the word at i is followed by what follows
-// a month name in reDateText: an optional ".", white space (RE2's \s is
-// ASCII) and a digit. The word is the run of ASCII letters and non-ASCII
-// bytes (a month name matched ignoring case may hold "ſ" or the Kelvin
-// sign); a longer run than the name has no "." or space after the name,
-// so cannot be one.
-func dayAfterWord(text string, i int) bool {
-	j := i
-	for j < len(text) && ('a' <= text[j]|0x20 && text[j]|0x20 <= 'z' || text[j] >= utf8.RuneSelf) {
-		j++
-	}
-	if j < len(text) && text[j] == '.' {
-		j++
-	}
-	k := j
-	for k < len(text) && isRESpace(text[k]) {
-		k++
-	}
-	return k > j && k < len(text) && isDigitByte(text[k])
 }
 
 // isMonthStem reports whether the three bytes s are, in any ASCII case,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 type namedScan struct {
@@ -261,6 +262,7 @@ func TestStartScanLongRuns(t *testing.T) {
 		"\xd3W0" + digits,
 		"paid $5 and 3 dollars, then " + digits + " dollars and 7 euros",
 		"on May 5th " + strings.Repeat("May ", 1500) + "6",
+		strings.Repeat("ſ", 3000) + " 5", strings.Repeat("éMay", 1500) + ". 5",
 		strings.Repeat(`"a`, 3000),
 	} {
 		checkStartScans(t, text, true)
@@ -303,4 +305,150 @@ func TestMonthStems(t *testing.T) {
 			}
 		}
 	}
+}
+
+// nextDateTextStartRef is nextDateTextStart as it was before it went from
+// digit to digit: it stops at every byte a match can start with (a digit,
+// a month's first letter, the first byte of "ſ") and looks around it.
+func nextDateTextStartRef(text string, from int) int {
+	for i := from; ; i++ {
+		if i = indexIn(text, i, dateTextFirstRef); i < 0 {
+			return -1
+		}
+		switch b := text[i]; {
+		case b == 0xC5:
+			if strings.HasPrefix(text[i:], "ſ") && dayAfterWordRef(text, i) {
+				return i
+			}
+		case isDigitByte(b):
+			if wordStart(text, i) && monthAfterDay(text, i) {
+				return i
+			}
+		default:
+			if wordStart(text, i) && i+3 <= len(text) && isMonthStem(text[i:i+3]) && dayAfterWordRef(text, i) {
+				return i
+			}
+		}
+	}
+}
+
+var dateTextFirstRef = bytesOf(digitBytes + "jfmasondJFMASOND\xc5") // ſ is C5 BF
+
+// dayAfterWordRef reports whether the word at i (the run of ASCII letters
+// and non-ASCII bytes) is followed by an optional ".", white space and a
+// digit.
+func dayAfterWordRef(text string, i int) bool {
+	j := i
+	for j < len(text) && ('a' <= text[j]|0x20 && text[j]|0x20 <= 'z' || text[j] >= utf8.RuneSelf) {
+		j++
+	}
+	if j < len(text) && text[j] == '.' {
+		j++
+	}
+	k := j
+	for k < len(text) && isRESpace(text[k]) {
+		k++
+	}
+	return k > j && k < len(text) && isDigitByte(text[k])
+}
+
+// checkDateTextStarts fails t unless nextDateTextStart, called as a scan
+// calls it (from growing: one past each candidate, or, where steps says,
+// further on, as after a match), gives the reference's candidates.
+func checkDateTextStarts(t *testing.T, text string, steps []byte) {
+	t.Helper()
+	var cur scanCursor
+	for from, k := 0, 0; from <= len(text); k++ {
+		got, want := nextDateTextStart(text, from, &cur), nextDateTextStartRef(text, from)
+		if got != want {
+			t.Fatalf("nextDateTextStart(%q, %d) = %d, want %d", text, from, got, want)
+		}
+		if got < 0 {
+			return
+		}
+		from = got + 1
+		if k < len(steps) {
+			from += int(steps[k] % 16)
+		}
+	}
+}
+
+var dateTextStartCases = []string{
+	"", "5", "May 5", "on May 5th, 2024", "May. 5", "May.. 5", "May.5", "Mayo 5", "éMay 5", "ſep 5", "xſep 5", "ſſſ 5",
+	"3rd of June", "3 of   june", "12 Mar", "1 2 3 May", "\tDec\n\n7", "dec 7 and jan 8 and feb", "the 5th of may, 2020",
+	"pay.  9", "x.May 5", "Jun\x80 4", "Mar" + "\xc5", "On Jan 2 at 3pm; 4 Nov", "a 1May 5", "June 10, july 4 1999",
+}
+
+// TestDateTextStarts: on the edge cases and the corpus texts joined into
+// interaction-sized texts, the digit-driven date finder gives the
+// reference's candidates, with and without jumps past them.
+func TestDateTextStarts(t *testing.T) {
+	for _, text := range dateTextStartCases {
+		checkDateTextStarts(t, text, nil)
+		checkDateTextStarts(t, text, []byte{3, 0, 1, 7, 2})
+	}
+	for _, text := range joinedTexts(corpusTexts(t), 5000) {
+		checkDateTextStarts(t, text, nil)
+	}
+}
+
+// FuzzDateTextStart: the same on arbitrary text and jumps.
+func FuzzDateTextStart(f *testing.F) {
+	for _, s := range dateTextStartCases {
+		f.Add(s, []byte{})
+		f.Add(s, []byte{1, 0, 2})
+	}
+	f.Fuzz(func(t *testing.T, text string, steps []byte) {
+		checkDateTextStarts(t, text, steps)
+	})
+}
+
+// indexDigitRef is indexDigit one byte at a time.
+func indexDigitRef(text string, from int) int { return indexIn(text, from, bytesOf(digitBytes)) }
+
+// checkIndexDigit fails t unless indexDigit is indexDigitRef from every
+// position of text.
+func checkIndexDigit(t *testing.T, text string) {
+	t.Helper()
+	for from := 0; from <= len(text)+1; from++ {
+		if got, want := indexDigit(text, from), indexDigitRef(text, from); got != want {
+			t.Fatalf("indexDigit(%q, %d) = %d, want %d", text, from, got, want)
+		}
+	}
+}
+
+var indexDigitCases = []string{
+	"", "7", "abcdefg", "abcdefgh", "abcdefgh9", "abcdefghi", "0123456789", "/:/:/:/:/:/:/:/:", "\xb0\xb9\xff\x00\x3a\x2f\x30\x39",
+	"pppppppp:ppppppp/", "\x80\x80\x80\x80\x80\x80\x80\x80\x39", "\x39\xb9\xb9\xb9\xb9\xb9\xb9\xb9", "ab 12 cd 3456 ef 7 gh 8 ij 9",
+}
+
+// TestIndexDigit: on the edge cases (every byte value around the digits,
+// words of eight bytes with and without one, at every offset) and the
+// corpus texts, indexDigit finds the reference's digits.
+func TestIndexDigit(t *testing.T) {
+	for _, text := range indexDigitCases {
+		checkIndexDigit(t, text)
+	}
+	for b := range 256 {
+		for k := range 9 {
+			text := []byte("xxxxxxxxxxxxxxxxx")
+			text[k] = byte(b)
+			checkIndexDigit(t, string(text))
+		}
+	}
+	for i, text := range corpusTexts(t) {
+		if i%64 == 0 {
+			checkIndexDigit(t, text)
+		}
+	}
+}
+
+// FuzzIndexDigit: the same on arbitrary text.
+func FuzzIndexDigit(f *testing.F) {
+	for _, s := range indexDigitCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkIndexDigit(t, text)
+	})
 }

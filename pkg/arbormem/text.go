@@ -1,6 +1,8 @@
 package arbormem
 
 import (
+	"cmp"
+	"iter"
 	"regexp"
 	"slices"
 	"sort"
@@ -445,15 +447,14 @@ func entitiesOf(text string, max int) []string {
 	}
 	var hits []hit
 	add := func(pos int, s string) {
-		s = strings.Trim(strings.TrimSpace(s), ".,;:!?()[]\"'")
-		if s != "" {
+		if s = trimEntity(s); s != "" {
 			hits = append(hits, hit{pos, s})
 		}
 	}
 	// Each pattern runs only on a text that holds what every match of it
 	// needs (RE2's \d is ASCII), and then only where a match can start
 	// (startscan.go).
-	digits := strings.ContainsAny(text, "0123456789")
+	digits := indexDigit(text, 0) >= 0
 	for _, sc := range []*startScan{scanMoney, scanQuantity, scanDateISO, scanDateText, scanClock} {
 		if !digits {
 			break
@@ -472,63 +473,81 @@ func entitiesOf(text string, max int) []string {
 			}
 		}
 	}
-	for _, sent := range sentencesWithOffsets(text) {
+	// The hits in text order are the pattern hits sorted (stably: a tie
+	// keeps the order of the patterns above) merged with the proper nouns,
+	// which come in text order sentence by sentence, a pattern hit first
+	// on a tie: the order one stable sort of all of them gives. Each is
+	// kept or skipped by those before it only, so once max are kept the
+	// sentences left are not read.
+	slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(a.pos, b.pos) })
+	var out []string
+	seen := map[string]bool{}
+	full := false
+	keep := func(h hit) {
+		k := strings.ToLower(h.s)
+		if seen[k] {
+			return
+		}
+		// Skip a hit contained in one already kept ("Lisbon" inside "Lisbon trip").
+		for _, o := range out {
+			if strings.Contains(strings.ToLower(o), k) {
+				return
+			}
+		}
+		seen[k] = true
+		out = append(out, h.s)
+		full = len(out) == max
+	}
+	next := 0 // the first pattern hit not yet merged
+	for off, sent := range sentencesWithOffsets(text) {
 		// Around its words a sentence's proper nouns do not depend on
 		// white space, so the memo's key is the trimmed sentence: the
 		// same one the extractors' sentence splitter gives (sentences),
 		// whose proper nouns they have most often asked for already.
-		trimmed := strings.TrimSpace(sent.text)
-		lead := len(sent.text) - len(strings.TrimLeftFunc(sent.text, unicode.IsSpace))
+		trimmed := strings.TrimSpace(sent)
+		lead := len(sent) - len(strings.TrimLeftFunc(sent, unicode.IsSpace))
 		for _, p := range properNouns(trimmed) {
-			add(sent.off+lead+p.pos, p.s)
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].pos < hits[j].pos })
-	var out []string
-	seen := map[string]bool{}
-	for _, h := range hits {
-		k := strings.ToLower(h.s)
-		if seen[k] {
-			continue
-		}
-		// Skip a hit contained in one already kept ("Lisbon" inside "Lisbon trip").
-		dup := false
-		for _, o := range out {
-			if strings.Contains(strings.ToLower(o), k) {
-				dup = true
-				break
+			n := trimEntity(p.s)
+			if n == "" {
+				continue
+			}
+			pos := off + lead + p.pos
+			for ; next < len(hits) && hits[next].pos <= pos && !full; next++ {
+				keep(hits[next])
+			}
+			if full {
+				return out
+			}
+			keep(hit{pos, n})
+			if full {
+				return out
 			}
 		}
-		if dup {
-			continue
-		}
-		seen[k] = true
-		out = append(out, h.s)
-		if len(out) == max {
-			break
-		}
+	}
+	for ; next < len(hits) && !full; next++ {
+		keep(hits[next])
 	}
 	return out
 }
 
-type offText struct {
-	off  int
-	text string
-}
+// trimEntity is an entity without the white space and punctuation around it.
+func trimEntity(s string) string { return strings.Trim(strings.TrimSpace(s), ".,;:!?()[]\"'") }
 
-func sentencesWithOffsets(text string) []offText {
-	var out []offText
-	last := 0
-	for m := nextSentenceEnd(text, 0); m[0] >= 0; m = nextSentenceEnd(text, m[1]) {
-		if s := text[last:m[1]]; strings.TrimSpace(s) != "" {
-			out = append(out, offText{last, s})
+// sentencesWithOffsets yields the sentences of text that are not blank,
+// each with its offset: the pieces between nextSentenceEnd's ends.
+func sentencesWithOffsets(text string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		last := 0
+		for m := nextSentenceEnd(text, 0); m[0] >= 0; m = nextSentenceEnd(text, m[1]) {
+			if s := text[last:m[1]]; strings.TrimSpace(s) != "" && !yield(last, s) {
+				return
+			}
+			last = m[1]
 		}
-		last = m[1]
+		if last < len(text) {
+			yield(last, text[last:])
+		}
 	}
-	if last < len(text) {
-		out = append(out, offText{last, text[last:]})
-	}
-	return out
 }
 
 type posText struct {
@@ -704,12 +723,27 @@ func isUpperString(s string) bool {
 // hasDetail reports whether a sentence carries concrete, recallable detail:
 // a number, a proper noun, a date, or a quoted title.
 func hasDetail(s string) bool {
-	for _, r := range s {
+	return hasDigit(s) || len(properNouns(s)) > 0 || scanQuoted.MatchString(s)
+}
+
+// hasDigit reports whether s holds a rune unicode.IsDigit holds for (an
+// invalid byte is U+FFFD, no digit), with ASCII bytes tested as bytes.
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if isDigitByte(c) {
+				return true
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
 		if unicode.IsDigit(r) {
 			return true
 		}
+		i += w
 	}
-	return len(properNouns(s)) > 0 || scanQuoted.MatchString(s)
+	return false
 }
 
 // normEntity is an entity's matching key.

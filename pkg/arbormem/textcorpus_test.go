@@ -46,6 +46,11 @@ func sentencesRef(text string) []string {
 	return out
 }
 
+type offText struct {
+	off  int
+	text string
+}
+
 func extractEntitiesRef(text string, max int) []string {
 	type hit struct {
 		pos int
@@ -245,6 +250,11 @@ func TestTextAnalysisMatchesReference(t *testing.T) {
 				t.Fatalf("text %d (%.80q): extractEntities(%d) = %q, want %q", i, text, max, got, want)
 			}
 		}
+		for _, max := range []int{1, 2, 12, 0} { // entitiesOf stops once it keeps max (never for 0)
+			if got, want := entitiesOf(text, max), extractEntitiesRef(text, max); !reflect.DeepEqual(got, want) {
+				t.Fatalf("text %d (%.80q): entitiesOf(%d) = %q, want %q", i, text, max, got, want)
+			}
+		}
 		if got, want := sentences(text), sentencesRef(text); !reflect.DeepEqual(got, want) {
 			t.Fatalf("text %d (%.80q): sentences = %q, want %q", i, text, got, want)
 		}
@@ -329,7 +339,7 @@ func hasDetailRef(s string) bool {
 
 // FuzzTextAnalysisMatchesReference: the same agreement on arbitrary text.
 func FuzzTextAnalysisMatchesReference(f *testing.F) {
-	for _, s := range []string{"Jan. 5", "I met Sam's dog in Porto.\nOK", "$5 k at 3pm", "\xff'ab'", "The Bank of America and NASA’s LOUDER Ǆx ǅ", "Separately, Casa Azul. May I? Ὀ", " a\u00a0b\u0085c\u2003d \xff e\v"} {
+	for _, s := range []string{"Jan. 5", "I met Sam's dog in Porto.\nOK", "$5 k at 3pm", "\xff'ab'", "The Bank of America and NASA’s LOUDER Ǆx ǅ", "Separately, Casa Azul. May I? Ὀ", " a\u00a0b\u0085c\u2003d \xff e\v", "only ٣ left", "x\xff\u0966"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -337,8 +347,10 @@ func FuzzTextAnalysisMatchesReference(f *testing.F) {
 		if got, want := extractEntities(text, 8), extractEntitiesRef(text, 8); !reflect.DeepEqual(got, want) {
 			t.Fatalf("extractEntities(%q) = %q, want %q", text, got, want)
 		}
-		if got, want := entitiesOf(text, 12), extractEntitiesRef(text, 12); !reflect.DeepEqual(got, want) {
-			t.Fatalf("entitiesOf(%q, 12) = %q, want %q", text, got, want)
+		for _, max := range []int{2, 12} {
+			if got, want := entitiesOf(text, max), extractEntitiesRef(text, max); !reflect.DeepEqual(got, want) {
+				t.Fatalf("entitiesOf(%q, %d) = %q, want %q", text, max, got, want)
+			}
 		}
 		if got, want := sentences(text), sentencesRef(text); !reflect.DeepEqual(got, want) {
 			t.Fatalf("sentences(%q) = %q, want %q", text, got, want)
@@ -347,6 +359,9 @@ func FuzzTextAnalysisMatchesReference(f *testing.F) {
 			t.Fatalf("wordLocs(%q) = %v, want %v", text, got, want)
 		}
 		checkProperNouns(t, text)
+		if got, want := hasDetail(text), hasDetailRef(text); got != want {
+			t.Fatalf("hasDetail(%q) = %v, want %v", text, got, want)
+		}
 		if got, want := fieldCount(text), len(strings.Fields(text)); got != want {
 			t.Fatalf("fieldCount(%q) = %d, want %d", text, got, want)
 		}
