@@ -423,11 +423,8 @@ func (s *System) ParentOf(id string) (string, bool) {
 	return s.forest.Nodes[n.Parent].ID(), true
 }
 
-// count counts tokens of text, caching texts rendered at recall time.
-func (s *System) count(text string) int { return s.countCtx(context.Background(), text) }
-
-// countCtx is count with the caller's context, which a remote counter's
-// calls carry (usage accounting).
+// countCtx counts tokens of text, caching texts rendered at recall time;
+// a remote counter's calls carry the caller's context (usage accounting).
 func (s *System) countCtx(ctx context.Context, text string) int {
 	s.cacheMu.Lock()
 	n, ok := s.tokCache[text]

@@ -3,7 +3,6 @@ package arbormem
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/arbor-eval/arbor/pkg/config"
@@ -15,7 +14,6 @@ import (
 // scripted answers each memory-write prompt by the prompt's marker and the
 // interaction it is about; "BAD" replies are unparseable on both tries.
 type scripted struct {
-	mu      sync.Mutex
 	replies map[string]map[string][2]string // prompt → interaction marker → [first, repair]
 }
 

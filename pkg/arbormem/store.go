@@ -233,18 +233,6 @@ func (s *Store) stateLine(i int) string {
 	}()
 }
 
-// recordText is what a record is embedded as for semantic retrieval.
-func (s *Store) recordText(r recordRef) string {
-	switch r.kind {
-	case kindArtifact:
-		return artifactText(s.Artifacts[r.idx])
-	case kindEvent:
-		return eventText(s.Events[r.idx])
-	default:
-		return stateText(s.States[r.idx])
-	}
-}
-
 func artifactText(a *Artifact) string {
 	return strings.Join([]string{a.Topic, a.Item, strings.Join(a.Entities, " "), a.Evidence, a.Type}, " ")
 }
