@@ -39,10 +39,26 @@ func New[T any](n int, f func(string) T) *Memo[T] {
 	return m
 }
 
-// registry lists every memo, for ResetAll.
+// registry lists every memo, and every other cache registered with
+// OnReset, for ResetAll.
 var registry struct {
 	sync.Mutex
 	memos []interface{ reset() }
+}
+
+// resetFunc is a cache's own reset, registered with OnReset.
+type resetFunc func()
+
+func (f resetFunc) reset() { f() }
+
+// OnReset registers f, which empties a cache kept outside a Memo (one
+// with a layout of its own, such as the Qwen3 counter's packed table), to
+// be called by every ResetAll from then on; like a Memo, it stays
+// registered for the life of the program.
+func OnReset(f func()) {
+	registry.Lock()
+	registry.memos = append(registry.memos, resetFunc(f))
+	registry.Unlock()
 }
 
 // ResetAll forgets every memo's texts: benchmarks call it between runs over

@@ -111,3 +111,14 @@ func TestInternBytes(t *testing.T) {
 		t.Errorf("GetWith after InternBytes = %q, want WORD", got)
 	}
 }
+
+// TestOnReset: ResetAll calls every function registered with OnReset.
+func TestOnReset(t *testing.T) {
+	var n atomic.Int64
+	OnReset(func() { n.Add(1) })
+	ResetAll()
+	ResetAll()
+	if got := n.Load(); got != 2 {
+		t.Fatalf("two ResetAll calls ran the reset %d times, want 2", got)
+	}
+}

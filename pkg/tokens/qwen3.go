@@ -167,7 +167,6 @@ func (q *Qwen3) Count(text string) int {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}
-	q.short.sync()
 	n := 0
 	q.eachSegment(text, func(ordinary string) { n += q.countOrdinary(ordinary) }, func(int) { n++ })
 	return n
@@ -247,14 +246,11 @@ func (q *Qwen3) pieceCount(p string) int {
 // is one load of a 128 KiB table and a compare, where the piece memo
 // hashes the piece and follows two pointers. A slot is written whole
 // (atomically), so a reader sees a whole entry or another piece's, which
-// the compare rejects; a new piece evicts the one in its slot. The slots
-// are emptied at the first Count after textmemo.ResetAll (the benchmarks'
-// and fuzz targets' "first sight"), which a one-slot memo of its own
-// tells: ResetAll empties that slot too.
+// the compare rejects; a new piece evicts the one in its slot.
+// textmemo.ResetAll (the benchmarks' and fuzz targets' "first sight")
+// empties the slots, as it empties the memos.
 type shortCounts struct {
 	slots [1 << shortBits]atomic.Uint64
-	gen   atomic.Pointer[byte]
-	reset *textmemo.Memo[*byte]
 }
 
 const (
@@ -264,19 +260,17 @@ const (
 )
 
 func newShortCounts() *shortCounts {
-	return &shortCounts{reset: textmemo.New[*byte](1, nil)}
+	c := &shortCounts{}
+	textmemo.OnReset(c.clear)
+	return c
 }
 
-// sync empties the slots if textmemo.ResetAll ran since the last call.
-func (c *shortCounts) sync() {
-	g := c.reset.GetWith("", func() *byte { return new(byte) })
-	if c.gen.Load() == g {
-		return
-	}
+// clear empties the slots. A Count running meanwhile may store a piece's
+// count again, which is still that piece's count.
+func (c *shortCounts) clear() {
 	for i := range c.slots {
 		c.slots[i].Store(0)
 	}
-	c.gen.Store(g)
 }
 
 // count is compute() for p (1 to maxShortPiece bytes), remembered.
