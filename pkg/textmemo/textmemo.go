@@ -105,8 +105,8 @@ func (m *Memo[T]) GetWith(key string, compute func() T) T {
 // slot is GetWith's for the same key as a string (maphash.Bytes of a key
 // is maphash.String of it).
 func (m *Memo[T]) GetBytes(key []byte, compute func() T) T {
-	sl := &m.slots[maphash.Bytes(m.seed, key)%uint64(len(m.slots))]
-	if e := sl.Load(); e != nil && e.key == string(key) {
+	sl, e := m.lookupBytes(key)
+	if e != nil {
 		return e.val
 	}
 	v := compute()
@@ -121,12 +121,23 @@ func (m *Memo[T]) GetBytes(key []byte, compute func() T) T {
 // as long as the key), and compute can build the value from that copy,
 // as the memo keeps it anyway.
 func (m *Memo[T]) InternBytes(key []byte, compute func(owned string) T) (string, T) {
-	sl := &m.slots[maphash.Bytes(m.seed, key)%uint64(len(m.slots))]
-	if e := sl.Load(); e != nil && e.key == string(key) {
+	sl, e := m.lookupBytes(key)
+	if e != nil {
 		return e.key, e.val
 	}
 	owned := string(key)
 	v := compute(owned)
 	sl.Store(&slot[T]{key: owned, val: v})
 	return owned, v
+}
+
+// lookupBytes returns key's slot and its entry when that entry is key's
+// (nil otherwise). The slot is GetWith's for the same key as a string
+// (maphash.Bytes of a key is maphash.String of it).
+func (m *Memo[T]) lookupBytes(key []byte) (*atomic.Pointer[slot[T]], *slot[T]) {
+	sl := &m.slots[maphash.Bytes(m.seed, key)%uint64(len(m.slots))]
+	if e := sl.Load(); e != nil && e.key == string(key) {
+		return sl, e
+	}
+	return sl, nil
 }
