@@ -404,6 +404,27 @@ func eachLineAnalysis(text string, f func(lineAnalysis)) {
 	}
 }
 
+// appendTerms appends Analyze(text) (stemmed) or ContentWords(text) to
+// dst, for callers that reuse their buffer.
+func appendTerms(dst []string, text string, stemmed bool) []string {
+	if !LineWise(text) {
+		a := mustAnalyzers()
+		an := a.content
+		if stemmed {
+			an = a.stemmed
+		}
+		return append(dst, terms(an, text)...)
+	}
+	eachLineAnalysis(text, func(la lineAnalysis) {
+		if stemmed {
+			dst = la.appendStems(dst)
+		} else {
+			dst = append(dst, la.words...)
+		}
+	})
+	return dst
+}
+
 // AppendAnalysis appends ContentWords(text) to words and Analyze(text) to
 // stems, in step (the i-th stem is Stem of the i-th word), for callers that
 // need both and reuse their buffers: the offline embedder, which would

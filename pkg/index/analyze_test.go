@@ -29,6 +29,12 @@ func checkLineWise(t *testing.T, text string) {
 		if !slices.Equal(w[1:], words) || !slices.Equal(st[2:], stems) || w[0] != "x" || st[0] != "y" || st[1] != "z" {
 			t.Fatalf("%s AppendAnalysis(%q) = %q, %q, whole-text analysis %q, %q", pass, text, w[1:], st[2:], words, stems)
 		}
+		if got := appendTerms([]string{"y"}, text, true); !slices.Equal(got[1:], stems) || got[0] != "y" {
+			t.Fatalf("%s appendTerms(%q, stemmed) = %q, whole-text analysis %q", pass, text, got[1:], stems)
+		}
+		if got := appendTerms([]string{"x"}, text, false); !slices.Equal(got[1:], words) || got[0] != "x" {
+			t.Fatalf("%s appendTerms(%q) = %q, whole-text analysis %q", pass, text, got[1:], words)
+		}
 	}
 }
 

@@ -203,22 +203,21 @@ func (x *BM25) DocFreq(term string) int {
 func (x *BM25) Search(query string, k int) []Hit {
 	b := queryPool.Get().(*queryTerms)
 	defer b.put()
-	b.words, b.stems = AppendAnalysis(b.words[:0], b.stems[:0], query)
+	b.stems = appendTerms(b.stems[:0], query, true)
 	return x.SearchTerms(b.stems, k)
 }
 
-// queryTerms is Search's analysis of a query, in reused buffers.
-type queryTerms struct{ words, stems []string }
+// queryTerms is Search's analysis of a query, in a reused buffer.
+type queryTerms struct{ stems []string }
 
 var queryPool = sync.Pool{New: func() any { return new(queryTerms) }}
 
 // put returns b to the pool without the strings it points to (they would
 // keep analyses alive), unless it grew past maxScratchTerms.
 func (b *queryTerms) put() {
-	if cap(b.stems) > maxScratchTerms || cap(b.words) > maxScratchTerms {
+	if cap(b.stems) > maxScratchTerms {
 		return
 	}
-	clear(b.words[:cap(b.words)])
 	clear(b.stems[:cap(b.stems)])
 	queryPool.Put(b)
 }
