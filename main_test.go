@@ -18,7 +18,7 @@ import (
 	"github.com/arbor-eval/arbor/cmd"
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/dialog"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -197,7 +197,7 @@ func slowChat(t *testing.T) string {
 }
 
 // slowChatServer is slowChat with the fake server, to count its requests.
-func slowChatServer(t *testing.T) (string, *llmtest.Server) {
+func slowChatServer(t *testing.T) (string, *openaifake.Server) {
 	t.Helper()
 	eps, err := datasets.Load(context.Background(), "branchmemeval", "", datasets.Options{})
 	if err != nil {
@@ -209,7 +209,7 @@ func slowChatServer(t *testing.T) (string, *llmtest.Server) {
 			gold[q.Text+"@"+dialog.FormatTime(q.Time)] = q.Gold
 		}
 	}
-	fake := llmtest.New(llmtest.Options{FirstTokenLatency: 40 * time.Millisecond, Reply: func(r llmtest.Request) string {
+	fake := openaifake.New(openaifake.Options{FirstTokenLatency: 40 * time.Millisecond, Reply: func(r openaifake.Request) string {
 		prompt := r.Messages[len(r.Messages)-1].Content
 		_, rest, _ := strings.Cut(prompt, "### CURRENT TIME\n")
 		now, _, _ := strings.Cut(rest, "\n")

@@ -6,14 +6,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
-	"github.com/arbor-eval/arbor/pkg/llm/speaker"
+	"github.com/arbor-eval/arbor/fake"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/runners"
 )
 
 func init() {
-	var opts llmtest.Options
-	var sopts speaker.Options
+	var opts openaifake.Options
+	var sopts fake.Options
 	var addr, kinds string
 	var echo bool
 	c := &cobra.Command{
@@ -41,7 +41,7 @@ faults exercise pools, retries and the cache.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, k := range strings.Split(kinds, ",") {
 				if k = strings.TrimSpace(k); k != "" {
-					f, err := llmtest.ParseFault(k)
+					f, err := openaifake.ParseFault(k)
 					if err != nil {
 						return err
 					}
@@ -49,14 +49,14 @@ faults exercise pools, retries and the cache.`,
 				}
 			}
 			if echo {
-				return llmtest.Serve(cmd.Context(), addr, opts, cmd.OutOrStdout())
+				return openaifake.Serve(cmd.Context(), addr, opts, cmd.OutOrStdout())
 			}
 			sopts.Dim = opts.Dim
-			sp, err := speaker.New(sopts)
+			sp, err := fake.New(sopts)
 			if err != nil {
 				return err
 			}
-			err = llmtest.Serve(cmd.Context(), addr, sp.Install(opts), cmd.OutOrStdout())
+			err = openaifake.Serve(cmd.Context(), addr, sp.Install(opts), cmd.OutOrStdout())
 			if werr := sp.WriteStats(cmd.OutOrStdout()); err == nil {
 				err = werr
 			}

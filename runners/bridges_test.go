@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/baselines/sidecar"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 // TestEvalMem0EndToEnd is `arbor eval locomo --data <fixture> --systems mem0`
@@ -25,7 +25,7 @@ func TestEvalMem0EndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := llmtest.New(llmtest.Options{Dim: 1024})
+	fake := openaifake.New(openaifake.Options{Dim: 1024})
 	defer fake.Close()
 	cfg := testConfig(t, fmt.Sprintf(`models:
   chat:
@@ -116,7 +116,7 @@ func TestEvalBrokenSidecar(t *testing.T) {
 	if err := os.WriteFile(script, []byte(badSidecar), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fake := llmtest.New(llmtest.Options{})
+	fake := openaifake.New(openaifake.Options{})
 	defer fake.Close()
 	for _, mode := range []string{"crash", "hang", "garbage"} {
 		t.Run(mode, func(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
-	"github.com/arbor-eval/arbor/pkg/llm/speaker"
+	"github.com/arbor-eval/arbor/fake"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -16,14 +16,14 @@ import (
 // records the same calls and prompt and completion tokens per role, for
 // ingestion and for questions; only the cache hits differ.
 func TestCostIndependentOfCache(t *testing.T) {
-	sp, err := speaker.New(speaker.Options{})
+	sp, err := fake.New(fake.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := llmtest.New(sp.Install(llmtest.Options{}))
-	defer fake.Close()
+	srv := openaifake.New(sp.Install(openaifake.Options{}))
+	defer srv.Close()
 	base := testConfig(t)
-	cfg := SpeakingConfig(base, fake.URL, base.Models.Embed.Dim, 8)
+	cfg := SpeakingConfig(base, srv.URL, base.Models.Embed.Dim, 8)
 	cfg.Cache.Enabled = true
 	cfg.Cache.Dir = filepath.Join(t.TempDir(), "cache")
 	run := func(name string) ([]record.EpisodeStat, []record.Sample) {
@@ -35,9 +35,9 @@ func TestCostIndependentOfCache(t *testing.T) {
 		return res.Episodes, res.Samples
 	}
 	e1, s1 := run("first")
-	before := fake.Stats().Requests
+	before := srv.Stats().Requests
 	e2, s2 := run("cached")
-	if n := fake.Stats().Requests - before; n != 0 {
+	if n := srv.Stats().Requests - before; n != 0 {
 		t.Fatalf("the second run made %d requests; it must be answered from the cache", n)
 	}
 	sum := func(eps []record.EpisodeStat, ss []record.Sample) map[string]record.Calls {

@@ -11,11 +11,11 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/fake"
 	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
-	"github.com/arbor-eval/arbor/pkg/llm/speaker"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/scoring"
@@ -27,7 +27,7 @@ type CompareOptions struct {
 	Data string
 	// Limit keeps the first N episodes (0: all).
 	Limit int
-	// Noise and Seed configure the speaking fake (speaker.Options).
+	// Noise and Seed configure the speaking fake (fake.Options).
 	Noise float64
 	Seed  uint64
 	// ModelDefaults runs the model-backed ArborMem as cfg configures it
@@ -62,7 +62,7 @@ type Comparison struct {
 	Metrics  arbormem.MetricsSnapshot `json:"metrics"`
 	Degraded record.Degraded          `json:"degraded"`
 	// Speaker is what the fake replied, by prompt.
-	Speaker map[string]speaker.PromptStats `json:"speaker"`
+	Speaker map[string]fake.PromptStats `json:"speaker"`
 	// Noise and Seed repeat the options; Routing and CEScore are the
 	// model-backed ArborMem's arbormem.routing and arbormem.ce_score.
 	Noise   float64 `json:"noise"`
@@ -115,19 +115,19 @@ func CompareModelPath(ctx context.Context, cfg *config.Config, opts CompareOptio
 	if opts.Limit > 0 && opts.Limit < len(eps) {
 		eps = eps[:opts.Limit]
 	}
-	sp, err := speaker.New(speaker.Options{Noise: opts.Noise, Seed: opts.Seed, Dim: cfg.Models.Embed.Dim})
+	sp, err := fake.New(fake.Options{Noise: opts.Noise, Seed: opts.Seed, Dim: cfg.Models.Embed.Dim})
 	if err != nil {
 		return nil, err
 	}
-	fake := llmtest.New(sp.Install(llmtest.Options{}))
-	defer fake.Close()
+	srv := openaifake.New(sp.Install(openaifake.Options{}))
+	defer srv.Close()
 
 	offCfg := *cfg
 	offCfg.ArborMem.Extractors = "heuristic"
 	offCfg.Models.Chat, offCfg.Models.Embed, offCfg.Models.Rerank = config.Role{Provider: "local"}, cfg.Models.Embed, cfg.Models.Rerank
 	offCfg.Models.Embed.Provider, offCfg.Models.Rerank.Provider = "local", "local"
 	offCfg.Models.Embed.Endpoints, offCfg.Models.Rerank.Endpoints = nil, nil
-	modCfg := SpeakingConfig(cfg, fake.URL, cfg.Models.Embed.Dim, 4*opts.Workers)
+	modCfg := SpeakingConfig(cfg, srv.URL, cfg.Models.Embed.Dim, 4*opts.Workers)
 	if !opts.ModelDefaults {
 		// The offline run's resolution of the keys whose "auto" depends on
 		// whether the memory operations are rule-based.
@@ -303,7 +303,7 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 		}
 	}
 	fmt.Fprintf(w, "  fake's replies:     %d, %d varied; memory operations: repaired %d, unrepairable %d\n", replies, varied, c.RepairedReplies(), c.Unrepairable())
-	if u := c.Speaker[speaker.Unrecognised].Replies; u > 0 {
+	if u := c.Speaker[fake.Unrecognised].Replies; u > 0 {
 		fmt.Fprintf(w, "  unrecognised requests: %d\n", u)
 	}
 	return nil

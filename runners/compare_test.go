@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arbor-eval/arbor/pkg/llm/speaker"
+	"github.com/arbor-eval/arbor/fake"
 )
 
 // recallTolerance is how far the model-backed run's mean evidence recall
@@ -38,7 +38,7 @@ func TestCompareModelPath(t *testing.T) {
 		if c.Questions == 0 || math.Abs(c.ModelRecall-c.OfflineRecall) > recallTolerance {
 			t.Errorf("noise %.1f: evidence recall %.3f, offline %.3f (tolerance %.2f)", noise, c.ModelRecall, c.OfflineRecall, recallTolerance)
 		}
-		if u := c.Speaker[speaker.Unrecognised].Replies; u > 0 {
+		if u := c.Speaker[fake.Unrecognised].Replies; u > 0 {
 			t.Errorf("noise %.1f: %d requests unrecognised", noise, u)
 		}
 		m, d := c.Metrics, c.Degraded

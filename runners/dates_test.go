@@ -9,7 +9,7 @@ import (
 
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/dialog"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/scoring"
 )
 
@@ -30,7 +30,7 @@ func TestQuestionDateReachesAnswerAndJudge(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.bench, func(t *testing.T) {
-			fake := llmtest.New(llmtest.Options{KeepBodies: 100000, Reply: func(llmtest.Request) string { return `{"score": 1} yes` }})
+			fake := openaifake.New(openaifake.Options{KeepBodies: 100000, Reply: func(openaifake.Request) string { return `{"score": 1} yes` }})
 			defer fake.Close()
 			cfg := testConfig(t, fmt.Sprintf(`models:
   chat:

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 // TestDegradedCountsRecorded: a chat model whose memory-operation replies
@@ -13,7 +13,7 @@ import (
 // episode record says how many operations fell back, and that every one
 // was a bad reply (two calls each: the reply and its repair).
 func TestDegradedCountsRecorded(t *testing.T) {
-	fake := llmtest.New(llmtest.Options{Reply: func(llmtest.Request) string { return "I would rather not answer in JSON." }})
+	fake := openaifake.New(openaifake.Options{Reply: func(openaifake.Request) string { return "I would rather not answer in JSON." }})
 	defer fake.Close()
 	cfg := testConfig(t, fmt.Sprintf(`models:
   chat:

@@ -10,21 +10,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 // gate serves a fake model endpoint that can be taken down and brought back
 // on the same address: while down, every connection is dropped unanswered,
 // as a crashed server's would be.
 type gate struct {
-	fake *llmtest.Server
+	fake *openaifake.Server
 	hs   *httptest.Server
 	down atomic.Bool
 	seen atomic.Int64 // chat requests that reached the fake
 }
 
-func newGate(opts llmtest.Options) *gate {
-	g := &gate{fake: llmtest.New(opts)}
+func newGate(opts openaifake.Options) *gate {
+	g := &gate{fake: openaifake.New(opts)}
 	g.hs = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if g.down.Load() {
 			if hj, ok := w.(http.Hijacker); ok {
@@ -53,7 +53,7 @@ func sevenGates(t *testing.T) ([]*gate, string) {
 	var gates []*gate
 	var eps strings.Builder
 	for range 7 {
-		g := newGate(llmtest.Options{FirstTokenLatency: 15 * time.Millisecond, Reply: func(llmtest.Request) string { return "No idea." }})
+		g := newGate(openaifake.Options{FirstTokenLatency: 15 * time.Millisecond, Reply: func(openaifake.Request) string { return "No idea." }})
 		t.Cleanup(g.close)
 		gates = append(gates, g)
 		fmt.Fprintf(&eps, "      - {url: %s, model: fake-model, max_inflight: 1, timeout: 5s}\n", g.hs.URL)

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/arbor-eval/arbor/datasets"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/pkg/table/tabletest"
 )
@@ -97,7 +97,7 @@ func TestEvalChatScripted(t *testing.T) {
 	eps := episodes(t, 3)
 	qs := questions(eps)
 	sc := newScript(qs)
-	fake := llmtest.New(llmtest.Options{Reply: sc.reply})
+	fake := openaifake.New(openaifake.Options{Reply: sc.reply})
 	defer fake.Close()
 	cfg := testConfig(t, chatYAML(fake, 4))
 	res, err := Run(deadline(t), Plan{Benchmark: "branchmemeval", Limit: 3, Config: cfg, Out: io.Discard, Log: io.Discard})
@@ -157,7 +157,7 @@ func TestEvalEndpointErrorIsRecorded(t *testing.T) {
 	qs := questions(eps)
 	sc := newScript(qs)
 	const failed = 2 // the third answer request, i.e. the third question with one worker
-	fake := llmtest.New(llmtest.Options{Reply: sc.reply, FaultAt: map[int]llmtest.Fault{failed: llmtest.Status400}})
+	fake := openaifake.New(openaifake.Options{Reply: sc.reply, FaultAt: map[int]openaifake.Fault{failed: openaifake.Status400}})
 	defer fake.Close()
 	cfg := testConfig(t, chatYAML(fake, 1))
 	cfg.Run.Workers = 1
@@ -168,7 +168,7 @@ func TestEvalEndpointErrorIsRecorded(t *testing.T) {
 		t.Fatalf("a run with one failed sample returned %v (outcome %v); want ErrDegraded with the outcome", err, res != nil)
 	}
 	sameKeys(t, sampleKeys(t, filepath.Join(res.Dir, "samples.jsonl")), wantKeys(eps, []string{"bm25"}, cfg.Answer.Budget))
-	if n := fake.Injected()[llmtest.Status400]; n != 1 {
+	if n := fake.Injected()[openaifake.Status400]; n != 1 {
 		t.Fatalf("%d faults injected, want 1", n)
 	}
 	if n := fake.PathStats("/v1/chat/completions").Requests; n != int64(len(qs)) {
@@ -250,7 +250,7 @@ func TestInterruptLeavesNoErrorSamples(t *testing.T) {
 	ctx, cancel := context.WithCancel(deadline(t))
 	defer cancel()
 	var calls atomic.Int64
-	fake := llmtest.New(llmtest.Options{FirstTokenLatency: 50 * time.Millisecond, Reply: func(r llmtest.Request) string {
+	fake := openaifake.New(openaifake.Options{FirstTokenLatency: 50 * time.Millisecond, Reply: func(r openaifake.Request) string {
 		if calls.Add(1) == 4 {
 			cancel() // while this request and its siblings are in flight
 		}
@@ -530,7 +530,7 @@ func TestMergeShardsEqualsUnsharded(t *testing.T) {
 func TestRetryErrorsRedoesFailedIngestion(t *testing.T) {
 	eps := episodes(t, 1)
 	sc := newScript(questions(eps))
-	fake := llmtest.New(llmtest.Options{Reply: sc.reply, FaultAt: map[int]llmtest.Fault{0: llmtest.Status400}})
+	fake := openaifake.New(openaifake.Options{Reply: sc.reply, FaultAt: map[int]openaifake.Fault{0: openaifake.Status400}})
 	defer fake.Close()
 	cfg := testConfig(t, chatYAML(fake, 1))
 	cfg.Run.Workers = 1

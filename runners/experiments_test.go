@@ -13,11 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbor-eval/arbor/fake"
 	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
-	"github.com/arbor-eval/arbor/pkg/llm/speaker"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/pkg/tokens"
@@ -122,14 +122,14 @@ func xpChatYAML(inflight int, urls ...string) string {
 }
 
 // xpFake is a counting fake chat endpoint that answers memory operations
-// as a speaking fake does (pkg/llm/speaker), after latency.
-func xpFake(t testing.TB, latency time.Duration) *llmtest.Server {
+// as a speaking fake does (fake), after latency.
+func xpFake(t testing.TB, latency time.Duration) *openaifake.Server {
 	t.Helper()
-	sp, err := speaker.New(speaker.Options{})
+	sp, err := fake.New(fake.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := llmtest.New(sp.Install(llmtest.Options{FirstTokenLatency: latency}))
+	f := openaifake.New(sp.Install(openaifake.Options{FirstTokenLatency: latency}))
 	t.Cleanup(f.Close)
 	return f
 }
@@ -506,8 +506,8 @@ func TestAblateModelsOneColumnPerModel(t *testing.T) {
 func TestLatencyFromFakeLatency(t *testing.T) {
 	const lat = 25 * time.Millisecond
 	data := xpLoCoMo(t, 3, 2)
-	fake := xpFake(t, lat)
-	cfg := xpConfig(t, xpChatYAML(8, fake.URL))
+	srv := xpFake(t, lat)
+	cfg := xpConfig(t, xpChatYAML(8, srv.URL))
 	cfg.Cache.Enabled = true
 	ctx := context.Background()
 	var out strings.Builder
@@ -542,7 +542,7 @@ func TestLatencyFromFakeLatency(t *testing.T) {
 			t.Errorf("%s: ingest %.4fs per interaction, below one call's latency", s.Key(), l.IngestPerInteraction)
 		}
 	}
-	if n := fake.PathStats("/v1/chat/completions").MaxConcurrent; n > 10 {
+	if n := srv.PathStats("/v1/chat/completions").MaxConcurrent; n > 10 {
 		// One ArborMem commit runs its five round-one operations at once
 		// while the next turn's five are prefetched (arbormem.prefetch);
 		// more in flight means two episodes overlapped.

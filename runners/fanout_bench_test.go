@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 // BenchmarkEvalFanout measures how eval throughput scales with the number
@@ -29,7 +29,7 @@ func BenchmarkEvalFanout(b *testing.B) {
 	data := xpLoCoMo(b, episodes, perEp)
 	servers := make([]string, 7)
 	for i := range servers {
-		f := llmtest.New(llmtest.Options{FirstTokenLatency: latency, Reply: func(llmtest.Request) string { return "Pip" }})
+		f := openaifake.New(openaifake.Options{FirstTokenLatency: latency, Reply: func(openaifake.Request) string { return "Pip" }})
 		b.Cleanup(f.Close)
 		servers[i] = f.URL
 	}

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbor-eval/arbor/fake"
 	"github.com/arbor-eval/arbor/pkg/config"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
-	"github.com/arbor-eval/arbor/pkg/llm/speaker"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -35,19 +35,19 @@ func TestFaultSoak(t *testing.T) {
 		}
 		episodes, long = n, true
 	}
-	run := func(faults float64) ([]record.Sample, []record.EpisodeStat, *llmtest.Server, map[string]speaker.PromptStats) {
-		sp, err := speaker.New(speaker.Options{Noise: 0.2, Seed: 3})
+	run := func(faults float64) ([]record.Sample, []record.EpisodeStat, *openaifake.Server, map[string]fake.PromptStats) {
+		sp, err := fake.New(fake.Options{Noise: 0.2, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		kinds := []llmtest.Fault{llmtest.Status500, llmtest.Status429, llmtest.Truncate, llmtest.Drop}
+		kinds := []openaifake.Fault{openaifake.Status500, openaifake.Status429, openaifake.Truncate, openaifake.Drop}
 		if long {
-			kinds = append(kinds, llmtest.Hang)
+			kinds = append(kinds, openaifake.Hang)
 		}
-		fake := llmtest.New(sp.Install(llmtest.Options{FaultRate: faults, FaultSeed: 11, FaultKinds: kinds, RetryAfter: "0", Hang: 3 * time.Second}))
-		t.Cleanup(fake.Close)
+		srv := openaifake.New(sp.Install(openaifake.Options{FaultRate: faults, FaultSeed: 11, FaultKinds: kinds, RetryAfter: "0", Hang: 3 * time.Second}))
+		t.Cleanup(srv.Close)
 		base := testConfig(t, "retry: {max_attempts: 10, base_delay: 1ms, max_delay: 5ms}\n")
-		cfg := SpeakingConfig(base, fake.URL, base.Models.Embed.Dim, 8)
+		cfg := SpeakingConfig(base, srv.URL, base.Models.Embed.Dim, 8)
 		// A hang costs one endpoint timeout before the retry.
 		for _, role := range []*config.Role{&cfg.Models.Chat, &cfg.Models.Judge, &cfg.Models.Embed, &cfg.Models.Rerank} {
 			eps := append([]config.Endpoint(nil), role.Endpoints...)
@@ -61,13 +61,13 @@ func TestFaultSoak(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res.Samples, res.Episodes, fake, sp.Stats()
+		return res.Samples, res.Episodes, srv, sp.Stats()
 	}
 	clean, cleanEps, _, cleanStats := run(0)
-	faulty, faultyEps, fake, _ := run(0.3)
+	faulty, faultyEps, srv, _ := run(0.3)
 
 	injected := int64(0)
-	for _, n := range fake.Injected() {
+	for _, n := range srv.Injected() {
 		injected += n
 	}
 	if injected == 0 {
@@ -115,5 +115,5 @@ func TestFaultSoak(t *testing.T) {
 	if df.BadReplies != dc.BadReplies || df.Fallbacks != dc.Fallbacks || df.Repaired != dc.Repaired || df.ModelErrors != 0 || df.IngestErrors != 0 {
 		t.Errorf("degraded with %d injected faults %+v, without %+v: every transport fault must be recovered, every unparseable reply counted", injected, df, dc)
 	}
-	t.Logf("%d faults injected (%v); %d replies varied; degraded %+v; fake's unrepairable replies %d", injected, fake.Injected(), noisy, df, unrepairable)
+	t.Logf("%d faults injected (%v); %d replies varied; degraded %+v; fake's unrepairable replies %d", injected, srv.Injected(), noisy, df, unrepairable)
 }

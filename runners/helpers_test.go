@@ -17,7 +17,7 @@ import (
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -55,7 +55,7 @@ func testConfig(t testing.TB, yaml ...string) *config.Config {
 // chatYAML points the chat role at fake and runs answers and session
 // summaries through it; ArborMem's memory operations stay rule-based to keep
 // the runs small. Retries are quick so that injected faults cost nothing.
-func chatYAML(fake *llmtest.Server, inflight int) string {
+func chatYAML(fake *openaifake.Server, inflight int) string {
 	return fmt.Sprintf(`models:
   chat:
     endpoints:
@@ -125,7 +125,7 @@ func promptKey(text, now string) string { return strings.TrimSpace(text) + "\x00
 // answer template and ArborMem's own layout end the last user message with
 // the question and state the question's time under "### CURRENT TIME";
 // questions repeat across sessions, so both are needed.
-func (s *script) question(req llmtest.Request) *datasets.Question {
+func (s *script) question(req openaifake.Request) *datasets.Question {
 	var last string
 	var all strings.Builder
 	for _, m := range req.Messages {
@@ -153,7 +153,7 @@ func (s *script) question(req llmtest.Request) *datasets.Question {
 // reply is the fake's Reply: session summaries get a fixed text, answers the
 // scripted reply; anything else is a test bug and gets a reply that fails
 // the run's expectations loudly.
-func (s *script) reply(req llmtest.Request) string {
+func (s *script) reply(req openaifake.Request) string {
 	for _, m := range req.Messages {
 		if strings.Contains(m.Content, "### NEW INTERACTIONS (session") {
 			s.summaries.Add(1)

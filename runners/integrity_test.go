@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -17,7 +17,7 @@ import (
 // look normal; the run prints the counts per system, puts them in the
 // table notes and the manifest, and --strict makes it fail.
 func TestDegradedRunIsSaidOutLoud(t *testing.T) {
-	fake := llmtest.New(llmtest.Options{FaultAt: map[int]llmtest.Fault{0: llmtest.Status400}})
+	fake := openaifake.New(openaifake.Options{FaultAt: map[int]openaifake.Fault{0: openaifake.Status400}})
 	defer fake.Close()
 	yaml := strings.Replace(chatYAML(fake, 1), "models:\n", fmt.Sprintf("models:\n  judge:\n    endpoints: [{url: %s, model: fake-model}]\n", fake.URL), 1)
 	cfg := testConfig(t, yaml)
@@ -84,7 +84,7 @@ func TestDegradedRunIsSaidOutLoud(t *testing.T) {
 // operations with garbage leaves ArborMem running on rules; the run prints
 // its fallbacks and --strict exits non-zero.
 func TestGarbageMemoryOpsFailStrict(t *testing.T) {
-	fake := llmtest.New(llmtest.Options{Reply: func(llmtest.Request) string { return "%%% not json at all" }})
+	fake := openaifake.New(openaifake.Options{Reply: func(openaifake.Request) string { return "%%% not json at all" }})
 	defer fake.Close()
 	yaml := strings.Replace(chatYAML(fake, 4), "arbormem: {extractors: heuristic}", "arbormem: {extractors: chat}", 1)
 	cfg := testConfig(t, yaml)

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -22,7 +22,7 @@ func TestSecondWriterIsRefused(t *testing.T) {
 	sc := newScript(questions(eps))
 	inFlight, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	fake := llmtest.New(llmtest.Options{Reply: func(r llmtest.Request) string {
+	fake := openaifake.New(openaifake.Options{Reply: func(r openaifake.Request) string {
 		once.Do(func() { close(inFlight); <-release })
 		return sc.reply(r)
 	}})

@@ -12,7 +12,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/table"
 	"github.com/arbor-eval/arbor/pkg/tokens"
@@ -68,7 +68,7 @@ func Perf(ctx context.Context, p PerfPlan) ([]PerfRow, error) {
 	if p.Sessions <= 0 {
 		p.Sessions = 3
 	}
-	srv := llmtest.New(llmtest.Options{FirstTokenLatency: p.Latency, Reply: memoryReply, Dim: perfDim,
+	srv := openaifake.New(openaifake.Options{FirstTokenLatency: p.Latency, Reply: memoryReply, Dim: perfDim,
 		CountPrompt: tokens.Default().Count}) // a Qwen3 server: sampled verification agrees
 	defer srv.Close()
 

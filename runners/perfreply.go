@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 // memoryReply answers each of ArborMem's memory prompts (appendix D) with a
@@ -15,7 +15,7 @@ import (
 // repair retries, no fallbacks). The request's purpose is not on the wire:
 // prompts are recognised by their first line. Other prompts (answers,
 // judges) get a one-word reply.
-func memoryReply(req llmtest.Request) string {
+func memoryReply(req openaifake.Request) string {
 	if len(req.Messages) == 0 {
 		return "ok"
 	}

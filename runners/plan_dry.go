@@ -18,10 +18,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/arbor-eval/arbor/fake"
 	"github.com/arbor-eval/arbor/pkg/config"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/llm/provider"
-	"github.com/arbor-eval/arbor/pkg/llm/speaker"
 	"github.com/arbor-eval/arbor/pkg/prompt"
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/pkg/table"
@@ -97,7 +97,7 @@ func (r RoleCount) Calls() int { return r.IngestCalls + r.QuestionCalls }
 
 // DryRun runs p (and each of models, for a multi-model ablation) exactly as
 // the real command would, except that every model role configured with
-// endpoints is answered by an in-process fake (llmtest) with no latency, the
+// endpoints is answered by an in-process fake (openaifake) with no latency, the
 // tokenizer role counts offline (the same Qwen3 ids /tokenize returns), the
 // response cache is off and results go to a temporary folder. It then counts
 // what the run did from its records: episodes, interactions, questions, and
@@ -658,24 +658,24 @@ func (e *dryEnv) fakeConfig(cfg *config.Config, dir string) *config.Config {
 	return &c
 }
 
-// dryFake is a speaking llmtest fake (pkg/llm/speaker: every prompt answered
+// dryFake is a speaking openaifake server (package fake: every prompt answered
 // with what the offline rules compute from it, embeddings and reranks from
 // the offline providers, so the run takes the paths a real one takes) whose
 // chat usage is rewritten: prompt tokens become exact Qwen3 counts and
 // completion tokens the request's max_tokens (the fake itself counts words).
 type dryFake struct {
 	URL     string
-	inner   *llmtest.Server
+	inner   *openaifake.Server
 	front   *httptest.Server
 	counter tokens.Counter
 }
 
 func newDryFake(dim int) *dryFake {
-	sp, err := speaker.New(speaker.Options{Dim: dim})
+	sp, err := fake.New(fake.Options{Dim: dim})
 	if err != nil {
 		panic(err) // only the embedded prompts are read: a failure is a build bug
 	}
-	f := &dryFake{inner: llmtest.New(sp.Install(llmtest.Options{})), counter: tokens.Default()}
+	f := &dryFake{inner: openaifake.New(sp.Install(openaifake.Options{})), counter: tokens.Default()}
 	f.front = httptest.NewServer(f)
 	f.URL = f.front.URL
 	return f
@@ -698,8 +698,8 @@ func (f *dryFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Messages  []llmtest.Message `json:"messages"`
-		MaxTokens int               `json:"max_tokens"`
+		Messages  []openaifake.Message `json:"messages"`
+		MaxTokens int                  `json:"max_tokens"`
 	}
 	_ = json.Unmarshal(body, &req) // the fake itself reports a malformed body
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -716,7 +716,7 @@ func (f *dryFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // template: each message is "<|im_start|>role\n" + content + "<|im_end|>\n"
 // (5 tokens besides the content) and the reply opens with
 // "<|im_start|>assistant\n" (3 tokens).
-func ChatPromptTokens(c tokens.Counter, msgs []llmtest.Message) int {
+func ChatPromptTokens(c tokens.Counter, msgs []openaifake.Message) int {
 	n := 3
 	for _, m := range msgs {
 		n += 5 + c.Count(m.Content)

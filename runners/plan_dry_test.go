@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/stats"
 	"github.com/arbor-eval/arbor/pkg/tokens"
 )
@@ -124,7 +124,7 @@ func TestDryRunCountsWhatARunDoes(t *testing.T) {
 // ablation over two models.
 func TestDryRunProbeAndModels(t *testing.T) {
 	const lat = 20 * time.Millisecond
-	live := llmtest.New(llmtest.Options{FirstTokenLatency: lat, Model: "fake-chat"})
+	live := openaifake.New(openaifake.Options{FirstTokenLatency: lat, Model: "fake-chat"})
 	defer live.Close()
 	data := xpLoCoMo(t, 2, 1)
 	a, b := xpConfig(t, xpChatYAML(3, live.URL)), xpConfig(t, "")
@@ -166,7 +166,7 @@ func TestDryRunProbeAndModels(t *testing.T) {
 func TestDryFakeRewritesUsage(t *testing.T) {
 	f := newDryFake(8)
 	defer f.close()
-	msgs := []llmtest.Message{{Role: "system", Content: "You answer briefly."}, {Role: "user", Content: "On 2024-03-15 I paid $12.50 for 3 tickets."}}
+	msgs := []openaifake.Message{{Role: "system", Content: "You answer briefly."}, {Role: "user", Content: "On 2024-03-15 I paid $12.50 for 3 tickets."}}
 	for _, stream := range []bool{true, false} {
 		body, _ := json.Marshal(map[string]any{"model": "m", "messages": msgs, "max_tokens": 7, "stream": stream,
 			"stream_options": map[string]bool{"include_usage": true}})
@@ -282,7 +282,7 @@ func TestChatPromptTokens(t *testing.T) {
 	if got := ChatPromptTokens(c, nil); got != 3 {
 		t.Errorf("empty chat: %d, want 3", got)
 	}
-	msgs := []llmtest.Message{{Role: "user", Content: "hello world"}}
+	msgs := []openaifake.Message{{Role: "user", Content: "hello world"}}
 	if got, want := ChatPromptTokens(c, msgs), 3+5+c.Count("hello world"); got != want {
 		t.Errorf("one message: %d, want %d", got, want)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 // TestAPIKeyNeverReachesResults runs a chat-backed eval whose key comes from
@@ -18,7 +18,7 @@ import (
 func TestAPIKeyNeverReachesResults(t *testing.T) {
 	const key = "sk-arbor-test-4f9c1e7d2b"
 	t.Setenv("ARBOR_TEST_SECRET_KEY", key)
-	fake := llmtest.New(llmtest.Options{Reply: func(llmtest.Request) string { return "the answer" }})
+	fake := openaifake.New(openaifake.Options{Reply: func(openaifake.Request) string { return "the answer" }})
 	defer fake.Close()
 	cfg := testConfig(t, fmt.Sprintf(`models:
   chat:

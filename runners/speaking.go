@@ -7,7 +7,7 @@ import (
 )
 
 // SpeakingConfig copies cfg with the model-backed path switched on against
-// one OpenAI-compatible server at url (a speaking fake, pkg/llm/speaker):
+// one OpenAI-compatible server at url (a speaking fake, fake):
 // the chat, judge, embed (dimension dim) and rerank roles point at it with
 // inflight requests each, answers, ArborMem's memory operations and session
 // summaries go through the chat model, and the response cache is off so

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
-	"github.com/arbor-eval/arbor/pkg/llm/speaker"
+	"github.com/arbor-eval/arbor/fake"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 // TestModelPathSmoke is the CI smoke test of the model-backed path: `arbor
@@ -18,14 +18,14 @@ import (
 // every memory operation falls back to its rule), and ArborMem's memory
 // must be built and read.
 func TestModelPathSmoke(t *testing.T) {
-	sp, err := speaker.New(speaker.Options{})
+	sp, err := fake.New(fake.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := llmtest.New(sp.Install(llmtest.Options{}))
-	defer fake.Close()
+	srv := openaifake.New(sp.Install(openaifake.Options{}))
+	defer srv.Close()
 	base := testConfig(t, "retry: {max_attempts: 2, base_delay: 1ms, max_delay: 5ms}\n")
-	cfg := SpeakingConfig(base, fake.URL, base.Models.Embed.Dim, 8)
+	cfg := SpeakingConfig(base, srv.URL, base.Models.Embed.Dim, 8)
 	res, err := Run(slowDeadline(t), Plan{Benchmark: "branchmemeval", Limit: 2, Config: cfg, Out: io.Discard, Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +69,7 @@ func TestModelPathSmoke(t *testing.T) {
 		t.Errorf("ArborMem's memory is empty: %d evidence tokens over %d questions, %d placements in branch", evidence, n, placed)
 	}
 	st := sp.Stats()
-	if u := st[speaker.Unrecognised]; u.Replies > 0 {
+	if u := st[fake.Unrecognised]; u.Replies > 0 {
 		t.Errorf("%d requests matched no prompt", u.Replies)
 	}
 	for _, name := range []string{"node_metadata", "path_evolution", "atomic_fact_miner", "assistant_artifact_miner", "event_miner",

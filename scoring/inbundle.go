@@ -5,6 +5,7 @@ import (
 
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // DefaultAnswerMaxWords is judge.answer_in_bundle_max_words's default: the
@@ -38,7 +39,7 @@ func AnswerInBundle(bench string, q *datasets.Question, b memory.Bundle, maxWord
 	if q.Abstention || strings.TrimSpace(q.Gold) == "" || (bench == "beam" && beamNoGoldString[q.Category]) {
 		return -1
 	}
-	norm := NormalizeAnswer
+	norm := text.NormalizeAnswer
 	if bench == "locomo" {
 		if q.Category == "5" {
 			return -1
@@ -53,7 +54,7 @@ func AnswerInBundle(bench string, q *datasets.Question, b memory.Bundle, maxWord
 	for i, it := range b.Items {
 		texts[i] = it.Text
 	}
-	if ContainsAnswer(norm(strings.Join(texts, "\n")), gold) {
+	if text.ContainsAnswer(norm(strings.Join(texts, "\n")), gold) {
 		return 1
 	}
 	return 0

@@ -13,7 +13,7 @@ import (
 
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/config"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -54,13 +54,13 @@ func judgeConfigFile(t *testing.T, dir, name, url string) string {
 // loopback judge servers: judge "lenient" says yes to everything, judge
 // "strict" only to the Paris answer.
 func TestScoreJobTwoJudges(t *testing.T) {
-	lenient := llmtest.New(llmtest.Options{Reply: func(llmtest.Request) string { return "Yes." }})
+	lenient := openaifake.New(openaifake.Options{Reply: func(openaifake.Request) string { return "Yes." }})
 	defer lenient.Close()
 	var (
 		mu            sync.Mutex
 		strictPrompts []string
 	)
-	strict := llmtest.New(llmtest.Options{Reply: func(r llmtest.Request) string {
+	strict := openaifake.New(openaifake.Options{Reply: func(r openaifake.Request) string {
 		p := r.Messages[len(r.Messages)-1].Content
 		mu.Lock()
 		strictPrompts = append(strictPrompts, p)

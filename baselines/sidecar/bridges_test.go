@@ -12,7 +12,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/memory/memorytest"
 )
@@ -31,9 +31,9 @@ var bridgeConformance = []memorytest.Option{memorytest.WithCounter(words{}), mem
 
 // fakeModels starts the fake OpenAI-compatible server and returns a config
 // whose chat and embed roles point at it.
-func fakeModels(t *testing.T) (*llmtest.Server, *config.Config) {
+func fakeModels(t *testing.T) (*openaifake.Server, *config.Config) {
 	t.Helper()
-	srv := llmtest.New(llmtest.Options{Dim: 1024})
+	srv := openaifake.New(openaifake.Options{Dim: 1024})
 	t.Cleanup(srv.Close)
 	cfg, err := config.Load("", nil, nil)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/jsonx"
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/prompt"
-	"github.com/arbor-eval/arbor/scoring"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // ChatRewriter is the optional model verbalizer (appendix B.2: "A language
@@ -85,13 +85,13 @@ func (c *ChatRewriter) Rewrite(ctx context.Context, f *File) (*File, RewriteStat
 			tn := notes.Turns[ti]
 			br := branchNote(notes, tn.Branch)
 			keep := append([]string(nil), tn.Values...)
-			text := scoring.NormalizeAnswer(t.User + "\n" + t.Assistant)
-			if br.Anchor != "" && scoring.ContainsAnswer(scoring.NormalizeAnswer(t.User), scoring.NormalizeAnswer(br.Anchor)) {
+			hay := text.NormalizeAnswer(t.User + "\n" + t.Assistant)
+			if br.Anchor != "" && text.ContainsAnswer(text.NormalizeAnswer(t.User), text.NormalizeAnswer(br.Anchor)) {
 				keep = append(keep, br.Anchor)
 			}
 			var ban []string
 			for _, v := range planned {
-				if !scoring.ContainsAnswer(text, scoring.NormalizeAnswer(v)) {
+				if !text.ContainsAnswer(hay, text.NormalizeAnswer(v)) {
 					ban = append(ban, v)
 				}
 			}
@@ -180,14 +180,14 @@ func checkRewrite(orig Turn, user, assistant string, j rewriteJob) string {
 	if strings.TrimSpace(user) == "" || strings.TrimSpace(assistant) == "" {
 		return "empty message"
 	}
-	text := scoring.NormalizeAnswer(user + "\n" + assistant)
+	hay := text.NormalizeAnswer(user + "\n" + assistant)
 	for _, v := range j.keep {
-		if !scoring.ContainsAnswer(text, scoring.NormalizeAnswer(v)) {
+		if !text.ContainsAnswer(hay, text.NormalizeAnswer(v)) {
 			return fmt.Sprintf("dropped planned value %q", v)
 		}
 	}
 	for _, v := range j.ban {
-		if scoring.ContainsAnswer(text, scoring.NormalizeAnswer(v)) {
+		if text.ContainsAnswer(hay, text.NormalizeAnswer(v)) {
 			return fmt.Sprintf("introduced value %q planned for another turn", v)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/llm"
-	"github.com/arbor-eval/arbor/scoring"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 func TestLoadEmbedded(t *testing.T) {
@@ -57,8 +57,8 @@ func TestLoadEmbedded(t *testing.T) {
 				}
 				// The online protocol: the gold is answerable from what was
 				// committed before the question, never from the question.
-				hay := scoring.NormalizeAnswer(strings.Join(committed, "\n"))
-				if !scoring.ContainsAnswer(hay, scoring.NormalizeAnswer(q.Gold)) {
+				hay := text.NormalizeAnswer(strings.Join(committed, "\n"))
+				if !text.ContainsAnswer(hay, text.NormalizeAnswer(q.Gold)) {
 					t.Fatalf("%s: gold of %s not in the committed prefix", ep.ID, q.ID)
 				}
 				committed = append(committed, q.Canonical.Text())

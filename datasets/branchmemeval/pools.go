@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arbor-eval/arbor/scoring"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // Value pools. Every value a session uses is drawn through a registry that
@@ -122,19 +122,19 @@ type registry struct {
 
 // ok reports whether v can be used alongside everything drawn so far.
 func (g *registry) ok(v string) bool {
-	n := scoring.NormalizeAnswer(v)
+	n := text.NormalizeAnswer(v)
 	if n == "" {
 		return false
 	}
 	for _, u := range g.used {
-		if scoring.ContainsAnswer(n, u) || scoring.ContainsAnswer(u, n) {
+		if text.ContainsAnswer(n, u) || text.ContainsAnswer(u, n) {
 			return false
 		}
 	}
 	return true
 }
 
-func (g *registry) add(v string) { g.used = append(g.used, scoring.NormalizeAnswer(v)) }
+func (g *registry) add(v string) { g.used = append(g.used, text.NormalizeAnswer(v)) }
 
 // draw calls gen until it yields a fresh value; pools are far larger than a
 // session needs, so the bound is only a guard against a content bug.

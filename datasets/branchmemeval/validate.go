@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/arbor-eval/arbor/scoring"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // Validation (appendix B.2, Table "Construction and automatic validation
@@ -137,8 +137,8 @@ func validateSession(s *Session, notes *SessionNotes, seenQ map[string]string) [
 			add(t.ID, RuleStructure, "act %q does not match whether the turn holds a question", n.Act)
 		}
 		ti := &turnIndex{pos: i, note: n, branch: n.Branch,
-			text: scoring.NormalizeAnswer(t.User + "\n" + t.Assistant),
-			user: scoring.NormalizeAnswer(t.User)}
+			text: text.NormalizeAnswer(t.User + "\n" + t.Assistant),
+			user: text.NormalizeAnswer(t.User)}
 		idx[t.ID] = ti
 		turns[i] = ti
 	}
@@ -191,7 +191,7 @@ func checkQuestion(s *Session, t *Turn, pos int, qn *QuestionNote, turns []*turn
 		out = append(out, Issue{Session: s.ID, Turn: t.ID, Rule: rule, Message: fmt.Sprintf(format, a...)})
 	}
 	q := t.Question
-	g, c := scoring.NormalizeAnswer(q.Gold), scoring.NormalizeAnswer(q.Confounder)
+	g, c := text.NormalizeAnswer(q.Gold), text.NormalizeAnswer(q.Confounder)
 	qtext := turns[pos].user
 	if g == "" {
 		add(RuleDistinct, "gold %q is empty after normalisation", q.Gold)
@@ -200,19 +200,19 @@ func checkQuestion(s *Session, t *Turn, pos int, qn *QuestionNote, turns []*turn
 	if c == "" {
 		add(RuleConfPresent, "%s has no confounder", q.ID)
 	}
-	if c != "" && (scoring.ContainsAnswer(g, c) || scoring.ContainsAnswer(c, g)) {
+	if c != "" && (text.ContainsAnswer(g, c) || text.ContainsAnswer(c, g)) {
 		add(RuleDistinct, "gold %q and confounder %q cannot be told apart by the scorer", q.Gold, q.Confounder)
 	}
-	if scoring.ContainsAnswer(qtext, g) {
+	if text.ContainsAnswer(qtext, g) {
 		add(RuleGoldLeak, "gold %q appears in the question %q", q.Gold, t.User)
 	}
-	if c != "" && scoring.ContainsAnswer(qtext, c) {
+	if c != "" && text.ContainsAnswer(qtext, c) {
 		add(RuleConfLeak, "confounder %q appears in the question %q", q.Confounder, t.User)
 	}
 	// Evidence validity: an interaction before the question states the gold.
 	first := func(v string, pred func(*turnIndex) bool) int {
 		for _, ti := range turns[:pos] {
-			if (pred == nil || pred(ti)) && scoring.ContainsAnswer(ti.text, v) {
+			if (pred == nil || pred(ti)) && text.ContainsAnswer(ti.text, v) {
 				return ti.pos
 			}
 		}
@@ -232,7 +232,7 @@ func checkQuestion(s *Session, t *Turn, pos int, qn *QuestionNote, turns []*turn
 	}
 	if len(qn.Evidence) == 0 {
 		add(RuleSupported, "no evidence turn annotated")
-	} else if ev := idx[qn.Evidence[len(qn.Evidence)-1]]; ev != nil && ev.pos < pos && !scoring.ContainsAnswer(ev.text, g) {
+	} else if ev := idx[qn.Evidence[len(qn.Evidence)-1]]; ev != nil && ev.pos < pos && !text.ContainsAnswer(ev.text, g) {
 		add(RuleSupported, "evidence turn %s does not state the gold %q", qn.Evidence[len(qn.Evidence)-1], q.Gold)
 	}
 	// The confounder is a real trap: it is in the history.
@@ -243,7 +243,7 @@ func checkQuestion(s *Session, t *Turn, pos int, qn *QuestionNote, turns []*turn
 			add(RuleConfPresent, "confounder %q does not appear before the question", q.Confounder)
 		case ct == nil:
 			add(RuleConfPresent, "confounder turn %q does not exist", qn.ConfounderTurn)
-		case ct.pos >= pos || !scoring.ContainsAnswer(ct.text, c):
+		case ct.pos >= pos || !text.ContainsAnswer(ct.text, c):
 			add(RuleConfPresent, "confounder turn %s does not state %q before the question", qn.ConfounderTurn, q.Confounder)
 		case ct.branch != qn.ConfounderBranch:
 			add(RuleConfPresent, "confounder turn %s is in branch %s, annotated %s", qn.ConfounderTurn, ct.branch, qn.ConfounderBranch)
@@ -286,7 +286,7 @@ func checkQuestion(s *Session, t *Turn, pos int, qn *QuestionNote, turns []*turn
 				add(RuleUpdate, "new value %q already appears in %s, before the update %s", q.Gold, turns[p].note.Turn, ev.note.Turn)
 			}
 			for _, ti := range turns[ev.pos+1 : pos] {
-				if ti.branch == qn.Branch && scoring.ContainsAnswer(ti.text, c) {
+				if ti.branch == qn.Branch && text.ContainsAnswer(ti.text, c) {
 					add(RuleUpdate, "old value %q reappears in %s after the update %s", q.Confounder, ti.note.Turn, ev.note.Turn)
 					break
 				}
@@ -302,20 +302,20 @@ func checkQuestion(s *Session, t *Turn, pos int, qn *QuestionNote, turns []*turn
 		case ct == nil || ct.branch == qn.Branch || ct.note.Act != actList:
 			add(RuleArtifact, "confounder must come from a list in another branch")
 		default:
-			if got := listItem1(s.Turns[ev.pos].Assistant, qn.Ordinal); scoring.NormalizeAnswer(got) != g {
+			if got := listItem1(s.Turns[ev.pos].Assistant, qn.Ordinal); text.NormalizeAnswer(got) != g {
 				add(RuleArtifact, "item %d of the list in %s is %q, not the gold %q", qn.Ordinal, ev.note.Turn, got, q.Gold)
 			}
-			if got := listItem1(s.Turns[ct.pos].Assistant, qn.Ordinal); scoring.NormalizeAnswer(got) != c {
+			if got := listItem1(s.Turns[ct.pos].Assistant, qn.Ordinal); text.NormalizeAnswer(got) != c {
 				add(RuleArtifact, "item %d of the list in %s is %q, not the confounder %q", qn.Ordinal, ct.note.Turn, got, q.Confounder)
 			}
 		}
 	case DimBridge:
-		l := scoring.NormalizeAnswer(qn.Link)
+		l := text.NormalizeAnswer(qn.Link)
 		if l == "" {
 			add(RuleLink, "B4 needs a linking value")
 			break
 		}
-		if scoring.ContainsAnswer(qtext, l) {
+		if text.ContainsAnswer(qtext, l) {
 			add(RuleLink, "linking value %q appears in the question", qn.Link)
 		}
 		bs := map[string]bool{}
@@ -324,7 +324,7 @@ func checkQuestion(s *Session, t *Turn, pos int, qn *QuestionNote, turns []*turn
 			switch {
 			case ti == nil || ti.pos >= pos:
 				add(RuleLink, "link turn %q is not before the question", lt)
-			case !scoring.ContainsAnswer(ti.text, l):
+			case !text.ContainsAnswer(ti.text, l):
 				add(RuleLink, "link turn %s does not mention the linking value %q", lt, qn.Link)
 			default:
 				bs[ti.branch] = true
@@ -335,11 +335,11 @@ func checkQuestion(s *Session, t *Turn, pos int, qn *QuestionNote, turns []*turn
 		}
 	case DimTwin:
 		b := branches[qn.Branch]
-		a := scoring.NormalizeAnswer(qn.Anchor)
+		a := text.NormalizeAnswer(qn.Anchor)
 		switch {
 		case b == nil || a == "" || b.Anchor != qn.Anchor:
 			add(RuleAnchor, "B5 needs the question branch's anchor (got %q)", qn.Anchor)
-		case !scoring.ContainsAnswer(qtext, a):
+		case !text.ContainsAnswer(qtext, a):
 			add(RuleAnchor, "anchor %q is not in the question", qn.Anchor)
 		case branches[b.Twin] == nil:
 			add(RuleAnchor, "branch %s has no twin", b.ID)
@@ -348,13 +348,13 @@ func checkQuestion(s *Session, t *Turn, pos int, qn *QuestionNote, turns []*turn
 			switch {
 			case tw.Domain != b.Domain || tw.Anchor == "" || tw.Anchor == b.Anchor:
 				add(RuleAnchor, "twin %s must share the schema %q and carry a different anchor", tw.ID, b.Domain)
-			case scoring.ContainsAnswer(qtext, scoring.NormalizeAnswer(tw.Anchor)):
+			case text.ContainsAnswer(qtext, text.NormalizeAnswer(tw.Anchor)):
 				add(RuleAnchor, "the twin's anchor %q is in the question", tw.Anchor)
 			case qn.ConfounderBranch != tw.ID:
 				add(RuleAnchor, "the confounder must come from the twin %s", tw.ID)
 			}
 			for _, x := range []*BranchNote{b, tw} {
-				if ft := firstTurn(turns, x.ID); ft == nil || !scoring.ContainsAnswer(ft.text, scoring.NormalizeAnswer(x.Anchor)) {
+				if ft := firstTurn(turns, x.ID); ft == nil || !text.ContainsAnswer(ft.text, text.NormalizeAnswer(x.Anchor)) {
 					add(RuleAnchor, "branch %s does not introduce its anchor %q in its first turn", x.ID, x.Anchor)
 				}
 			}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/llm"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/memory"
 )
 
@@ -27,7 +27,7 @@ var promptMarkers = map[string]string{
 	"state_slot_miner":             "changing state",
 }
 
-func (sc *scripted) reply(req llmtest.Request) string {
+func (sc *scripted) reply(req openaifake.Request) string {
 	first := req.Messages[0].Content
 	repair := len(req.Messages) > 1
 	for name, marker := range promptMarkers {
@@ -74,7 +74,7 @@ func TestCommitPipelineWithScriptedModel(t *testing.T) {
 			"Biscuit": {`[{"key": "home_city", "value": "Porto", "attribute_tag": "1.0", "entities": ["Porto"], "evidence_text": "I live in Porto"}]`, ""},
 		},
 	}}
-	srv := llmtest.New(llmtest.Options{Reply: sc.reply})
+	srv := openaifake.New(openaifake.Options{Reply: sc.reply})
 	defer srv.Close()
 	chat := llm.NewChatClient(config.Endpoint{URL: srv.URL, Model: "fake-model"}, llm.NewHTTPClient())
 	s := newTestSystem(t, func(c *config.ArborMem, d *Deps) { d.Chat = chat })
@@ -155,7 +155,7 @@ func factTexts(s *System) []string {
 // TestModelErrorsFallBack: a chat endpoint that fails every request still
 // commits every interaction, counted as model errors.
 func TestModelErrorsFallBack(t *testing.T) {
-	srv := llmtest.New(llmtest.Options{FaultRate: 1, FaultKinds: []llmtest.Fault{llmtest.Status400}})
+	srv := openaifake.New(openaifake.Options{FaultRate: 1, FaultKinds: []openaifake.Fault{openaifake.Status400}})
 	defer srv.Close()
 	chat := llm.NewChatClient(config.Endpoint{URL: srv.URL, Model: "fake-model"}, llm.NewHTTPClient())
 	s := newTestSystem(t, func(c *config.ArborMem, d *Deps) { d.Chat = chat })

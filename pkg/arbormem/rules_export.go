@@ -12,5 +12,5 @@ type RuleOps interface {
 
 // Rules returns the rule-based operations the offline path runs, for tools
 // that must compute exactly what the offline path computes: the speaking fake
-// endpoint (pkg/llm/speaker) answers ArborMem's memory prompts with them.
+// endpoint (fake) answers ArborMem's memory prompts with them.
 func Rules() RuleOps { return ruleOps{} }

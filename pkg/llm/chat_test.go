@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/arbor-eval/arbor/pkg/config"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -23,7 +23,7 @@ func endpoint(url string) config.Endpoint {
 
 func TestChatStreamMeasuresAndCapturesReasoning(t *testing.T) {
 	const first, per = 40 * time.Millisecond, 5 * time.Millisecond
-	fake := llmtest.New(llmtest.Options{FirstTokenLatency: first, TokenLatency: per,
+	fake := openaifake.New(openaifake.Options{FirstTokenLatency: first, TokenLatency: per,
 		Replies: []string{"one two three four"}, Reasoning: "let me think"})
 	defer fake.Close()
 	c := NewChatClient(endpoint(fake.URL), NewHTTPClient())
@@ -39,7 +39,7 @@ func TestChatStreamMeasuresAndCapturesReasoning(t *testing.T) {
 	if resp.TTFT < first || resp.Latency < first+6*per || resp.TTFT > resp.Latency {
 		t.Errorf("ttft %v latency %v: want ttft ≥ %v, latency ≥ %v, ttft ≤ latency", resp.TTFT, resp.Latency, first, first+6*per)
 	}
-	wantPrompt := llmtest.PromptTokens([]llmtest.Message{{Role: "system", Content: "be brief"}, {Role: "user", Content: "count to four"}})
+	wantPrompt := openaifake.PromptTokens([]openaifake.Message{{Role: "system", Content: "be brief"}, {Role: "user", Content: "count to four"}})
 	if resp.PromptTokens != wantPrompt || resp.CompletionTokens != 7 {
 		t.Errorf("usage %d/%d, want %d/7", resp.PromptTokens, resp.CompletionTokens, wantPrompt)
 	}
@@ -49,7 +49,7 @@ func TestChatStreamMeasuresAndCapturesReasoning(t *testing.T) {
 }
 
 func TestChatSendsEveryParameter(t *testing.T) {
-	fake := llmtest.New(llmtest.Options{})
+	fake := openaifake.New(openaifake.Options{})
 	defer fake.Close()
 	c := NewChatClient(endpoint(fake.URL), NewHTTPClient())
 	schema := []byte(`{"type":"object","properties":{"answer":{"type":"string"}}}`)
@@ -213,7 +213,7 @@ func TestChatStatusErrors(t *testing.T) {
 }
 
 func TestChatConnectionRefusedIsTransport(t *testing.T) {
-	fake := llmtest.New(llmtest.Options{})
+	fake := openaifake.New(openaifake.Options{})
 	url := fake.URL
 	fake.Close()
 	_, err := NewChatClient(endpoint(url), NewHTTPClient()).Chat(context.Background(), ChatRequest{Messages: []Message{{Role: "user", Content: "x"}}})

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 func TestEmbedOrdersAndNormalises(t *testing.T) {
-	fake := llmtest.New(llmtest.Options{Dim: 8})
+	fake := openaifake.New(openaifake.Options{Dim: 8})
 	defer fake.Close()
 	texts := []string{"alpha", "beta gamma", "delta"}
 	note := &callNote{}
@@ -24,7 +24,7 @@ func TestEmbedOrdersAndNormalises(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, text := range texts {
-		want, _ := normalise(llmtest.Vector(text, 8))
+		want, _ := normalise(openaifake.Vector(text, 8))
 		for j := range want {
 			if math.Abs(float64(vs[i][j]-want[j])) > 1e-6 {
 				t.Fatalf("text %d: got %v, want %v", i, vs[i], want)
@@ -45,7 +45,7 @@ func TestEmbedOrdersAndNormalises(t *testing.T) {
 }
 
 func TestEmbedDimensionMismatch(t *testing.T) {
-	fake := llmtest.New(llmtest.Options{Dim: 8})
+	fake := openaifake.New(openaifake.Options{Dim: 8})
 	defer fake.Close()
 	_, err := NewEmbedClient(endpoint(fake.URL), 1024, NewHTTPClient()).Embed(context.Background(), []string{"x"})
 	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "models.embed.dim") {
@@ -54,7 +54,7 @@ func TestEmbedDimensionMismatch(t *testing.T) {
 }
 
 func TestRerankBothWireFormats(t *testing.T) {
-	fake := llmtest.New(llmtest.Options{})
+	fake := openaifake.New(openaifake.Options{})
 	defer fake.Close()
 	q := "where did Ana move"
 	docs := []string{"the weather", "Ana moved to Lisbon", "where is Ana", "did Ana move where"}
@@ -65,8 +65,8 @@ func TestRerankBothWireFormats(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, d := range docs {
-				if got[i] != llmtest.Score(q, d) {
-					t.Errorf("doc %d: score %v, want %v", i, got[i], llmtest.Score(q, d))
+				if got[i] != openaifake.Score(q, d) {
+					t.Errorf("doc %d: score %v, want %v", i, got[i], openaifake.Score(q, d))
 				}
 			}
 		})
@@ -82,7 +82,7 @@ func TestRerankBothWireFormats(t *testing.T) {
 }
 
 func TestTokenizeBothForms(t *testing.T) {
-	fake := llmtest.New(llmtest.Options{})
+	fake := openaifake.New(openaifake.Options{})
 	defer fake.Close()
 	// The configured URL may carry /v1; /tokenize lives at the root.
 	c := NewTokenizeClient(endpoint(fake.URL+"/v1"), NewHTTPClient())
@@ -92,7 +92,7 @@ func TestTokenizeBothForms(t *testing.T) {
 	}
 	msgs := []Message{{Role: "user", Content: "two words"}}
 	n, err = c.TokenizeChat(context.Background(), msgs)
-	if want := llmtest.PromptTokens([]llmtest.Message{{Role: "user", Content: "two words"}}); err != nil || n != want {
+	if want := openaifake.PromptTokens([]openaifake.Message{{Role: "user", Content: "two words"}}); err != nil || n != want {
 		t.Fatalf("chat form: got %d, %v; want %d", n, err, want)
 	}
 	var body map[string]any

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/arbor-eval/arbor/pkg/llm"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 // BenchmarkPoolChat measures what pool, retry, cache and metrics add to one
@@ -19,9 +19,9 @@ import (
 // "miss" sends distinct requests (a cache miss and a cache write each);
 // "nocache" is the same stack without the cache; "hit" is served from it.
 func BenchmarkPoolChat(b *testing.B) {
-	f := llmtest.New(llmtest.Options{})
+	f := openaifake.New(openaifake.Options{})
 	defer f.Close()
-	cfg := testConfig(b, "models:\n  chat:\n    endpoints:\n"+endpointsYAML([]*llmtest.Server{f}, 8, 10*time.Second)+
+	cfg := testConfig(b, "models:\n  chat:\n    endpoints:\n"+endpointsYAML([]*openaifake.Server{f}, 8, 10*time.Second)+
 		"cache: {dir: "+b.TempDir()+"}\n"+fastRetry)
 	nocache := *cfg
 	nocache.Cache.Enabled = false

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/pkg/config"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 // deadURL is a loopback address nothing listens on.
@@ -22,7 +22,7 @@ func deadURL(t *testing.T) string {
 }
 
 func TestPreflight(t *testing.T) {
-	fake := llmtest.New(llmtest.Options{})
+	fake := openaifake.New(openaifake.Options{})
 	defer fake.Close()
 	dead := deadURL(t)
 	cases := []struct {

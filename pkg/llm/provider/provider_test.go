@@ -20,7 +20,7 @@ import (
 
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/llm"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 // testConfig loads a config the way the CLI does: the embedded default
@@ -51,7 +51,7 @@ func newSet(t testing.TB, cfg *config.Config) *Set {
 }
 
 // endpointsYAML lists one endpoint per fake.
-func endpointsYAML(fakes []*llmtest.Server, inflight int, timeout time.Duration) string {
+func endpointsYAML(fakes []*openaifake.Server, inflight int, timeout time.Duration) string {
 	var b strings.Builder
 	for _, f := range fakes {
 		fmt.Fprintf(&b, "      - {url: %s, model: fake-model, max_inflight: %d, timeout: %s}\n", f.URL, inflight, timeout)
@@ -62,15 +62,15 @@ func endpointsYAML(fakes []*llmtest.Server, inflight int, timeout time.Duration)
 // fastRetry keeps test runs short: tiny backoff, quick re-probes.
 const fastRetry = "retry: {max_attempts: 12, base_delay: 1ms, max_delay: 10ms, failures_to_eject: 5, eject_for: 50ms}\n"
 
-func fakes(n int, opts func(i int) llmtest.Options) []*llmtest.Server {
-	out := make([]*llmtest.Server, n)
+func fakes(n int, opts func(i int) openaifake.Options) []*openaifake.Server {
+	out := make([]*openaifake.Server, n)
 	for i := range out {
-		out[i] = llmtest.New(opts(i))
+		out[i] = openaifake.New(opts(i))
 	}
 	return out
 }
 
-func closeAll(fs []*llmtest.Server) {
+func closeAll(fs []*openaifake.Server) {
 	for _, f := range fs {
 		f.Close()
 	}
@@ -104,7 +104,7 @@ func chatBatch(t *testing.T, c llm.Client, n, workers int) []llm.ChatResponse {
 }
 
 func TestPoolSpreadsLoadWithinCaps(t *testing.T) {
-	fs := fakes(7, func(int) llmtest.Options { return llmtest.Options{FirstTokenLatency: time.Millisecond} })
+	fs := fakes(7, func(int) openaifake.Options { return openaifake.Options{FirstTokenLatency: time.Millisecond} })
 	defer closeAll(fs)
 	cfg := testConfig(t, "models:\n  chat:\n    endpoints:\n"+endpointsYAML(fs, 3, 5*time.Second)+
 		"cache: {dir: "+t.TempDir()+"}\n"+fastRetry)
@@ -135,9 +135,9 @@ func TestPoolSpreadsLoadWithinCaps(t *testing.T) {
 }
 
 func TestFaultsAreRetriedWithinBudget(t *testing.T) {
-	kinds := []llmtest.Fault{llmtest.Status500, llmtest.Hang, llmtest.Truncate, llmtest.Drop, llmtest.Malformed}
-	fs := fakes(7, func(i int) llmtest.Options {
-		return llmtest.Options{FaultRate: 0.3, FaultSeed: uint64(i + 1), FaultKinds: kinds, Hang: 5 * time.Second}
+	kinds := []openaifake.Fault{openaifake.Status500, openaifake.Hang, openaifake.Truncate, openaifake.Drop, openaifake.Malformed}
+	fs := fakes(7, func(i int) openaifake.Options {
+		return openaifake.Options{FaultRate: 0.3, FaultSeed: uint64(i + 1), FaultKinds: kinds, Hang: 5 * time.Second}
 	})
 	defer closeAll(fs)
 	cfg := testConfig(t, "models:\n  chat:\n    endpoints:\n"+endpointsYAML(fs, 3, 150*time.Millisecond)+
@@ -149,7 +149,7 @@ func TestFaultsAreRetriedWithinBudget(t *testing.T) {
 			t.Fatalf("reply %d = %q, want %q", i, r.Content, want)
 		}
 	}
-	injected := map[llmtest.Fault]int64{}
+	injected := map[openaifake.Fault]int64{}
 	var requests int64
 	for _, f := range fs {
 		for k, v := range f.Injected() {
@@ -175,9 +175,9 @@ func TestFaultsAreRetriedWithinBudget(t *testing.T) {
 }
 
 func TestBadRequestIsNotRetried(t *testing.T) {
-	f := llmtest.New(llmtest.Options{FaultAt: map[int]llmtest.Fault{0: llmtest.Status400}})
+	f := openaifake.New(openaifake.Options{FaultAt: map[int]openaifake.Fault{0: openaifake.Status400}})
 	defer f.Close()
-	cfg := testConfig(t, "models:\n  chat:\n    endpoints:\n"+endpointsYAML([]*llmtest.Server{f}, 2, time.Second)+
+	cfg := testConfig(t, "models:\n  chat:\n    endpoints:\n"+endpointsYAML([]*openaifake.Server{f}, 2, time.Second)+
 		"cache: {dir: "+t.TempDir()+"}\n"+fastRetry)
 	set := newSet(t, cfg)
 	_, err := set.Chat.Chat(context.Background(), llm.ChatRequest{Messages: []llm.Message{{Role: "user", Content: "x"}}})
@@ -192,9 +192,9 @@ func TestBadRequestIsNotRetried(t *testing.T) {
 
 func TestTimingsAndUsage(t *testing.T) {
 	const first, per = 30 * time.Millisecond, 4 * time.Millisecond
-	f := llmtest.New(llmtest.Options{FirstTokenLatency: first, TokenLatency: per, Reasoning: "hmm, well"})
+	f := openaifake.New(openaifake.Options{FirstTokenLatency: first, TokenLatency: per, Reasoning: "hmm, well"})
 	defer f.Close()
-	cfg := testConfig(t, "models:\n  chat:\n    endpoints:\n"+endpointsYAML([]*llmtest.Server{f}, 2, 5*time.Second)+
+	cfg := testConfig(t, "models:\n  chat:\n    endpoints:\n"+endpointsYAML([]*openaifake.Server{f}, 2, 5*time.Second)+
 		"cache: {dir: "+t.TempDir()+"}\n"+fastRetry)
 	set := newSet(t, cfg)
 	ctx, usage := llm.WithUsage(context.Background())
@@ -262,7 +262,7 @@ func workload(t *testing.T, set *Set) []string {
 		docs[i] = fmt.Sprintf("doc %d about memory", i)
 	}
 	scores, err := set.Rerank.Rerank(ctx, "memory 3", docs)
-	if err != nil || len(scores) != 70 || scores[3] != llmtest.Score("memory 3", docs[3]) {
+	if err != nil || len(scores) != 70 || scores[3] != openaifake.Score("memory 3", docs[3]) {
 		t.Fatalf("rerank: %v, %v", scores, err)
 	}
 	out = append(out, fmt.Sprint(set.Tokens.Count("four words right here")))
@@ -270,7 +270,7 @@ func workload(t *testing.T, set *Set) []string {
 }
 
 func TestSecondRunMakesNoNetworkCalls(t *testing.T) {
-	f := llmtest.New(llmtest.Options{})
+	f := openaifake.New(openaifake.Options{})
 	defer f.Close()
 	cfg := testConfig(t, allRolesYAML(f.URL, t.TempDir(), ""))
 	set := newSet(t, cfg)
@@ -338,7 +338,7 @@ func TestAPIKeyIsNeverWritten(t *testing.T) {
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	defer slog.SetDefault(prev)
 
-	f := llmtest.New(llmtest.Options{FaultRate: 0.2, FaultSeed: 3, FaultKinds: []llmtest.Fault{llmtest.Status500, llmtest.Drop, llmtest.Truncate}})
+	f := openaifake.New(openaifake.Options{FaultRate: 0.2, FaultSeed: 3, FaultKinds: []openaifake.Fault{openaifake.Status500, openaifake.Drop, openaifake.Truncate}})
 	defer f.Close()
 	dir := t.TempDir()
 	cfg := testConfig(t, allRolesYAML(f.URL, filepath.Join(dir, "cache"), ", api_key_env: ARBOR_TEST_API_KEY"))
@@ -401,9 +401,9 @@ func TestAPIKeyIsNeverWritten(t *testing.T) {
 }
 
 func TestEndpointsCheck(t *testing.T) {
-	f := llmtest.New(llmtest.Options{})
+	f := openaifake.New(openaifake.Options{})
 	defer f.Close()
-	dead := llmtest.New(llmtest.Options{})
+	dead := openaifake.New(openaifake.Options{})
 	dead.Close()
 	cfg := testConfig(t, allRolesYAML(f.URL, t.TempDir(), ""))
 	cfg.Models.Judge.Endpoints[0].URL = dead.URL

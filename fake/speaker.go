@@ -1,4 +1,4 @@
-// Package speaker makes the fake OpenAI-compatible server (pkg/llm/llmtest)
+// Package fake is the speaking fake endpoint: it makes the fake OpenAI-compatible server (pkg/llm/openaifake)
 // speak every prompt of pkg/prompt, so that the model-backed path runs end
 // to end without a GPU. It recognises a chat request by the fixed text of
 // the template it was rendered from, reads the template's fields back out of
@@ -8,7 +8,7 @@
 // (answer.Extract), the lexical judges (scoring.LexicalReply), the
 // extractive session summaries (baselines.HeuristicSummary) and, for the
 // BranchMemEval verbaliser, the draft turn itself. Mem0's own prompts, which
-// the Mem0 bridge sends, are answered by llmtest.Mem0Reply. Embeddings and reranks
+// the Mem0 bridge sends, are answered by openaifake.Mem0Reply. Embeddings and reranks
 // come from the offline providers (pkg/llm/local), the reranker instruction
 // stripped from the query, so a model-backed run against a speaking fake
 // computes what the offline run computes, through every client, prompt and
@@ -18,7 +18,7 @@
 // models do (see Noise), so parsing robustness is measured, not assumed;
 // Stats counts, per prompt, the replies given, varied, and those no parser
 // could read.
-package speaker
+package fake
 
 import (
 	"context"
@@ -37,8 +37,8 @@ import (
 	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/jsonx"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
 	"github.com/arbor-eval/arbor/pkg/llm/local"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/prompt"
 	"github.com/arbor-eval/arbor/scoring"
@@ -56,16 +56,16 @@ type Options struct {
 	// models.embed.dim).
 	Dim int
 	// Fallback answers requests that match no prompt in Reply
-	// (llmtest.EchoReply); a speaker installed in a fake leaves them to the
+	// (openaifake.EchoReply); a speaker installed in a fake leaves them to the
 	// fake's own replies instead (Install).
-	Fallback func(llmtest.Request) string
+	Fallback func(openaifake.Request) string
 }
 
 // Unrecognised is the Stats key of requests that matched no prompt.
 const Unrecognised = "(unrecognised)"
 
 // Mem0 is the Stats key of Mem0's own memory prompts (fact extraction and
-// memory update), which the fake answers with llmtest.Mem0Reply.
+// memory update), which the fake answers with openaifake.Mem0Reply.
 const Mem0 = "mem0"
 
 // PromptStats counts what the speaker replied to one prompt.
@@ -120,7 +120,7 @@ func New(opts Options) (*Speaker, error) {
 		return nil, fmt.Errorf("speaker: noise %v: want a rate in [0, 1]", opts.Noise)
 	}
 	if opts.Fallback == nil {
-		opts.Fallback = llmtest.EchoReply
+		opts.Fallback = openaifake.EchoReply
 	}
 	ps := prompt.Default()
 	var chat []string
@@ -158,7 +158,7 @@ func New(opts Options) (*Speaker, error) {
 // Install returns o with the speaker's chat, embedding and rerank rules.
 // Requests it does not recognise go on to o's own replies (Reply, Replies,
 // or the fake's defaults).
-func (s *Speaker) Install(o llmtest.Options) llmtest.Options {
+func (s *Speaker) Install(o openaifake.Options) openaifake.Options {
 	o.Speak, o.Embed, o.Rerank, o.Dim = s.Speak, s.Embed, s.Rerank, s.opts.Dim
 	return o
 }
@@ -208,7 +208,7 @@ func (s *Speaker) Rerank(query string, docs []string) []float64 {
 
 // Reply answers a chat request, with Options.Fallback when it matches no
 // prompt.
-func (s *Speaker) Reply(req llmtest.Request) string {
+func (s *Speaker) Reply(req openaifake.Request) string {
 	if r, ok := s.Speak(req); ok {
 		return r
 	}
@@ -217,7 +217,7 @@ func (s *Speaker) Reply(req llmtest.Request) string {
 
 // Speak answers a chat request that renders one of arbor's prompts; ok is
 // false (and the request counted as Unrecognised) otherwise.
-func (s *Speaker) Speak(req llmtest.Request) (string, bool) {
+func (s *Speaker) Speak(req openaifake.Request) (string, bool) {
 	name, reply, shape, ok := s.respond(req)
 	repair := isRepair(req)
 	if !ok {
@@ -265,7 +265,7 @@ func (s *Speaker) count(name string, repair bool, kind string, bad bool) {
 // rng is the noise generator of one request: seeded by Options.Seed and the
 // request's messages, so the same request is varied the same way in every
 // run and a repair request draws anew.
-func (s *Speaker) rng(req llmtest.Request) *rand.Rand {
+func (s *Speaker) rng(req openaifake.Request) *rand.Rand {
 	h := fnv.New64a()
 	for _, m := range req.Messages {
 		h.Write([]byte(m.Role))
@@ -278,7 +278,7 @@ func (s *Speaker) rng(req llmtest.Request) *rand.Rand {
 
 // isRepair reports a repair request: a conversation in which the model has
 // already replied once.
-func isRepair(req llmtest.Request) bool {
+func isRepair(req openaifake.Request) bool {
 	for _, m := range req.Messages {
 		if m.Role == "assistant" {
 			return true
@@ -290,7 +290,7 @@ func isRepair(req llmtest.Request) bool {
 // visible is the part of reply a client receives under maxTokens (the fake
 // cuts replies at max_tokens words).
 func visible(reply string, maxTokens int) string {
-	w := llmtest.Tokens(strings.TrimSpace(reply))
+	w := openaifake.Tokens(strings.TrimSpace(reply))
 	if maxTokens > 0 && len(w) > maxTokens {
 		w = w[:maxTokens]
 	}
@@ -311,12 +311,12 @@ func parseable(text string, shape byte) bool {
 
 // respond finds the prompt of req and computes its reply; shape is '[' or
 // '{' for a JSON reply and 0 for text.
-func (s *Speaker) respond(req llmtest.Request) (name, reply string, shape byte, ok bool) {
+func (s *Speaker) respond(req openaifake.Request) (name, reply string, shape byte, ok bool) {
 	if len(req.Messages) > 0 && req.Messages[0].Role == "system" && strings.HasPrefix(req.Messages[0].Content, s.anchor) {
 		reply, ok := s.layoutAnswer(req.Messages)
 		return "system_anchor", reply, 0, ok
 	}
-	if r, ok := llmtest.Mem0Reply(req); ok {
+	if r, ok := openaifake.Mem0Reply(req); ok {
 		return Mem0, r, '{', true
 	}
 	var first string
@@ -349,7 +349,7 @@ func (s *Speaker) respond(req llmtest.Request) (name, reply string, shape byte, 
 // question when nothing was recalled. The bundle is read back and answered
 // extractively. An instruction without the chain-of-note text (an
 // overridden chain_of_note) is not recognised.
-func (s *Speaker) layoutAnswer(msgs []llmtest.Message) (string, bool) {
+func (s *Speaker) layoutAnswer(msgs []openaifake.Message) (string, bool) {
 	var items []memory.Item
 	var user string
 	for _, m := range msgs[1:] {

@@ -1,5 +1,5 @@
-// Package llmtest is a fake OpenAI-compatible model server for tests and
-// demos: chat completions (streamed and not), embeddings, rerank in vLLM's
+// Package openaifake is a fake OpenAI-compatible model server, used by the
+// tests, by `arbor fake-endpoint`, `arbor perf` and dry-run plans: chat completions (streamed and not), embeddings, rerank in vLLM's
 // and TEI's shapes, vLLM's /tokenize, /v1/models and /health. Replies are
 // scripted or rule-based, latencies configurable, and faults (error codes,
 // hangs, truncated or garbled bodies, dropped connections) can be injected by
@@ -11,7 +11,7 @@
 // vllm/entrypoints/pooling/score/protocol.py,
 // vllm/entrypoints/serve/tokenize/protocol.py) and TEI
 // (huggingface/text-embeddings-inference router/src/http/types.rs).
-package llmtest
+package openaifake
 
 import (
 	"context"
@@ -109,12 +109,12 @@ type Options struct {
 	Replies []string
 	// Speak, when set, is asked first: it answers the prompts it knows
 	// (ok true) and leaves the others to Reply, Replies or the default. A
-	// speaking fake (pkg/llm/speaker) plugs in here.
+	// speaking fake (fake) plugs in here.
 	Speak func(Request) (reply string, ok bool)
 	// Embed, when set, computes the embeddings instead of Vector (one
 	// vector per text, in order); Rerank, when set, scores the documents
 	// instead of Score (one score per document, in order). A speaking fake
-	// (pkg/llm/speaker) plugs the offline providers in here.
+	// (fake) plugs the offline providers in here.
 	Embed  func(texts []string) [][]float32
 	Rerank func(query string, docs []string) []float64
 	// Reasoning, if set, is streamed as reasoning deltas before the reply.
@@ -286,7 +286,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/v1/models":
 		s.count(r.URL.Path, nil, r.Header)
 		writeJSON(w, map[string]any{"object": "list", "data": []map[string]any{{
-			"id": s.opts.Model, "object": "model", "created": 0, "owned_by": "llmtest", "max_model_len": s.opts.MaxModelLen,
+			"id": s.opts.Model, "object": "model", "created": 0, "owned_by": "openaifake", "max_model_len": s.opts.MaxModelLen,
 		}}})
 		return
 	}

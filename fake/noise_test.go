@@ -1,11 +1,11 @@
-package speaker
+package fake
 
 import (
 	"math/rand/v2"
 	"strings"
 	"testing"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/prompt"
 )
 
@@ -60,7 +60,7 @@ func TestTruncateAtMaxTokens(t *testing.T) {
 		}
 		vis := visible(got, 64)
 		i := strings.Index(vis, "</think>")
-		if i < 0 || len(llmtest.Tokens(got)) <= 64 {
+		if i < 0 || len(openaifake.Tokens(got)) <= 64 {
 			t.Fatalf("truncation did not exceed max_tokens: %q", got)
 		}
 		tail := strings.TrimSpace(vis[i+len("</think>"):])

@@ -1,4 +1,4 @@
-package llmtest
+package openaifake
 
 import (
 	"encoding/json"

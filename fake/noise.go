@@ -1,4 +1,4 @@
-package speaker
+package fake
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 // Noise kinds: the ways real chat models vary a reply. A JSON reply is
@@ -55,7 +55,7 @@ func vary(reply string, shape byte, maxTokens int, rng *rand.Rand) (string, stri
 		e.value(v)
 		return e.b.String(), kind
 	case "truncate":
-		w := llmtest.Tokens(reply)
+		w := openaifake.Tokens(reply)
 		if len(w) < 2 {
 			return "```json\n" + reply + "\n```", "fence"
 		}

@@ -1,4 +1,4 @@
-package speaker
+package fake
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
-	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
 	"github.com/arbor-eval/arbor/pkg/llm/local"
+	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/prompt"
 	"github.com/arbor-eval/arbor/pkg/tokens"
@@ -69,11 +69,11 @@ func newSpeaker(t testing.TB, opts Options) *Speaker {
 	return s
 }
 
-func ask(s *Speaker, msgs ...llmtest.Message) string {
-	return s.Reply(llmtest.Request{Messages: msgs})
+func ask(s *Speaker, msgs ...openaifake.Message) string {
+	return s.Reply(openaifake.Request{Messages: msgs})
 }
 
-func user(text string) llmtest.Message { return llmtest.Message{Role: "user", Content: text} }
+func user(text string) openaifake.Message { return openaifake.Message{Role: "user", Content: text} }
 
 // TestRegistryCoversEveryPrompt fails for a prompt of pkg/prompt that the
 // speaker does not answer, and for a registry entry naming no prompt.
@@ -210,9 +210,9 @@ func TestLayoutAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var req []llmtest.Message
+		var req []openaifake.Message
 		for _, m := range msgs {
-			req = append(req, llmtest.Message{Role: m.Role, Content: m.Content})
+			req = append(req, openaifake.Message{Role: m.Role, Content: m.Content})
 		}
 		got := ask(s, req...)
 		if !strings.Contains(got, tc.want) {
@@ -256,7 +256,7 @@ func TestOverriddenPromptUnrecognised(t *testing.T) {
 		t.Fatal(err)
 	}
 	text, _ := ps.Render("node_metadata", fixture)
-	s := newSpeaker(t, Options{Fallback: func(llmtest.Request) string { return "unrecognised" }})
+	s := newSpeaker(t, Options{Fallback: func(openaifake.Request) string { return "unrecognised" }})
 	if got := ask(s, user(text)); got != "unrecognised" {
 		t.Errorf("overridden node_metadata answered %q", got)
 	}
@@ -404,13 +404,13 @@ func FuzzMatchRoundTrip(f *testing.F) {
 // fake answers them, and counted apart.
 func TestMem0Prompts(t *testing.T) {
 	s := newSpeaker(t, Options{})
-	req := llmtest.Request{Messages: []llmtest.Message{
+	req := openaifake.Request{Messages: []openaifake.Message{
 		{Role: "system", Content: "You are a Personal Information Organizer, specialized in accurately storing facts."},
 		{Role: "user", Content: "Input:\nuser: I moved to Porto in May."},
 	}}
-	want, ok := llmtest.Mem0Reply(req)
+	want, ok := openaifake.Mem0Reply(req)
 	if !ok {
-		t.Fatal("llmtest does not recognise the Mem0 prompt")
+		t.Fatal("openaifake does not recognise the Mem0 prompt")
 	}
 	if got, ok := s.Speak(req); !ok || got != want {
 		t.Errorf("Speak: %q, %v; want %q", got, ok, want)
