@@ -4,7 +4,7 @@
 // the template it was rendered from, reads the template's fields back out of
 // the request, and replies in the exact schema the prompt asks for with what
 // arbor's offline rule-based implementation computes from those fields:
-// ArborMem's memory operations (arbormem.Rules), the extractive answerer
+// ArborMem's memory operations (rules.Ops), the extractive answerer
 // (answer.Extract), the lexical judges (scoring.LexicalReply), the
 // extractive session summaries (baselines.HeuristicSummary) and, for the
 // BranchMemEval verbaliser, the draft turn itself. Mem0's own prompts, which
@@ -34,7 +34,8 @@ import (
 
 	"github.com/arbor-eval/arbor/answer"
 	"github.com/arbor-eval/arbor/baselines"
-	"github.com/arbor-eval/arbor/pkg/arbormem"
+	"github.com/arbor-eval/arbor/pkg/arbormem/ops"
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/jsonx"
 	"github.com/arbor-eval/arbor/pkg/llm/local"
@@ -92,7 +93,7 @@ type Speaker struct {
 	notes    []string
 	embedder *local.Embedder
 	reranker *local.Reranker
-	rules    arbormem.RuleOps
+	rules    rules.Ops
 
 	mu    sync.Mutex
 	stats map[string]*PromptStats
@@ -104,7 +105,7 @@ type Speaker struct {
 }
 
 type nodeMemo struct {
-	meta arbormem.NodeMeta
+	meta ops.NodeMeta
 	in   dialog.Interaction
 }
 
@@ -134,7 +135,7 @@ func New(opts Options) (*Speaker, error) {
 		return nil, err
 	}
 	s := &Speaker{opts: opts, match: ms, byName: map[string]*matcher{}, embedder: local.NewEmbedder(opts.Dim),
-		reranker: local.NewReranker(), rules: arbormem.Rules(), stats: map[string]*PromptStats{}, metas: map[string]nodeMemo{}}
+		reranker: local.NewReranker(), rules: rules.Ops{}, stats: map[string]*PromptStats{}, metas: map[string]nodeMemo{}}
 	for _, m := range ms {
 		s.byName[m.name] = m
 	}
@@ -518,7 +519,7 @@ func (s *Speaker) pathEvolution(f map[string]string) (string, error) {
 	memo, ok := s.metas[cur]
 	s.mu.Unlock()
 	if !ok {
-		memo = nodeMemo{meta: arbormem.NodeMeta{Summary: cur}, in: dialog.Interaction{Turns: []dialog.Turn{{Role: dialog.RoleUser, Content: cur}}}}
+		memo = nodeMemo{meta: ops.NodeMeta{Summary: cur}, in: dialog.Interaction{Turns: []dialog.Turn{{Role: dialog.RoleUser, Content: cur}}}}
 	}
 	return s.rules.PathSummary(ctx0, prev, memo.meta, memo.in)
 }
@@ -617,7 +618,7 @@ func (s *Speaker) states(f map[string]string) (string, error) {
 }
 
 func (s *Speaker) audit(f map[string]string) (string, error) {
-	var pairs []arbormem.AuditPair
+	var pairs []ops.AuditPair
 	if err := json.Unmarshal([]byte(f["PairsJSON"]), &pairs); err != nil {
 		return "", fmt.Errorf("fact_collision_auditor_batch: pairs: %w", err)
 	}

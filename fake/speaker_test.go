@@ -13,6 +13,8 @@ import (
 
 	"github.com/arbor-eval/arbor/answer"
 	"github.com/arbor-eval/arbor/pkg/arbormem"
+	"github.com/arbor-eval/arbor/pkg/arbormem/ops"
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm/local"
@@ -32,7 +34,7 @@ var fixture = map[string]any{
 		"Assistant: Congratulations on Pip! Here are three ideas:\n1) Biscuit — a soft plush\n2) Rocket — a rubber ball\n3) Noodle — a rope toy",
 	"User":            "I adopted a beagle named Pip last week, and I moved to Porto in May. Can you suggest three names for his toys?",
 	"Assistant":       "Congratulations on Pip! Here are three ideas:\n1) Biscuit — a soft plush\n2) Rocket — a rubber ball\n3) Noodle — a rope toy",
-	"Ontology":        arbormem.OntologyText(),
+	"Ontology":        ops.OntologyText(),
 	"PrevPathSummary": "(none: this interaction starts a new branch)",
 	"CurrentSummary":  "User adopted a beagle named Pip last week, and User moved to Porto in May.",
 	"PairsJSON": `[{"pair_id": "0", "attribute_tag": "1.0", "old_fact": "User lives in Lisbon.", "new_fact": "User now lives in Porto."},` +
@@ -157,8 +159,8 @@ func TestPathEvolutionUsesNodeMetadata(t *testing.T) {
 	ps := prompt.Default()
 	s := newSpeaker(t, Options{})
 	in := parseExchange(fixture["Exchange"].(string), parseTime(fixture["Time"].(string)))
-	meta, _ := arbormem.Rules().NodeMetadata(context.Background(), in)
-	want, _ := arbormem.Rules().PathSummary(context.Background(), "", meta, in)
+	meta, _ := rules.Ops{}.NodeMetadata(context.Background(), in)
+	want, _ := rules.Ops{}.PathSummary(context.Background(), "", meta, in)
 
 	text, _ := ps.Render("node_metadata", fixture)
 	ask(s, user(text))

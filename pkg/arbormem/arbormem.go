@@ -39,6 +39,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/index"
 	"github.com/arbor-eval/arbor/pkg/llm"
@@ -144,7 +145,7 @@ type System struct {
 	ext   Extractor
 	aud   Auditor
 	tags  TagPredictor
-	rules ruleOps
+	rules rules.Ops
 
 	metrics Metrics
 

@@ -11,9 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/text"
 	"github.com/arbor-eval/arbor/pkg/tokens"
 )
 
@@ -60,7 +62,7 @@ func (constReranker) Rerank(_ context.Context, _ string, docs []string) ([]float
 
 // cachedOps answers from outputs the rule-based operations computed once.
 type cachedOps struct {
-	ruleOps
+	rules.Ops
 	mu    sync.Mutex
 	meta  map[string]NodeMeta
 	facts map[string][]FactDraft
@@ -71,7 +73,7 @@ type cachedOps struct {
 
 func newCachedOps(ins []dialog.Interaction) *cachedOps {
 	c := &cachedOps{meta: map[string]NodeMeta{}, facts: map[string][]FactDraft{}, arts: map[string][]Artifact{}, evs: map[string][]Event{}, sts: map[string][]State{}}
-	r := ruleOps{}
+	r := rules.Ops{}
 	for _, in := range ins {
 		c.meta[in.ID], _ = r.NodeMetadata(ctx0, in)
 		c.facts[in.ID], _ = r.Facts(ctx0, in)
@@ -89,7 +91,7 @@ func (c *cachedOps) PathSummary(_ context.Context, prev string, cur NodeMeta, in
 	if prev != "" {
 		return prev, nil
 	}
-	return "Topic: " + clipWords(cur.Summary, 5) + " | Progress: started", nil
+	return "Topic: " + text.ClipWords(cur.Summary, 5) + " | Progress: started", nil
 }
 func (c *cachedOps) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, error) {
 	return c.facts[in.ID], nil

@@ -5,15 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/ops"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/jsonx"
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/prompt"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // chatOps implements Extractor, Auditor and TagPredictor with the paper's
@@ -49,7 +49,7 @@ type exchangeData struct {
 }
 
 func newExchangeData(in dialog.Interaction) exchangeData {
-	return exchangeData{Time: dialog.FormatTime(in.Time), User: in.User(), Assistant: in.Assistant(), Exchange: turnLines(in), Ontology: OntologyText()}
+	return exchangeData{Time: dialog.FormatTime(in.Time), User: in.User(), Assistant: in.Assistant(), Exchange: turnLines(in), Ontology: ops.OntologyText()}
 }
 
 func (c *chatOps) request(name, text string) llm.ChatRequest {
@@ -232,35 +232,10 @@ func (f *flexFloat) UnmarshalJSON(b []byte) error {
 	} else {
 		s = string(b)
 	}
-	if x, ok := parseNumber(s); ok {
+	if x, ok := ops.ParseNumber(s); ok {
 		f.v = &x
 	}
 	return nil
-}
-
-// parseNumber reads a decimal amount from a model's field: "2", "1,200",
-// "$12.50", "0.333", "1/3".
-func parseNumber(s string) (float64, bool) {
-	s = strings.TrimSpace(strings.NewReplacer("$", "", "€", "", "£", "", ",", "", "%", "").Replace(s))
-	if s == "" {
-		return 0, false
-	}
-	if i := strings.IndexByte(s, '/'); i > 0 {
-		a, e1 := strconv.ParseFloat(strings.TrimSpace(s[:i]), 64)
-		b, e2 := strconv.ParseFloat(strings.TrimSpace(s[i+1:]), 64)
-		if e1 == nil && e2 == nil && b != 0 {
-			return math.Round(a/b*1000) / 1000, true
-		}
-		return 0, false
-	}
-	if f := strings.Fields(s); len(f) > 0 {
-		s = f[0]
-	}
-	x, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0, false
-	}
-	return x, true
 }
 
 // flexInt accepts a number, a numeric string, or null (0).
@@ -344,7 +319,7 @@ func (c *chatOps) NodeMetadata(ctx context.Context, in dialog.Interaction) (Node
 	if err := c.json(ctx, "node_metadata", newExchangeData(in), &r); err != nil {
 		return NodeMeta{}, err
 	}
-	m := sanitizeMeta(NodeMeta{Summary: string(r.Summary), Entities: r.Entities})
+	m := ops.SanitizeMeta(NodeMeta{Summary: string(r.Summary), Entities: r.Entities})
 	if m.Summary == "" {
 		return NodeMeta{}, &BadReplyError{Op: "node_metadata", Err: fmt.Errorf("empty summary")}
 	}
@@ -391,7 +366,7 @@ func cleanPathSummary(s string) string {
 			break
 		}
 	}
-	return clipRunes(oneLine(first), maxPathSummary)
+	return text.ClipRunes(text.OneLine(first), ops.MaxPathSummary)
 }
 
 // Facts runs atomic_fact_miner.
@@ -404,7 +379,7 @@ func (c *chatOps) Facts(ctx context.Context, in dialog.Interaction) ([]FactDraft
 	for _, f := range r {
 		out = append(out, FactDraft{Fact: string(f.Fact), Tag: string(f.Tag), Entities: f.Entities})
 	}
-	return sanitizeFacts(out), nil
+	return ops.SanitizeFacts(out), nil
 }
 
 // Artifacts runs assistant_artifact_miner.
@@ -418,7 +393,7 @@ func (c *chatOps) Artifacts(ctx context.Context, in dialog.Interaction) ([]Artif
 		out = append(out, Artifact{Type: string(a.Type), Topic: string(a.Topic), Item: string(a.Item), Ordinal: int(a.Ordinal),
 			Entities: a.Entities, Evidence: string(a.Evidence)})
 	}
-	return sanitizeArtifacts(out), nil
+	return ops.SanitizeArtifacts(out), nil
 }
 
 // Events runs event_miner.
@@ -434,7 +409,7 @@ func (c *chatOps) Events(ctx context.Context, in dialog.Interaction) ([]Event, e
 			DateText: string(e.DateText), NormalizedDate: string(e.NormalizedDate), Negated: bool(e.Negated), Countable: bool(e.Countable),
 			Entities: e.Entities, Evidence: string(e.Evidence)})
 	}
-	return sanitizeEvents(out), nil
+	return ops.SanitizeEvents(out), nil
 }
 
 // States runs state_slot_miner.
@@ -447,7 +422,7 @@ func (c *chatOps) States(ctx context.Context, in dialog.Interaction) ([]State, e
 	for _, s := range r {
 		out = append(out, State{Key: string(s.Key), Value: string(s.Value), Tag: string(s.Tag), Entities: s.Entities, Evidence: string(s.Evidence)})
 	}
-	return sanitizeStates(out), nil
+	return ops.SanitizeStates(out), nil
 }
 
 // auditData is fact_collision_auditor_batch's template data.
@@ -499,16 +474,16 @@ type tagData struct {
 // PredictTags runs attribute_tag_predictor.
 func (c *chatOps) PredictTags(ctx context.Context, query string) ([]string, error) {
 	var r flexStrings
-	if err := c.json(ctx, "attribute_tag_predictor", tagData{Ontology: OntologyShortText(), Query: query}, &r); err != nil {
+	if err := c.json(ctx, "attribute_tag_predictor", tagData{Ontology: ops.OntologyShortText(), Query: query}, &r); err != nil {
 		return nil, err
 	}
 	var out []string
 	seen := map[string]bool{}
 	for _, t := range r {
-		if n := normalizeTag(t); n != "" && !seen[n] {
+		if n := ops.NormalizeTag(t); n != "" && !seen[n] {
 			seen[n] = true
 			out = append(out, n)
-			if len(out) == maxPredictedTags {
+			if len(out) == ops.MaxPredictedTags {
 				break
 			}
 		}

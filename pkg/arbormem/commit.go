@@ -11,8 +11,11 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/ops"
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/text"
 	"github.com/arbor-eval/arbor/pkg/tokens"
 )
 
@@ -147,7 +150,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		if parent >= 0 {
 			prev, topic = s.forest.Nodes[parent].PathSummary, s.forest.Nodes[parent].TopicKey
 		} else {
-			topic = deriveTopic(in, meta)
+			topic = rules.DeriveTopic(in, meta)
 		}
 		if s.ext.Heuristic() {
 			factTop = contextualize(drafts, topic)
@@ -195,9 +198,9 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 
 	// Prepare everything that does not touch shared state outside the lock.
 	node := &Node{Interaction: in, Summary: meta.Summary, Entities: meta.Entities, PathSummary: path, Vector: nvec}
-	node.TopicKey = topicKeyOf(path)
+	node.TopicKey = rules.TopicKeyOf(path)
 	if node.TopicKey == "" {
-		node.TopicKey = deriveTopic(in, meta)
+		node.TopicKey = rules.DeriveTopic(in, meta)
 	}
 	s.prepareNode(ctx, node, src)
 	base := len(s.store.Facts)
@@ -279,14 +282,14 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 // extraction and the audit never depend on the forest (see Variants).
 func contextualize(drafts []FactDraft, topic string) []string {
 	out := make([]string, len(drafts))
-	tt := termsOf(topic)
+	tt := rules.Terms(topic)
 	if len(tt) == 0 {
 		return out
 	}
 	for i := range drafts {
-		ft := newTermSet(termsOf(drafts[i].Fact))
+		ft := rules.NewTermSet(rules.Terms(drafts[i].Fact))
 		for _, t := range tt {
-			if !ft.has(t) {
+			if !ft.Has(t) {
 				out[i] = topic
 				break
 			}
@@ -305,7 +308,7 @@ func fallback[T any](s *System, ctx context.Context, primary, rule func() (T, er
 	if ctx.Err() != nil {
 		return v, ctx.Err()
 	}
-	if isBadReply(err) {
+	if ops.IsBadReply(err) {
 		s.metrics.BadReplies.Add(1)
 	} else {
 		s.metrics.ModelErrors.Add(1)
@@ -327,15 +330,15 @@ func localizationText(in dialog.Interaction) string {
 // of no more bytes than that has no more runes, so clipRunes would only
 // trim it: that is done without counting the runes of every fact's
 // source interaction (TestEmbedClip compares with clipRunes).
-func (s *System) embedClip(text string) string {
+func (s *System) embedClip(txt string) string {
 	n := s.cfg.EmbedMaxChars
 	switch {
 	case n <= 0:
-		return text
-	case len(text) <= n:
-		return strings.TrimSpace(text)
+		return txt
+	case len(txt) <= n:
+		return strings.TrimSpace(txt)
 	}
-	return clipRunes(text, n)
+	return text.ClipRunes(txt, n)
 }
 
 func (s *System) embed(ctx context.Context, texts []string) ([][]float32, error) {
@@ -385,14 +388,14 @@ func (s *System) prepareNode(ctx context.Context, n *Node, turns string) {
 		lex.WriteString(part)
 	}
 	n.lexTerms = s.interned(index.Analyze(lex.String()))
-	n.topic = s.termList(termsOf(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
-	n.keyTerms = s.termList(termsOf(ents), routingKeywords(n.Summary))
+	n.topic = s.termList(rules.Terms(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
+	n.keyTerms = s.termList(rules.Terms(ents), routingKeywords(n.Summary))
 	n.Keywords = nil // MarshalJSON recomputes them
 }
 
 // routingKeywords are a node's stored keywords: the distinct analysed
 // content words of its summary (node_metadata's output), in order.
-func routingKeywords(summary string) []string { return termsOf(summary) }
+func routingKeywords(summary string) []string { return rules.Terms(summary) }
 
 // indexNode adds a prepared, attached node to the shared indexes.
 func (s *System) indexNode(n *Node) {
@@ -407,7 +410,7 @@ func (s *System) indexNode(n *Node) {
 	}
 	seen := map[string]bool{}
 	for _, e := range n.Entities {
-		k := normEntity(e)
+		k := rules.NormEntity(e)
 		if k != "" && !seen[k] {
 			seen[k] = true
 			s.entityIdx[k] = append(s.entityIdx[k], n.Seq)
@@ -422,14 +425,14 @@ func (s *System) indexNode(n *Node) {
 // factTerms are the terms a fact is indexed and matched on: its text and
 // its entities.
 func factTerms(text string, entities []string) []string {
-	return termsOf(text + " " + strings.Join(entities, " "))
+	return rules.Terms(text + " " + strings.Join(entities, " "))
 }
 
 // prepareFact computes a fact's derived caches; terms is
 // factTerms(f.Text, f.Entities).
 func (s *System) prepareFact(ctx context.Context, f *Fact, terms []string) {
 	f.terms = s.termList(terms)
-	f.entityTerms = s.termList(termsOf(strings.Join(f.Entities, " ; ")))
+	f.entityTerms = s.termList(rules.Terms(strings.Join(f.Entities, " ; ")))
 	f.tokens = tokens.CountContext(ctx, s.deps.Tokens, factLine(f, "", true))
 }
 
@@ -531,7 +534,7 @@ func (s *System) indexRecord(r recordRef, vec []float32) {
 		s.nodeArtifacts[a.Node] = append(s.nodeArtifacts[a.Node], r.idx)
 	}
 	if r.kind == kindEvent {
-		for _, t := range eventTerms(s.store.Events[r.idx]).sorted() {
+		for _, t := range eventTerms(s.store.Events[r.idx]).Sorted() {
 			s.eventIdx[t] = append(s.eventIdx[t], r.idx)
 		}
 	}

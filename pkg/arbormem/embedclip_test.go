@@ -5,19 +5,20 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // checkEmbedClip compares embedClip's shortcut with clipRunes (or no clip
 // at all when embed_max_chars is 0).
-func checkEmbedClip(t *testing.T, text string, n int) {
+func checkEmbedClip(t *testing.T, txt string, n int) {
 	t.Helper()
 	s := &System{cfg: config.ArborMem{EmbedMaxChars: n}}
-	want := text
+	want := txt
 	if n > 0 {
-		want = clipRunes(text, n)
+		want = text.ClipRunes(txt, n)
 	}
-	if got := s.embedClip(text); got != want {
-		t.Fatalf("embedClip(%q) with embed_max_chars %d = %q, want %q", text, n, got, want)
+	if got := s.embedClip(txt); got != want {
+		t.Fatalf("embedClip(%q) with embed_max_chars %d = %q, want %q", txt, n, got, want)
 	}
 }
 

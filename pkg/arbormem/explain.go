@@ -7,8 +7,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // Explain prints the forest as an indented tree (each trajectory's topic,
@@ -41,7 +43,7 @@ func ExplainContext(ctx context.Context, w io.Writer, sys *System, question *mem
 			if seq == f.Active {
 				mark = " ← active"
 			}
-			ew.printf("%s- %s [%s] %s%s\n", strings.Repeat("  ", depth+1), n.ID(), dialog.FormatTime(n.Time()), clipRunes(n.Summary, 140), mark)
+			ew.printf("%s- %s [%s] %s%s\n", strings.Repeat("  ", depth+1), n.ID(), dialog.FormatTime(n.Time()), text.ClipRunes(n.Summary, 140), mark)
 			for _, c := range n.Children {
 				walk(c, depth+1)
 			}
@@ -70,7 +72,7 @@ func ExplainContext(ctx context.Context, w io.Writer, sys *System, question *mem
 				parent = "(new root: no candidate exceeds τ)"
 			}
 			ew.printf("localization: step=%s parent=%s τ=%.2f s_ce=%s\n", tr.Path, parent, sys.cfg.Tau, sys.ceDescription())
-			if qt := classifyQuery(q.Text); len(qt.Anchors) > 0 {
+			if qt := rules.ClassifyQuery(q.Text); len(qt.Anchors) > 0 {
 				ew.printf("topic anchors: %s\n", strings.Join(qt.Anchors, "; "))
 			}
 			if len(tr.Candidates) > 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/memory"
@@ -176,7 +177,7 @@ func TestFactFloorNeverBypassed(t *testing.T) {
 }
 
 // artifactOnly extracts one artifact from the assistant side of i1.
-type artifactOnly struct{ ruleOps }
+type artifactOnly struct{ rules.Ops }
 
 func (artifactOnly) Name() string    { return "artifact-stub" }
 func (artifactOnly) Heuristic() bool { return true }
@@ -195,7 +196,7 @@ func TestArtifactForNonOrdinalQuestion(t *testing.T) {
 	mustCommit(t, s, inter("i1", "Where could I get good tea downtown?", "The Blue Lotus tea house on Rua Augusta is lovely."),
 		inter("i2", "My sister arrives on Friday.", "Great, enjoy the visit."))
 	q := "What was that Blue Lotus place called again, the tea house?"
-	if qt := classifyQuery(q); qt.Ordinal != 0 || qt.Preference {
+	if qt := rules.ClassifyQuery(q); qt.Ordinal != 0 || qt.Preference {
 		t.Fatalf("fixture: the question must be neither ordinal nor a preference question: %+v", qt)
 	}
 	b := mustRecall(t, s, memory.Query{ID: "q", Text: q, Budget: 4000})
@@ -225,7 +226,7 @@ func (slotAuditor) Audit(_ context.Context, pairs []AuditPair) ([]bool, error) {
 }
 
 // stateScript extracts one state per interaction: "key=value" in the user text.
-type stateScript struct{ ruleOps }
+type stateScript struct{ rules.Ops }
 
 func (stateScript) Name() string    { return "state-stub" }
 func (stateScript) Heuristic() bool { return true }

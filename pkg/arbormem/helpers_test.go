@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/index"
@@ -46,19 +47,19 @@ func (h hashEmbedder) Embed(_ context.Context, texts []string) ([][]float32, err
 type overlapReranker struct{}
 
 func (overlapReranker) Rerank(_ context.Context, query string, docs []string) ([]float64, error) {
-	ignore := newTermSet(termsOf("Decide whether passage B holds the answer to query A; the prediction is either 'Yes' or 'No'."))
+	ignore := rules.NewTermSet(rules.Terms("Decide whether passage B holds the answer to query A; the prediction is either 'Yes' or 'No'."))
 	var q []string
-	for _, t := range termsOf(query) {
-		if !ignore.has(t) {
+	for _, t := range rules.Terms(query) {
+		if !ignore.Has(t) {
 			q = append(q, t)
 		}
 	}
 	out := make([]float64, len(docs))
 	for i, d := range docs {
-		ds := newTermSet(termsOf(d))
+		ds := rules.NewTermSet(rules.Terms(d))
 		k := 0
 		for _, t := range q {
-			if ds.has(t) {
+			if ds.Has(t) {
 				k++
 			}
 		}
@@ -123,7 +124,7 @@ func (f funcReranker) Rerank(_ context.Context, query string, docs []string) ([]
 
 // stubExtractor returns scripted facts (and rule-based everything else).
 type stubExtractor struct {
-	ruleOps
+	rules.Ops
 	facts func(in dialog.Interaction) []FactDraft
 }
 
@@ -136,7 +137,7 @@ func (s stubExtractor) Facts(_ context.Context, in dialog.Interaction) ([]FactDr
 // metaExtractor returns scripted node metadata (and rule-based everything
 // else): the summary is "note <id>" and the entities are meta[id].
 type metaExtractor struct {
-	ruleOps
+	rules.Ops
 	meta map[string][]string
 }
 
@@ -145,3 +146,5 @@ func (m metaExtractor) Heuristic() bool { return true }
 func (m metaExtractor) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta, error) {
 	return NodeMeta{Summary: "note " + in.ID, Entities: m.meta[in.ID]}, nil
 }
+
+var ctx0 = context.Background()

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/memory"
 )
 
@@ -21,7 +22,7 @@ type Decision struct {
 	// "continuation", "temporal", "scored".
 	Path string
 	// Anchors are the explicit topic anchors detected in the input.
-	Anchors []anchor
+	Anchors []rules.Anchor
 	// Candidates are the scored candidates, best first ("scored" only).
 	Candidates []Scored
 }
@@ -74,18 +75,18 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	if f.Len() == 0 {
 		return &Decision{Parent: -1, Path: "empty"}, nil
 	}
-	anchors := s.knownAnchors(detectAnchors(text))
+	anchors := s.knownAnchors(rules.DetectAnchors(text))
 	d := &Decision{Parent: -1, Anchors: anchors}
 	heur := s.heuristicRouting()
 	// (a) Explicit continuation cue: attach to the active state (§4.2). The
 	// offline routing also checks that the input names no topic or entity
 	// of another trajectory, because its cue detection is lexical.
-	if continuationCue(text) && (!heur || !s.anchorConflict(anchors, f.Active) && !s.entityConflict(text, f.Active)) {
+	if rules.ContinuationCue(text) && (!heur || !s.anchorConflict(anchors, f.Active) && !s.entityConflict(text, f.Active)) {
 		d.Parent, d.Path = f.Active, "continuation"
 		return d, nil
 	}
 	// (b) Explicit temporal-return cue: resolve through the timeline.
-	if tc, ok := detectTemporal(text, t); ok {
+	if tc, ok := rules.DetectTemporal(text, t); ok {
 		if seq, ok := s.resolveTemporal(tc, text); ok {
 			d.Parent, d.Path = seq, "temporal"
 			return d, nil
@@ -98,12 +99,12 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	// continuation, a scored input without a parent stays a root).
 	isReturn := false
 	if heur || eagerRoutingCues {
-		_, isReturn = detectResume(text)
+		_, isReturn = rules.DetectResume(text)
 	}
 	var newTopicRead, newTopicSaid bool
 	newTopic := func() bool {
 		if !newTopicRead {
-			newTopicRead, newTopicSaid = true, newTopicCue(text)
+			newTopicRead, newTopicSaid = true, rules.NewTopicCue(text)
 		}
 		return newTopicSaid
 	}
@@ -137,7 +138,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	if keyword && s.cfg.KeywordCandidates > 0 {
 		// The query is the input and its entities, made in one piece.
 		q := text
-		if ents := extractEntities(text, 8); len(ents) > 0 {
+		if ents := rules.Entities(text, 8); len(ents) > 0 {
 			var qb strings.Builder
 			n := len(text)
 			for _, e := range ents {
@@ -191,7 +192,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	// neither path. Only s_key reads them.
 	var informative []uint32
 	if keyword {
-		informative = s.vocab.known(s.informativeTerms(termsOf(text)))
+		informative = s.vocab.known(s.informativeTerms(rules.Terms(text)))
 	}
 	n := f.Len()
 	for i, seq := range seqs {
@@ -412,7 +413,7 @@ func (s *System) recencyScore(delta int) float64 {
 // topicScore is s_topic: topic_weight × match for the best-matching anchor
 // when the match exceeds topic_match_min, topic_penalty otherwise; zero when
 // no anchor was detected (same table).
-func (s *System) topicScore(anchors []anchor, n *Node) float64 {
+func (s *System) topicScore(anchors []rules.Anchor, n *Node) float64 {
 	if len(anchors) == 0 {
 		return 0
 	}
@@ -431,7 +432,7 @@ func (s *System) topicScore(anchors []anchor, n *Node) float64 {
 // topicCandidates returns up to k nodes whose topic terms match anchor a,
 // best match first, newest first among equals (topic-anchor candidates:
 // "Up to 12 additional candidates per detected topic anchor").
-func (s *System) topicCandidates(a anchor, k int) []int {
+func (s *System) topicCandidates(a rules.Anchor, k int) []int {
 	if k <= 0 {
 		return nil
 	}
@@ -473,8 +474,8 @@ func (s *System) topicCandidates(a anchor, k int) []int {
 func (s *System) entityCandidates(text string, k int) []int {
 	seen := map[int]bool{}
 	var out []int
-	for _, e := range extractEntities(text, 8) {
-		seqs := s.entityIdx[normEntity(e)]
+	for _, e := range rules.Entities(text, 8) {
+		seqs := s.entityIdx[rules.NormEntity(e)]
 		if len(seqs) > 0 && float64(len(seqs)) > s.cfg.KeywordMaxDF*float64(s.forest.Len()) && s.forest.Len() >= 5 {
 			continue // a ubiquitous entity routes nowhere
 		}
@@ -496,8 +497,8 @@ func (s *System) entityCandidates(text string, k int) []int {
 // committed trajectory: a capitalised noun phrase is a topic anchor only
 // when it names a known topic; otherwise it is a new value, not a
 // reference. Possessive, quoted and return anchors are explicit and stay.
-func (s *System) knownAnchors(as []anchor) []anchor {
-	var out []anchor
+func (s *System) knownAnchors(as []rules.Anchor) []rules.Anchor {
+	var out []rules.Anchor
 	for _, a := range as {
 		if a.Kind == "named" {
 			known := false
@@ -515,7 +516,7 @@ func (s *System) knownAnchors(as []anchor) []anchor {
 
 // anchorConflict reports whether an explicit anchor points away from the
 // active state's trajectory.
-func (s *System) anchorConflict(anchors []anchor, active int) bool {
+func (s *System) anchorConflict(anchors []rules.Anchor, active int) bool {
 	if active < 0 {
 		return true
 	}
@@ -535,11 +536,11 @@ func (s *System) entityConflict(text string, active int) bool {
 		return true
 	}
 	root := s.forest.Nodes[active].Root
-	for _, e := range extractEntities(text, 8) {
-		if !isNameLike(e) {
+	for _, e := range rules.Entities(text, 8) {
+		if !rules.IsNameLike(e) {
 			continue
 		}
-		seqs := s.entityIdx[normEntity(e)]
+		seqs := s.entityIdx[rules.NormEntity(e)]
 		if len(seqs) == 0 {
 			continue
 		}
@@ -559,15 +560,15 @@ func (s *System) entityConflict(text string, active int) bool {
 
 // temporalStop are words of a temporal-return cue that say nothing about
 // the topic.
-var temporalStop = sync.OnceValue(func() termSet {
-	return newTermSet(termsOf("earlier today yesterday week month time ago discuss discussed talked remember mention mentioned chat conversation morning night"))
+var temporalStop = sync.OnceValue(func() rules.TermSet {
+	return rules.NewTermSet(rules.Terms("earlier today yesterday week month time ago discuss discussed talked remember mention mentioned chat conversation morning night"))
 })
 
 // resolveTemporal picks, within the cue's time window, the node that shares
 // the most informative terms with the cue's topic (or with the rest of the
 // input), newest first among equals. No window node with an overlap: no
 // fast path.
-func (s *System) resolveTemporal(tc temporalCue, input string) (int, bool) {
+func (s *System) resolveTemporal(tc rules.TemporalCue, input string) (int, bool) {
 	window := s.forest.Window(tc.From, tc.To)
 	if len(window) == 0 {
 		return -1, false
@@ -577,8 +578,8 @@ func (s *System) resolveTemporal(tc temporalCue, input string) (int, bool) {
 		want = input
 	}
 	var terms []string
-	for _, t := range s.informativeTerms(termsOf(want)) {
-		if !temporalStop().has(t) {
+	for _, t := range s.informativeTerms(rules.Terms(want)) {
+		if !temporalStop().Has(t) {
 			terms = append(terms, t)
 		}
 	}
@@ -633,4 +634,21 @@ func (s *System) traceOf(d *Decision) *memory.Trace {
 			Raw: c.Raw, Prob: c.Prob, CE: c.CE, Key: c.Key, Rec: c.Rec, Topic: c.Topic})
 	}
 	return tr
+}
+
+// topicMatch is the share of an anchor's weighted terms found in a
+// candidate's topic terms, in [0,1] (the "topic-match score" of Table
+// "Reference implementation settings").
+func topicMatch(a rules.Anchor, topic termList) float64 {
+	var hit, all float64
+	for i, t := range a.Terms {
+		all += a.Weights[i]
+		if topic.has(t) {
+			hit += a.Weights[i]
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return hit / all
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/memory"
 )
 
@@ -76,7 +77,7 @@ func (s *System) recall(ctx context.Context, q memory.Query) (memory.Bundle, *re
 		qvOnce.Do(func() { qv, qerr = s.embedOne(ctx, q.Text) })
 		return qv, qerr
 	}
-	rc := &recallCtx{ctx: ctx, s: s, q: q, qt: classifyQuery(q.Text), fl: fl, qvec: qvec, qterms: termsOf(q.Text)}
+	rc := &recallCtx{ctx: ctx, s: s, q: q, qt: rules.ClassifyQuery(q.Text), fl: fl, qvec: qvec, qterms: rules.Terms(q.Text)}
 	if fl.facts && s.deps.BranchMemEval && s.factVec.Len() > 0 && s.cfg.MaxFacts != 0 {
 		// The attribute-tag prediction needs only the question: it runs
 		// beside localization's embed → rerank instead of after it.
@@ -137,7 +138,7 @@ type recallCtx struct {
 	ctx    context.Context // the caller's: token counts' server calls carry it
 	s      *System
 	q      memory.Query
-	qt     QueryType
+	qt     rules.QueryType
 	fl     recallFlags
 	dec    *Decision
 	qvec   func() ([]float32, error)
@@ -149,7 +150,7 @@ type recallCtx struct {
 	suppRule  map[string]string
 	// suppTerms are the question's content terms the supplemental channel
 	// matches (speaker names left out).
-	suppTerms termSet
+	suppTerms rules.TermSet
 	// tags delivers the attribute-tag prediction started with the recall
 	// (BranchMemEval path only).
 	tags    <-chan tagResult

@@ -10,8 +10,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/ops"
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // updateLine renders an old → new fact pair for [UpdateEvidence].
@@ -20,8 +23,8 @@ func updateLine(old, nw *Fact) string {
 	if tag == "" {
 		tag = "-"
 	}
-	return fmt.Sprintf("- [slot %s] old: %q (%s) -> new: %q (%s)", tag, oneLine(old.Text), dialog.FormatTime(old.Time),
-		oneLine(nw.Text), dialog.FormatTime(nw.Time))
+	return fmt.Sprintf("- [slot %s] old: %q (%s) -> new: %q (%s)", tag, text.OneLine(old.Text), dialog.FormatTime(old.Time),
+		text.OneLine(nw.Text), dialog.FormatTime(nw.Time))
 }
 
 var (
@@ -294,15 +297,15 @@ func (rc *recallCtx) stateItems(hits []int) []memory.Item {
 }
 
 // eventTerms is what an event is matched on for computation.
-func eventTerms(e *Event) termSet {
-	return newTermSet(termsOf(strings.Join([]string{e.CanonicalObject, e.Object, e.CanonicalAction, e.Type, e.Value, strings.Join(e.Entities, " ")}, " ")))
+func eventTerms(e *Event) rules.TermSet {
+	return rules.NewTermSet(rules.Terms(strings.Join([]string{e.CanonicalObject, e.Object, e.CanonicalAction, e.Type, e.Value, strings.Join(e.Entities, " ")}, " ")))
 }
 
 // computeStop are question words that say nothing about which events
 // count, as analysed terms (stemmed like the event terms they are compared
 // with; words the analyzer drops as stop words need no entry).
-var computeStop = sync.OnceValue(func() termSet {
-	return newTermSet(termsOf("many much time times total number often day days week weeks month months year years ago long since between order first last latest earliest recent recently did do have has"))
+var computeStop = sync.OnceValue(func() rules.TermSet {
+	return rules.NewTermSet(rules.Terms("many much time times total number often day days week weeks month months year years ago long since between order first last latest earliest recent recently did do have has"))
 })
 
 // computation matches events to the question and computes count, sum,
@@ -313,7 +316,7 @@ func (rc *recallCtx) computation() []memory.Item {
 	s := rc.s
 	var want []string
 	for _, t := range rc.qterms {
-		if !computeStop().has(t) {
+		if !computeStop().Has(t) {
 			want = append(want, t)
 		}
 	}
@@ -346,7 +349,7 @@ func (rc *recallCtx) computation() []memory.Item {
 		}
 	}
 	sort.SliceStable(matched, func(i, j int) bool {
-		a, b := eventDate(matched[i]), eventDate(matched[j])
+		a, b := ops.EventDate(matched[i]), ops.EventDate(matched[j])
 		if !a.Equal(b) {
 			return a.Before(b)
 		}
@@ -355,7 +358,7 @@ func (rc *recallCtx) computation() []memory.Item {
 	if len(matched) == 0 {
 		return nil
 	}
-	sort.SliceStable(matched, func(i, j int) bool { return eventDate(matched[i]).Before(eventDate(matched[j])) })
+	sort.SliceStable(matched, func(i, j int) bool { return ops.EventDate(matched[i]).Before(ops.EventDate(matched[j])) })
 	op, answer, list := computeOp(rc.qt, matched, rc.q.Time)
 	if op == "" {
 		return nil
@@ -387,7 +390,7 @@ func (rc *recallCtx) computation() []memory.Item {
 			if !ok {
 				continue
 			}
-			text := "- [" + dialog.FormatTime(n.Time()) + "] " + clipRunes(oneLine(localizationText(n.Interaction)), 240)
+			text := "- [" + dialog.FormatTime(n.Time()) + "] " + text.ClipRunes(text.OneLine(localizationText(n.Interaction)), 240)
 			out = append(out, rc.item(memory.ChannelRecord, memory.BlockCountSource, text, n, src))
 		}
 	}
@@ -413,7 +416,7 @@ func (s *System) eventTermsMatching(t string) []string {
 // computeOp performs the computation the question asks for over matched
 // events (sorted by date) and returns the operation, the computed answer and
 // the events it used.
-func computeOp(qt QueryType, matched []*Event, now time.Time) (string, string, []*Event) {
+func computeOp(qt rules.QueryType, matched []*Event, now time.Time) (string, string, []*Event) {
 	var countable, happened []*Event
 	for _, e := range matched {
 		if !e.Negated {
@@ -439,11 +442,11 @@ func computeOp(qt QueryType, matched []*Event, now time.Time) (string, string, [
 	switch {
 	case qt.DateDiff:
 		if len(matched) >= 2 {
-			a, b := eventDate(matched[0]), eventDate(matched[len(matched)-1])
+			a, b := ops.EventDate(matched[0]), ops.EventDate(matched[len(matched)-1])
 			return "date_difference", daysText(b.Sub(a)), []*Event{matched[0], matched[len(matched)-1]}
 		}
 		if !now.IsZero() {
-			return "date_difference", daysText(now.Sub(eventDate(matched[0]))) + " before the question", matched[:1]
+			return "date_difference", daysText(now.Sub(ops.EventDate(matched[0]))) + " before the question", matched[:1]
 		}
 	case qt.Sum:
 		units := map[string]int{}
@@ -476,15 +479,15 @@ func computeOp(qt QueryType, matched []*Event, now time.Time) (string, string, [
 	case qt.Ordering:
 		parts := make([]string, len(matched))
 		for i, e := range matched {
-			parts[i] = fmt.Sprintf("%d) %s (%s)", i+1, eventLabel(e), eventDate(e).Format("2006-01-02"))
+			parts[i] = fmt.Sprintf("%d) %s (%s)", i+1, eventLabel(e), ops.EventDate(e).Format("2006-01-02"))
 		}
 		return "ordering", strings.Join(parts, "; "), matched
 	case qt.Latest:
 		e := matched[len(matched)-1]
-		return "latest", eventLabel(e) + " on " + eventDate(e).Format("2006-01-02"), []*Event{e}
+		return "latest", eventLabel(e) + " on " + ops.EventDate(e).Format("2006-01-02"), []*Event{e}
 	case qt.Earliest:
 		e := matched[0]
-		return "earliest", eventLabel(e) + " on " + eventDate(e).Format("2006-01-02"), []*Event{e}
+		return "earliest", eventLabel(e) + " on " + ops.EventDate(e).Format("2006-01-02"), []*Event{e}
 	}
 	return "", "", nil
 }
@@ -510,7 +513,7 @@ func daysText(d time.Duration) string {
 
 // anchorRoots returns the roots of trajectories whose nodes match anchor a
 // (topic match above topic_match_min).
-func (rc *recallCtx) anchorRoots(a anchor) []int {
+func (rc *recallCtx) anchorRoots(a rules.Anchor) []int {
 	s := rc.s
 	seen := map[int]bool{}
 	var roots []int
@@ -578,7 +581,7 @@ func (rc *recallCtx) topicSlot() []memory.Item {
 			continue
 		}
 		for _, f := range rc.branchFacts(roots, rc.s.cfg.TopicSlotFacts) {
-			text := fmt.Sprintf("- topic=%q fact=%q (%s)", a.Text, oneLine(f.Text), dialog.FormatTime(f.Time))
+			text := fmt.Sprintf("- topic=%q fact=%q (%s)", a.Text, text.OneLine(f.Text), dialog.FormatTime(f.Time))
 			it := rc.item(memory.ChannelRecord, memory.BlockTopicSlot, text, nil, f.Source)
 			it.Time = f.Time
 			out = append(out, it)
@@ -596,7 +599,7 @@ func (rc *recallCtx) bridge() []memory.Item {
 		return nil
 	}
 	type side struct {
-		a     anchor
+		a     rules.Anchor
 		facts []*Fact
 		score int
 	}
@@ -608,10 +611,10 @@ func (rc *recallCtx) bridge() []memory.Item {
 		}
 		fs := rc.branchFacts(roots, rc.s.cfg.BridgeFacts)
 		sc := 0
-		at := newTermSet(a.Terms)
+		at := rules.NewTermSet(a.Terms)
 		for _, f := range fs {
 			for _, t := range rc.qterms {
-				if !at.has(t) && f.terms.has(t) {
+				if !at.Has(t) && f.terms.has(t) {
 					sc++
 				}
 			}
@@ -633,7 +636,7 @@ func (rc *recallCtx) bridge() []memory.Item {
 	var last time.Time
 	for _, sd := range sides {
 		for _, f := range sd.facts {
-			fmt.Fprintf(&b, "\n- [%s] %s (%s)", sd.a.Text, oneLine(f.Text), dialog.FormatTime(f.Time))
+			fmt.Fprintf(&b, "\n- [%s] %s (%s)", sd.a.Text, text.OneLine(f.Text), dialog.FormatTime(f.Time))
 			sources = append(sources, f.Source)
 			if f.Time.After(last) {
 				last = f.Time

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/memory"
@@ -96,7 +97,7 @@ func (s *System) Render(q memory.Query, b memory.Bundle) ([]llm.Message, error) 
 		}
 	}
 
-	qt := classifyQuery(q.Text)
+	qt := rules.ClassifyQuery(q.Text)
 	af := answerFormatData{Preference: qt.Preference, YesNo: qt.YesNo, PrevOrCurrent: qt.Previous || qt.Current,
 		Current: qt.Current, Previous: qt.Previous, Anchors: qt.Anchors, Bridge: qt.Bridge, CountSum: qt.Count || qt.Sum,
 		HasComputation: len(blocks[memory.BlockComputation]) > 0}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/memory"
@@ -121,7 +122,7 @@ func TestKeywordRule(t *testing.T) {
 		d.Extractor = metaExtractor{meta: meta}
 	})
 	mustCommit(t, s, ins...)
-	got := s.informativeTerms(termsOf("zebra yak walrus vole"))
+	got := s.informativeTerms(rules.Terms("zebra yak walrus vole"))
 	want := []string{"yak", "walru", "vole"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("informative terms %v, want %v (zebra is in 50%% of nodes, yak in exactly 40%%)", got, want)
@@ -138,7 +139,7 @@ func TestKeywordRule(t *testing.T) {
 		// ("note k0"); "note" is in every node's summary, so only k0 counts.
 		{"note k0", 1.0},
 	} {
-		if got := s.keywordScore(s.vocab.known(s.informativeTerms(termsOf(tc.q))), n0); got != tc.want {
+		if got := s.keywordScore(s.vocab.known(s.informativeTerms(rules.Terms(tc.q))), n0); got != tc.want {
 			t.Errorf("s_key(%q) = %v, want %v", tc.q, got, tc.want)
 		}
 	}
@@ -161,11 +162,11 @@ func TestRecencyBounded(t *testing.T) {
 
 func TestTopicRule(t *testing.T) {
 	s := newTestSystem(t)
-	a := detectAnchors("Going back to Sam's trip, what was the budget?")
+	a := rules.DetectAnchors("Going back to Sam's trip, what was the budget?")
 	if len(a) != 1 || a[0].Text != "Sam's trip" {
 		t.Fatalf("anchors %+v", a)
 	}
-	node := func(topic string) *Node { return &Node{topic: newVocab().list(termsOf(topic))} }
+	node := func(topic string) *Node { return &Node{topic: newVocab().list(rules.Terms(topic))} }
 	for _, tc := range []struct {
 		topic string
 		want  float64
@@ -181,7 +182,7 @@ func TestTopicRule(t *testing.T) {
 		}
 	}
 	// A match of exactly 0.5 is not above 0.5.
-	half := []anchor{{Text: "x y", Terms: []string{"x", "y"}, Weights: []float64{1, 1}}}
+	half := []rules.Anchor{{Text: "x y", Terms: []string{"x", "y"}, Weights: []float64{1, 1}}}
 	if got := s.topicScore(half, node("x")); got != -6.0 {
 		t.Errorf("match 0.5: s_topic %v, want -6", got)
 	}

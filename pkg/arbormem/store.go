@@ -4,21 +4,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
-
-// Provenance is attached to every record by the memory manager at commit
-// (appendix D, "Memory Output Schemas": provenance, timestamps, structural
-// identifiers and revision links are not model output).
-type Provenance struct {
-	// Source is the interaction ID the record was extracted from.
-	Source string `json:"source"`
-	// Node is the source node's Seq.
-	Node int       `json:"node"`
-	Time time.Time `json:"time"`
-}
 
 // Fact is one atomic fact of the evidence store M_t.
 type Fact struct {
@@ -45,51 +35,6 @@ type Fact struct {
 	tokens      int
 }
 
-// Artifact is an assistant-generated item (assistant_artifact_miner schema).
-type Artifact struct {
-	Type     string   `json:"artifact_type"`
-	Topic    string   `json:"topic"`
-	Item     string   `json:"item_text"`
-	Ordinal  int      `json:"ordinal,omitempty"` // 1-based, 0 when unordered
-	Entities []string `json:"entities,omitempty"`
-	Evidence string   `json:"evidence_text,omitempty"`
-	Provenance
-}
-
-// Event is a dated, countable or aggregatable event (event_miner schema).
-type Event struct {
-	Type            string   `json:"event_type"`
-	Subject         string   `json:"subject"`
-	Object          string   `json:"object"`
-	Value           string   `json:"value,omitempty"`
-	Quantity        *float64 `json:"quantity"`
-	Unit            string   `json:"unit,omitempty"`
-	CanonicalAction string   `json:"canonical_action"`
-	CanonicalObject string   `json:"canonical_object"`
-	DateText        string   `json:"date_text,omitempty"`
-	NormalizedDate  string   `json:"normalized_date,omitempty"`
-	Negated         bool     `json:"is_negated"`
-	Countable       bool     `json:"countable"`
-	Entities        []string `json:"entities,omitempty"`
-	Evidence        string   `json:"evidence_text,omitempty"`
-	Provenance
-}
-
-// State is a mutable user state or durable preference (state_slot_miner
-// schema), linked to the value it replaced.
-type State struct {
-	Key      string   `json:"key"`
-	Value    string   `json:"value"`
-	Tag      string   `json:"attribute_tag,omitempty"`
-	Entities []string `json:"entities,omitempty"`
-	Evidence string   `json:"evidence_text,omitempty"`
-	Provenance
-	// Prev is the index of the state this one revised (same key), -1 if none;
-	// Next is the index of the state that revised this one, -1 if current.
-	Prev int `json:"prev"`
-	Next int `json:"next"`
-}
-
 // recordEntities are the terms a record is matched on by entity.
 func (s *Store) recordEntities(r recordRef) []string {
 	var ents []string
@@ -101,7 +46,7 @@ func (s *Store) recordEntities(r recordRef) []string {
 	default:
 		ents = s.States[r.idx].Entities
 	}
-	return termsOf(strings.Join(ents, " ; "))
+	return rules.Terms(strings.Join(ents, " ; "))
 }
 
 // Store is the reusable evidence store M_t (§3.1).
@@ -150,7 +95,7 @@ func (f *Fact) Current() bool { return f.SupersededBy < 0 }
 // factLine renders a fact for ### DATA CONTEXT; withTopic adds the
 // trajectory topic of a rule-extracted fact.
 func factLine(f *Fact, superseded string, withTopic bool) string {
-	s := "- [" + dialog.FormatTime(f.Time) + "] " + oneLine(f.Text)
+	s := "- [" + dialog.FormatTime(f.Time) + "] " + text.OneLine(f.Text)
 	if withTopic && f.Topic != "" {
 		s += " (re: " + f.Topic + ")"
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/index"
 	"github.com/arbor-eval/arbor/pkg/memory"
@@ -34,7 +35,7 @@ func (rc *recallCtx) detached() bool {
 	if rc.s.forest.Active < 0 || rc.s.sameConversation(rc.q.Time, "", true) {
 		return false
 	}
-	if _, back := resumeCue(rc.q.Text); back {
+	if _, back := rules.ResumeCue(rc.q.Text); back {
 		return false
 	}
 	return rc.dec == nil || rc.dec.Path == "scored"
@@ -76,7 +77,7 @@ func (s *System) turnTermsOf(seq int) []termList {
 func (rc *recallCtx) supplementalRank(k int) []suppTurn {
 	s := rc.s
 	q := rc.q.Text
-	ents := extractEntities(q, 8)
+	ents := rules.Entities(q, 8)
 	for _, e := range ents {
 		q += " " + e
 	}
@@ -133,7 +134,7 @@ func (rc *recallCtx) supplementalRank(k int) []suppTurn {
 			content = append(content, t)
 		}
 	}
-	rc.suppTerms = newTermSet(content)
+	rc.suppTerms = rules.NewTermSet(content)
 	var out []suppTurn
 	for _, h := range nodes {
 		n := s.forest.Nodes[h.ID]
@@ -268,7 +269,7 @@ func questionDates(text string, f *Forest) [][2]time.Time {
 				monS = f[len(f)-1]
 			}
 		}
-		mon, ok := monthNames[strings.ToLower(monS[:3])]
+		mon, ok := rules.MonthNames[strings.ToLower(monS[:3])]
 		if !ok {
 			continue
 		}
@@ -415,12 +416,12 @@ func renderSupplemental(rc *recallCtx, picks []*suppPick) []memory.Item {
 
 // excerpt keeps the sentences of a turn that hold a question term, joined
 // by " … "; ok is false when every sentence or none does.
-func excerpt(content string, qterms termSet) (string, bool) {
-	ss := sentences(strings.TrimSpace(content))
+func excerpt(content string, qterms rules.TermSet) (string, bool) {
+	ss := rules.Sentences(strings.TrimSpace(content))
 	var keep []string
 	for _, sent := range ss {
 		for _, w := range index.Analyze(sent) {
-			if qterms.has(w) {
+			if qterms.Has(w) {
 				keep = append(keep, sent)
 				break
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/memory"
@@ -171,7 +172,7 @@ func TestSupplementalFillOnlyOfflineAndDetached(t *testing.T) {
 }
 
 // modelLike stands for model-backed memory operations (rules underneath).
-type modelLike struct{ ruleOps }
+type modelLike struct{ rules.Ops }
 
 func (modelLike) Heuristic() bool { return false }
 

@@ -1,4 +1,4 @@
-package arbormem
+package rules
 
 import (
 	"regexp"
@@ -6,6 +6,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/arbor-eval/arbor/pkg/rxscan"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // This file holds the rule-based readers of an input: the cascade's cues
@@ -24,12 +27,12 @@ var reContinuation = regexp.MustCompile(`(?i)^\s*(?:(?:ok(?:ay)?|great|thanks|th
 	`related to (?:that|this)\b|speaking of (?:that|which)\b|while we're (?:at it|on (?:it|this|that))\b|(?:can|could|would|should) (?:you|i|we) also\b|same (?:question|thing) for\b|then\s+(?:what|how|should|can)\b)`)
 
 // continuationCue reports whether text opens with an explicit continuation cue.
-func continuationCue(text string) bool { return matchString(reContinuation, text) }
+func ContinuationCue(text string) bool { return rxscan.MatchString(reContinuation, text) }
 
 // temporalCue is a resolved explicit temporal-return cue: a time window
 // relative to the input's time, and the topic phrase it names, if any
 // ("last week when we discussed the garden" → last week, "the garden").
-type temporalCue struct {
+type TemporalCue struct {
 	Phrase   string
 	From, To time.Time
 	Topic    string
@@ -52,19 +55,19 @@ var reConversationRef = regexp.MustCompile(`(?i)\b(?:(?:we|you and i)\s+(?:discu
 // detectTemporal finds an explicit temporal-return cue (a time phrase that
 // refers back to the conversation) and resolves its window against now; ok
 // is false without a cue or without a time.
-func detectTemporal(text string, now time.Time) (temporalCue, bool) {
+func DetectTemporal(text string, now time.Time) (TemporalCue, bool) {
 	// The reference back to the conversation is the rarer half and the
 	// cheaper to rule out, so it is tested first.
 	if now.IsZero() || !conversationRefBranches().MatchString(text) {
-		return temporalCue{}, false
+		return TemporalCue{}, false
 	}
-	m := findStringSubmatch(reTemporal, text)
+	m := rxscan.FindStringSubmatch(reTemporal, text)
 	if m == nil {
-		return temporalCue{}, false
+		return TemporalCue{}, false
 	}
 	phrase := strings.ToLower(m[1])
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
-	c := temporalCue{Phrase: phrase}
+	c := TemporalCue{Phrase: phrase}
 	switch {
 	case phrase == "earlier today" || phrase == "this morning" || phrase == "this afternoon" || phrase == "this evening":
 		c.From, c.To = day, now
@@ -126,7 +129,7 @@ func weekdayIndex(s string) int {
 // anchor is an explicit topic anchor in an input: a named instance ("Sam's
 // trip"), a quoted topic ('book club picks'), or the object of a return
 // phrase ("back to the kitchen remodel").
-type anchor struct {
+type Anchor struct {
 	Text string
 	// Terms are the anchor's analyzed terms with weights: a name counts twice
 	// as much as a common noun, so that "Sam's trip" matches Sam's branch
@@ -143,12 +146,12 @@ var (
 )
 
 // anchorStop ends a noun phrase in an anchor.
-var anchorStop = toSet(`is are was were be been being do does did has have had will would can could should may might must
+var anchorStop = text.WordSet(`is are was were be been being do does did has have had will would can could should may might must
 to for of in on at by with from about into and or but so than then that which who whom whose what when where why how
 if as again again? please now still also just yet there here we i you he she they it this these those again`)
 
 // nounEndings are -ing/-ed words that end a topic phrase as nouns.
-var nounEndings = toSet("wedding wedding's meeting building painting training clothing housing booking planning landing ceiling seating catering shopping hiking camping cooking reading writing bedroom bed")
+var nounEndings = text.WordSet("wedding wedding's meeting building painting training clothing housing booking planning landing ceiling seating catering shopping hiking camping cooking reading writing bedroom bed")
 
 // topicNouns are the heads that make a "the/my/our X Y" phrase a topic
 // anchor for return phrases ("back to the garden plan").
@@ -181,7 +184,7 @@ var returnStrong = regexp.MustCompile(`(?i)^(?:back to|return(?:ing)? to|regardi
 var reReturnCue = regexp.MustCompile(`(?i)\b(?:(?:get|go|going|come|coming|switch(?:ing)?|circl(?:e|ing)|head(?:ing)?)\s+back\s+(?:to|on)|back\s+(?:to|on)|return(?:ing)?\s+to|revisit(?:ing)?|regarding|re:|pick(?:ing)?\s+up|resum(?:e|ing))\s+(?:the\s+|my\s+|our\s+|that\s+|this\s+)?([\p{L}0-9'’ -]{3,60}?)(?:\s+again\b|\s+for\s+a\s+\w+|\s+while\b|\s+before\b|[.,;:!?—–(]|$)`)
 
 // notReturnVerbs precede "back to/on" without making it a return.
-var notReturnVerbs = toSet("came comes got gets went goes sent send sends brought bring brings called call calls wrote write writes paid pay pays moved refer refers referring look looking")
+var notReturnVerbs = text.WordSet("came comes got gets went goes sent send sends brought bring brings called call calls wrote write writes paid pay pays moved refer refers referring look looking")
 
 // reFrontedTopic is a topic fronted at the start of an input and set off by
 // a dash or colon ("Okay, about the move — which day was it?", "As for the
@@ -193,7 +196,7 @@ var reFrontedTopic = regexp.MustCompile(`(?i)^\s*(?:(?:okay|ok|so|right|anyway|h
 // resumeCue reports, for the offline routing, a return cue or a topic
 // fronted at the start of the input, and the topic phrase it names. Only
 // the explicit return cue makes a topic anchor (on every path).
-func resumeCue(text string) (string, bool) {
+func ResumeCue(text string) (string, bool) {
 	obj, ok := returnCue(text)
 	return resumeWith(text, obj, ok)
 }
@@ -214,7 +217,7 @@ func resumeWith(text, ret string, isRet bool) (string, bool) {
 // returnCue reports an explicit return cue and the topic phrase it names.
 // "pick up" counts only with "again" ("let's pick up the move again").
 func returnCue(text string) (string, bool) {
-	m := findStringSubmatchIndex(reReturnCue, text)
+	m := rxscan.FindStringSubmatchIndex(reReturnCue, text)
 	if m == nil {
 		return "", false
 	}
@@ -257,22 +260,22 @@ var reNewTopic = regexp.MustCompile(`(?i)(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|alrigh
 var reNewTopicTail = regexp.MustCompile(`(?i)\b(?:(?:can|could) you help me (?:plan|organi[sz]e|keep|build|run|think|do this|approach|stay)|(?:i'd like|i want|i need) a (?:sane |clear |proper |good |solid |realistic )?plan\b|help me (?:plan|organi[sz]e|keep it together|approach)|i'll (?:keep|track|note) [\p{L}'’ ]{0,40}(?:with you|here)|let's keep [\p{L}'’ ]{0,40}(?:here|organi[sz]ed|on track|straight)|where do i (?:even )?begin|starting from (?:zero|scratch)|keep track of decisions|let's start a plan)\b`)
 
 // newTopicCue reports whether text opens a new agenda (see reNewTopic).
-func newTopicCue(text string) bool {
+func NewTopicCue(text string) bool {
 	return newTopicBranches().MatchString(text) || newTopicTailBranches().MatchString(text)
 }
 
 // The cue regexps whose matches are only tested, split into their phrases
 // (cuesplit.go).
 var (
-	newTopicBranches        = sync.OnceValue(func() *branchMatcher { return newBranchMatcher(reNewTopic) })
-	newTopicTailBranches    = sync.OnceValue(func() *branchMatcher { return newBranchMatcher(reNewTopicTail) })
-	conversationRefBranches = sync.OnceValue(func() *branchMatcher { return newBranchMatcher(reConversationRef) })
+	newTopicBranches        = sync.OnceValue(func() *rxscan.BranchMatcher { return rxscan.NewBranchMatcher(reNewTopic) })
+	newTopicTailBranches    = sync.OnceValue(func() *rxscan.BranchMatcher { return rxscan.NewBranchMatcher(reNewTopicTail) })
+	conversationRefBranches = sync.OnceValue(func() *rxscan.BranchMatcher { return rxscan.NewBranchMatcher(reConversationRef) })
 )
 
 // anchorsWith finds explicit topic anchors in text (at most 3), given
 // returnCue(text) (ret, isRet).
-func anchorsWith(text, ret string, isRet bool) []anchor {
-	var out []anchor
+func anchorsWith(text, ret string, isRet bool) []Anchor {
+	var out []Anchor
 	seen := map[string]bool{}
 	add := func(phrase, kind string, names map[string]bool) {
 		phrase = strings.TrimSpace(phrase)
@@ -283,12 +286,12 @@ func anchorsWith(text, ret string, isRet bool) []anchor {
 		if seen[key] {
 			return
 		}
-		terms := termsOf(phrase)
+		terms := Terms(phrase)
 		if len(terms) == 0 {
 			return
 		}
 		seen[key] = true
-		a := anchor{Text: phrase, Kind: kind, Terms: terms, Weights: make([]float64, len(terms))}
+		a := Anchor{Text: phrase, Kind: kind, Terms: terms, Weights: make([]float64, len(terms))}
 		for i, t := range terms {
 			a.Weights[i] = 1
 			if names[t] {
@@ -300,7 +303,7 @@ func anchorsWith(text, ret string, isRet bool) []anchor {
 	nameTerms := func(names ...string) map[string]bool {
 		m := map[string]bool{}
 		for _, n := range names {
-			for _, t := range termsOf(n) {
+			for _, t := range Terms(n) {
 				m[t] = true
 			}
 		}
@@ -313,7 +316,7 @@ func anchorsWith(text, ret string, isRet bool) []anchor {
 			}
 		}
 	}
-	for _, m := range findAllStringSubmatch(rePossessive, text, -1) {
+	for _, m := range rxscan.FindAllStringSubmatch(rePossessive, text, -1) {
 		owner := m[1]
 		if sentenceStarters[strings.ToLower(owner)] {
 			continue
@@ -327,7 +330,7 @@ func anchorsWith(text, ret string, isRet bool) []anchor {
 	if isRet && ret != "" {
 		add(ret, "return", nameTerms(properNounStrings(ret)...))
 	}
-	for _, m := range findAllStringSubmatchIndex(reReturn, text, -1) {
+	for _, m := range rxscan.FindAllStringSubmatchIndex(reReturn, text, -1) {
 		obj := cleanAnchorPhrase(text[m[2]:m[3]])
 		if obj == "" {
 			continue
@@ -338,7 +341,7 @@ func anchorsWith(text, ret string, isRet bool) []anchor {
 		}
 		add(obj, "return", nameTerms(names...))
 	}
-	for _, m := range findAllStringSubmatch(reNamedThing, text, -1) {
+	for _, m := range rxscan.FindAllStringSubmatch(reNamedThing, text, -1) {
 		obj := cleanAnchorPhrase(m[1])
 		names := properNounStrings(obj)
 		if len(names) == 0 {
@@ -358,23 +361,6 @@ func properNounStrings(p string) []string {
 		}
 	}
 	return out
-}
-
-// topicMatch is the share of an anchor's weighted terms found in a
-// candidate's topic terms, in [0,1] (the "topic-match score" of Table
-// "Reference implementation settings").
-func topicMatch(a anchor, topic termList) float64 {
-	var hit, all float64
-	for i, t := range a.Terms {
-		all += a.Weights[i]
-		if topic.has(t) {
-			hit += a.Weights[i]
-		}
-	}
-	if all == 0 {
-		return 0
-	}
-	return hit / all
 }
 
 // QueryType holds the query-type conditions of the dynamic answer-format
@@ -425,7 +411,7 @@ var cardinalWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "f
 var reListNoun = regexp.MustCompile(`(?i)\b(?:item|one|option|pick|choice|suggestion|recommendation|recommended|suggested|listed|list|step|book|novel|movie|film|song|restaurant|place|idea|title|name|dish|recipe|move|tip|point|entry|spot|hotel|activity|destination|exercise|podcast|show|track)s?\b`)
 
 // classifyQuery derives a question's query type.
-func classifyQuery(text string) QueryType {
+func ClassifyQuery(text string) QueryType {
 	var q QueryType
 	q.Preference = rePreference.MatchString(text)
 	q.YesNo = reYesNo.MatchString(text) && !strings.Contains(strings.ToLower(text), " or ")
@@ -455,7 +441,7 @@ func classifyQuery(text string) QueryType {
 			q.Earliest, q.Latest = false, false
 		}
 	}
-	for _, a := range detectAnchors(text) {
+	for _, a := range DetectAnchors(text) {
 		q.Anchors = append(q.Anchors, a.Text)
 	}
 	q.Bridge = reBridge.MatchString(text) && (len(q.Anchors) >= 1 || strings.Contains(strings.ToLower(text), " and "))

@@ -1,4 +1,4 @@
-package arbormem
+package rules
 
 import (
 	"context"
@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/pkg/arbormem/ops"
 	"github.com/arbor-eval/arbor/pkg/dialog"
-	"github.com/arbor-eval/arbor/pkg/memory"
 )
 
 var ctx0 = context.Background()
@@ -16,7 +15,7 @@ var ctx0 = context.Background()
 func TestRuleNodeMetadata(t *testing.T) {
 	in := inter("n", "One more thing on this. We've gone with $47,000 for the budget of Yara's wedding.",
 		"Perfect — the budget for Yara's wedding is $47,000.\n\nBuild ten quiet minutes into the schedule. Share the plan early.")
-	m, err := ruleOps{}.NodeMetadata(ctx0, in)
+	m, err := Ops{}.NodeMetadata(ctx0, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +29,7 @@ func TestRuleNodeMetadata(t *testing.T) {
 		t.Errorf("entities %q lack the amount", m.Entities)
 	}
 	long := inter("l", strings.Repeat("I bought 3 apples at Fresh Market on May 2. ", 30), "ok")
-	if m, _ := (ruleOps{}).NodeMetadata(ctx0, long); len(strings.Fields(m.Summary)) > 50 {
+	if m, _ := (Ops{}).NodeMetadata(ctx0, long); len(strings.Fields(m.Summary)) > 50 {
 		t.Errorf("long input: %d summary words", len(strings.Fields(m.Summary)))
 	}
 }
@@ -48,7 +47,7 @@ func contains(xs []string, x string) bool {
 // texts, also joined with " | " for substring checks.
 func ruleFactTexts(t *testing.T, in dialog.Interaction) ([]string, string) {
 	t.Helper()
-	fs, err := ruleOps{}.Facts(ctx0, in)
+	fs, err := Ops{}.Facts(ctx0, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +99,7 @@ func TestRuleFactsNamedSpeakers(t *testing.T) {
 		}
 	}
 	// The user of an assistant dialogue keeps the value-or-preference rule.
-	if fs, _ := (ruleOps{}).Facts(ctx0, inter("u", "I collect old vinyl records from flea markets.", "Nice.")); len(fs) != 0 {
+	if fs, _ := (Ops{}).Facts(ctx0, inter("u", "I collect old vinyl records from flea markets.", "Nice.")); len(fs) != 0 {
 		t.Errorf("unnamed user: want no fact without a value, got %+v", fs)
 	}
 }
@@ -128,7 +127,7 @@ func TestPersonalizeNamed(t *testing.T) {
 func TestRuleArtifacts(t *testing.T) {
 	in := inter("a", "Can you suggest three novels for my book club?",
 		"Here are three picks:\n1. The Overstory by Richard Powers\n2. **Piranesi** — by Susanna Clarke\n3. Klara and the Sun by Kazuo Ishiguro\nMore at https://example.org/books")
-	as, err := ruleOps{}.Artifacts(ctx0, in)
+	as, err := Ops{}.Artifacts(ctx0, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +141,7 @@ func TestRuleArtifacts(t *testing.T) {
 		if a.Type == "link" {
 			link = true
 		}
-		if len([]rune(a.Item)) >= maxArtifactItem || len([]rune(a.Evidence)) >= maxArtifactEvid {
+		if len([]rune(a.Item)) >= ops.MaxArtifactItem || len([]rune(a.Evidence)) >= ops.MaxArtifactEvid {
 			t.Errorf("artifact over the length limits: %+v", a)
 		}
 	}
@@ -160,7 +159,7 @@ func TestRuleEventsAndStates(t *testing.T) {
 	in := dialog.Interaction{ID: "e", Time: time.Date(2024, 5, 10, 12, 0, 0, 0, time.UTC), Turns: []dialog.Turn{
 		{Role: dialog.RoleUser, Content: "I bought 2 cups of coffee yesterday. I didn't visit the museum. I moved to Porto last month. My favorite drink is oolong tea."},
 		{Role: dialog.RoleAssistant, Content: "Noted."}}}
-	evs, _ := ruleOps{}.Events(ctx0, in)
+	evs, _ := Ops{}.Events(ctx0, in)
 	if len(evs) < 2 {
 		t.Fatalf("events %+v", evs)
 	}
@@ -168,7 +167,7 @@ func TestRuleEventsAndStates(t *testing.T) {
 	if buy.CanonicalAction != "buy" || buy.Quantity == nil || *buy.Quantity != 2 || buy.Unit != "cups" || buy.NormalizedDate != "2024-05-09" || !buy.Countable {
 		t.Errorf("buy event %+v", buy)
 	}
-	var museum *Event
+	var museum *ops.Event
 	for i := range evs {
 		if evs[i].CanonicalAction == "visit" {
 			museum = &evs[i]
@@ -177,7 +176,7 @@ func TestRuleEventsAndStates(t *testing.T) {
 	if museum == nil || !museum.Negated || museum.Countable {
 		t.Errorf("negated visit %+v", museum)
 	}
-	sts, _ := ruleOps{}.States(ctx0, in)
+	sts, _ := Ops{}.States(ctx0, in)
 	got := map[string]string{}
 	for _, s := range sts {
 		got[s.Key] = s.Value
@@ -188,13 +187,13 @@ func TestRuleEventsAndStates(t *testing.T) {
 }
 
 func TestRuleAudit(t *testing.T) {
-	pairs := []AuditPair{
+	pairs := []ops.AuditPair{
 		{ID: "0", Old: "User's Lisbon trip budget is 2,000 euros.", New: "User's Lisbon trip budget is 2,500 euros."},
 		{ID: "1", Old: "User's dog is called Biscuit.", New: "User's car is a green Volvo."},
 		{ID: "2", Old: "User works at Fernwood Labs.", New: "User now works at Quillsoft."},
 		{ID: "3", Old: "User's Lisbon trip budget is 2,000 euros.", New: "User's Lisbon trip budget is 2,000 euros."},
 	}
-	got, _ := ruleOps{}.Audit(ctx0, pairs)
+	got, _ := Ops{}.Audit(ctx0, pairs)
 	want := []bool{true, false, true, false}
 	for i := range want {
 		if got[i] != want[i] {
@@ -209,62 +208,21 @@ func TestRuleTags(t *testing.T) {
 		"Which hotel did we book for the trip?": "2.5",
 		"What is my dog called?":                "5.0",
 	} {
-		tags, _ := ruleOps{}.PredictTags(ctx0, q)
+		tags, _ := Ops{}.PredictTags(ctx0, q)
 		if len(tags) == 0 || tags[0] != want || len(tags) > 3 {
 			t.Errorf("tags(%q) = %v, want %s first (at most 3)", q, tags, want)
 		}
 	}
-	for _, a := range Ontology {
-		if normalizeTag(a.Tag) != a.Tag || normalizeTag(a.Name) != a.Tag {
+	for _, a := range ops.Ontology {
+		if ops.NormalizeTag(a.Tag) != a.Tag || ops.NormalizeTag(a.Name) != a.Tag {
 			t.Errorf("normalizeTag does not round-trip %s", a.Tag)
 		}
 	}
-	if normalizeTag("2") != "" || normalizeTag("4") != "4.0" || normalizeTag("2.40") != "2.4" {
-		t.Errorf("normalizeTag edge cases: %q %q %q", normalizeTag("2"), normalizeTag("4"), normalizeTag("2.40"))
+	if ops.NormalizeTag("2") != "" || ops.NormalizeTag("4") != "4.0" || ops.NormalizeTag("2.40") != "2.4" {
+		t.Errorf("normalizeTag edge cases: %q %q %q", ops.NormalizeTag("2"), ops.NormalizeTag("4"), ops.NormalizeTag("2.40"))
 	}
-	if !strings.Contains(OntologyText(), "2.4  Daily Routines: wake-up time") {
+	if !strings.Contains(ops.OntologyText(), "2.4  Daily Routines: wake-up time") {
 		t.Error("the ontology text must list tag, name and sub-attributes")
-	}
-}
-
-// TestEventComputation: counts, sums, latest and date differences come from
-// the event records, deterministically.
-func TestEventComputation(t *testing.T) {
-	s := newTestSystem(t)
-	day := func(d int) time.Time { return time.Date(2024, 3, d, 10, 0, 0, 0, time.UTC) }
-	mustCommit(t, s,
-		at(inter("v1", "I visited the Rijksmuseum today with my sister.", "Lovely."), day(1)),
-		at(inter("v2", "I visited the Van Gogh museum this morning.", "Great."), day(5)),
-		at(inter("v3", "I didn't visit the science museum after all.", "Next time."), day(9)),
-		at(inter("c1", "I bought 2 cups of coffee at Bocca.", "Nice."), day(10)),
-		at(inter("c2", "I bought 3 cups of coffee for the team.", "Generous."), day(12)),
-	)
-	for _, tc := range []struct {
-		q, op, answer string
-	}{
-		{"How many times did I visit a museum?", "count", `computed_answer="2"`},
-		{"How many cups of coffee did I buy in total?", "sum", `computed_answer="5 cups"`},
-		{"When did I most recently visit a museum?", "latest", "2024-03-05"},
-		{"How many days between my museum visits?", "date_difference", `computed_answer="4 days"`},
-	} {
-		b := mustRecall(t, s, memory.Query{ID: "q", Text: tc.q, Time: day(20), Budget: 30968})
-		var comp string
-		for _, it := range b.Items {
-			if it.Block == memory.BlockComputation {
-				comp = it.Text
-			}
-		}
-		if !strings.Contains(comp, "operation="+tc.op) || !strings.Contains(comp, tc.answer) {
-			t.Errorf("%q: computation %q, want %s with %s", tc.q, comp, tc.op, tc.answer)
-		}
-	}
-}
-
-func TestStructuredExtractionSwitch(t *testing.T) {
-	s := newTestSystem(t, func(c *config.ArborMem, d *Deps) { c.StructuredExtraction = false; c.AtomicFacts = false })
-	mustCommit(t, s, inter("x", "I bought 2 cups of coffee. I live in Porto.", "Here:\n1. One\n2. Two"))
-	if n := len(s.store.Events) + len(s.store.States) + len(s.store.Artifacts) + len(s.store.Facts); n != 0 {
-		t.Errorf("%d records/facts extracted with extraction switched off", n)
 	}
 }
 
@@ -287,7 +245,7 @@ func TestDeriveTopicNamedSpeakers(t *testing.T) {
 		// An assistant dialogue keeps every content word.
 		{"unnamed", inter("a", "Long time no talk! I need a pasta recipe.", "Sure."), "long talk pasta recipe"},
 	} {
-		if got := deriveTopic(c.in, NodeMeta{}); got != c.want {
+		if got := DeriveTopic(c.in, ops.NodeMeta{}); got != c.want {
 			t.Errorf("%s: deriveTopic = %q, want %q", c.name, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package arbormem
+package rules
 
 import (
 	"slices"
@@ -20,7 +20,7 @@ var (
 // first max entities are those a limit of max keeps (each is kept or
 // skipped by the entities before it), so one unlimited run serves every
 // max.
-func extractEntities(text string, max int) []string {
+func Entities(text string, max int) []string {
 	all := entityMemo.Get(text)
 	if max > 0 && len(all) > max { // max <= 0 never stops entitiesOf
 		all = all[:max]
@@ -31,7 +31,7 @@ func extractEntities(text string, max int) []string {
 // inputCues are what the offline routing reads in an input: its topic
 // anchors and its return cue, which the anchors include, found once.
 type inputCues struct {
-	anchors []anchor
+	anchors []Anchor
 	ret     string // returnCue(text)
 	isRet   bool
 }
@@ -43,14 +43,14 @@ func cuesOf(text string) inputCues {
 
 // detectAnchors is anchorsOf(text), remembered (anchors are not changed
 // after they are made; the slice is a copy).
-func detectAnchors(text string) []anchor { return slices.Clone(anchorMemo.Get(text).anchors) }
+func DetectAnchors(text string) []Anchor { return slices.Clone(anchorMemo.Get(text).anchors) }
 
 // detectResume is resumeCue(text), with the return cue remembered beside
 // the anchors: localization reads both of the same input.
-func detectResume(text string) (string, bool) {
+func DetectResume(text string) (string, bool) {
 	c := anchorMemo.Get(text)
 	return resumeWith(text, c.ret, c.isRet)
 }
 
 // termsOf is termsOfText(text), remembered.
-func termsOf(text string) []string { return slices.Clone(termsMemo.Get(text)) }
+func Terms(text string) []string { return slices.Clone(termsMemo.Get(text)) }

@@ -1,4 +1,4 @@
-package arbormem
+package rules
 
 import (
 	"strings"
@@ -22,7 +22,7 @@ func TestContinuationCue(t *testing.T) {
 		{"Back to the renovation.", false},
 		{"", false},
 	} {
-		if got := continuationCue(tc.text); got != tc.want {
+		if got := ContinuationCue(tc.text); got != tc.want {
 			t.Errorf("continuationCue(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
@@ -68,11 +68,11 @@ func TestResumeCue(t *testing.T) {
 		{"On Monday I went to the gym.", "", false},
 		{"Thinking about the move — it makes me tired.", "", false},
 	} {
-		obj, ok := resumeCue(tc.text)
+		obj, ok := ResumeCue(tc.text)
 		if ok != tc.ok || obj != tc.obj {
 			t.Errorf("resumeCue(%q) = %q, %v; want %q, %v", tc.text, obj, ok, tc.obj, tc.ok)
 		}
-		if _, anchor := returnCue(tc.text); anchor && strings.HasPrefix(tc.text, "Okay, about") {
+		if _, Anchor := returnCue(tc.text); Anchor && strings.HasPrefix(tc.text, "Okay, about") {
 			t.Errorf("returnCue(%q): a fronted topic must not be an anchor", tc.text)
 		}
 	}
@@ -93,7 +93,7 @@ func TestNewTopicCue(t *testing.T) {
 		{"What should we ask potential photographers?", false},
 		{"We've gone with $47,000 for the budget.", false},
 	} {
-		if got := newTopicCue(tc.text); got != tc.want {
+		if got := NewTopicCue(tc.text); got != tc.want {
 			t.Errorf("newTopicCue(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
@@ -113,7 +113,7 @@ func TestDetectTemporal(t *testing.T) {
 		{"I talked it over last night.", false, "", "", ""}, // a report, not a reference to the chat
 		{"What did we decide?", false, "", "", ""},
 	} {
-		c, ok := detectTemporal(tc.text, now)
+		c, ok := DetectTemporal(tc.text, now)
 		if ok != tc.ok {
 			t.Errorf("detectTemporal(%q) ok=%v, want %v", tc.text, ok, tc.ok)
 			continue
@@ -131,7 +131,7 @@ func TestDetectTemporal(t *testing.T) {
 			t.Errorf("%q: topic %q, want %q", tc.text, c.Topic, tc.topic)
 		}
 	}
-	if _, ok := detectTemporal("What did you suggest yesterday?", time.Time{}); ok {
+	if _, ok := DetectTemporal("What did you suggest yesterday?", time.Time{}); ok {
 		t.Error("without a time a temporal cue cannot be resolved")
 	}
 }
@@ -148,7 +148,7 @@ func TestDetectAnchors(t *testing.T) {
 		{"I spoke about the weather.", nil},
 	} {
 		var got []string
-		for _, a := range detectAnchors(tc.text) {
+		for _, a := range DetectAnchors(tc.text) {
 			got = append(got, a.Text)
 		}
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
@@ -175,14 +175,14 @@ func TestClassifyQuery(t *testing.T) {
 		{"Can you recommend a restaurant for our anniversary?", func(q QueryType) bool { return q.Preference }},
 		{"What's the budget for Kofi's party?", func(q QueryType) bool { return len(q.Anchors) == 1 && q.Anchors[0] == "Kofi's party" }},
 	} {
-		if q := classifyQuery(tc.text); !tc.check(q) {
+		if q := ClassifyQuery(tc.text); !tc.check(q) {
 			t.Errorf("classifyQuery(%q) = %+v", tc.text, q)
 		}
 	}
 }
 
 func TestExtractEntities(t *testing.T) {
-	got := extractEntities("We booked the Casa Azul hotel in Alfama for $2,400 on June 14, room 312.", 10)
+	got := Entities("We booked the Casa Azul hotel in Alfama for $2,400 on June 14, room 312.", 10)
 	for _, want := range []string{"Casa Azul", "Alfama", "$2,400", "June 14"} {
 		found := false
 		for _, g := range got {

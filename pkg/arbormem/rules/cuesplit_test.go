@@ -1,4 +1,4 @@
-package arbormem
+package rules
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/arbor-eval/arbor/pkg/rxscan"
 )
 
 // branchSplit lists the regexps answered through a branchMatcher, with
@@ -22,10 +24,10 @@ var branchSplit = map[string]*regexp.Regexp{
 
 // branchMatchers are branchSplit's matchers, made once (as the cues'
 // are: each branch's start scan is made on first use and kept).
-var branchMatchers = sync.OnceValue(func() map[string]*branchMatcher {
-	m := map[string]*branchMatcher{}
+var branchMatchers = sync.OnceValue(func() map[string]*rxscan.BranchMatcher {
+	m := map[string]*rxscan.BranchMatcher{}
 	for name, re := range branchSplit {
-		m[name] = newBranchMatcher(re)
+		m[name] = rxscan.NewBranchMatcher(re)
 	}
 	return m
 })
@@ -34,7 +36,7 @@ var branchMatchers = sync.OnceValue(func() map[string]*branchMatcher {
 func checkBranches(t *testing.T, s string) {
 	t.Helper()
 	for name, m := range branchMatchers() {
-		if got, want := m.MatchString(s), m.re.MatchString(s); got != want {
+		if got, want := m.MatchString(s), m.Regexp().MatchString(s); got != want {
 			t.Fatalf("%s: branches match %.120q: %v, the regexp: %v", name, s, got, want)
 		}
 	}
@@ -46,11 +48,11 @@ func checkBranches(t *testing.T, s string) {
 // all with ARBOR_LONG_TESTS=1); and the cue regexps are split.
 func TestBranchMatcher(t *testing.T) {
 	for name, re := range map[string]*regexp.Regexp{"reNewTopic": reNewTopic, "reNewTopicTail": reNewTopicTail, "reConversationRef": reConversationRef, "alternation": branchSplit["alternation"]} {
-		if n := len(newBranchMatcher(re).branches); n < 4 {
+		if n := rxscan.NewBranchMatcher(re).Branches(); n < 4 {
 			t.Errorf("%s: %d branches, want it split", name, n)
 		}
 	}
-	if n := len(newBranchMatcher(branchSplit["none"]).branches); n != 1 {
+	if n := rxscan.NewBranchMatcher(branchSplit["none"]).Branches(); n != 1 {
 		t.Errorf("a regexp without alternation: %d branches, want 1", n)
 	}
 	step := 64
@@ -62,7 +64,7 @@ func TestBranchMatcher(t *testing.T) {
 	for i, s := range corpusTexts(t) {
 		if i%step == 0 || i < 8 {
 			texts = append(texts, s, strings.ToLower(s), strings.ToUpper(s))
-			texts = append(texts, sentences(s)...)
+			texts = append(texts, Sentences(s)...)
 		}
 	}
 	for _, s := range texts {

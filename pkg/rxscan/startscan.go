@@ -1,4 +1,4 @@
-package arbormem
+package rxscan
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ import (
 // or bytes of invalid ones, each read as U+FFFD): the engine tries every
 // such position, so it would have tried each candidate too. The regexps
 // are leftmost-first (not Longest), as the wrappers are compiled.
-type startScan struct {
+type StartScan struct {
 	re *regexp.Regexp
 	// anchored compiles, on first use (not at every start of the
 	// program, most of which never scan), ^(?:re) for a match at the start
@@ -54,26 +54,28 @@ type startScan struct {
 	// nextCur, when set, is next for a finder that carries what it has
 	// read from one call to the next of the same scan (whose from only
 	// grows), in cur, so that it reads each byte a bounded number of times.
-	nextCur func(text string, from int, cur *scanCursor) int
+	nextCur func(text string, from int, cur *Cursor) int
 }
 
 // scanCursor is what a candidate finder with a cursor remembers within
 // one scan: nextDateTextStart's region, the digit at d and the run of
 // letters [a, b) before it whose every position ends at `\.?\s+` and d.
-type scanCursor struct {
-	set     bool
-	d, a, b int
+type Cursor struct {
+	// Set is false until the finder first stores what it read; D, A and
+	// B are the finder's own positions.
+	Set     bool
+	D, A, B int
 }
 
 // newCursorScan is newStartScan with a finder that keeps a cursor.
-func newCursorScan(re *regexp.Regexp, next func(text string, from int, cur *scanCursor) int) *startScan {
-	s := newStartScan(re, nil)
+func NewCursorScan(re *regexp.Regexp, next func(text string, from int, cur *Cursor) int) *StartScan {
+	s := NewStartScan(re, nil)
 	s.nextCur = next
 	return s
 }
 
 // nextAt is the scan's candidate finder, with cur for one that keeps one.
-func (s *startScan) nextAt(text string, from int, cur *scanCursor) int {
+func (s *StartScan) nextAt(text string, from int, cur *Cursor) int {
 	if s.nextCur != nil {
 		return s.nextCur(text, from, cur)
 	}
@@ -83,12 +85,12 @@ func (s *startScan) nextAt(text string, from int, cur *scanCursor) int {
 // newStartScan wraps re, which must not match the empty string (every
 // candidate then advances the search and FindAll's empty-match rule never
 // applies).
-func newStartScan(re *regexp.Regexp, next func(text string, from int) int) *startScan {
+func NewStartScan(re *regexp.Regexp, next func(text string, from int) int) *StartScan {
 	t, err := syntax.Parse(re.String(), syntax.Perl)
 	if err != nil || minLen(t.Simplify()) == 0 {
 		panic(fmt.Sprintf("arbormem: start scan of %q: the pattern must not match the empty string", re))
 	}
-	return &startScan{
+	return &StartScan{
 		re: re,
 		anchored: sync.OnceValues(func() (*regexp.Regexp, *regexp.Regexp) {
 			return regexp.MustCompile(`^(?:` + re.String() + `)`), regexp.MustCompile(`^(?s:.)(?:` + re.String() + `)`)
@@ -128,7 +130,7 @@ func minLen(t *syntax.Regexp) int {
 
 // at returns the submatch indices (just the match's when !sub) of the
 // match of re that starts at c, or nil; rd is scratch.
-func (s *startScan) at(text string, c int, sub bool, rd *countingReader) []int {
+func (s *StartScan) at(text string, c int, sub bool, rd *countingReader) []int {
 	atStart, afterOne := s.anchored()
 	re, off := atStart, 0
 	if c > 0 {
@@ -156,19 +158,19 @@ func (s *startScan) at(text string, c int, sub bool, rd *countingReader) []int {
 
 // all is re.FindAllStringSubmatchIndex(text, n) (sub) or
 // re.FindAllStringIndex(text, n) (!sub), n < 0 meaning all.
-func (s *startScan) all(text string, n int, sub bool) [][]int {
+func (s *StartScan) all(text string, n int, sub bool) [][]int {
 	out, _ := s.scan(text, n, sub)
 	return out
 }
 
 // scan is all, and reports whether it gave way to the engine's search.
-func (s *startScan) scan(text string, n int, sub bool) (out [][]int, engine bool) {
+func (s *StartScan) scan(text string, n int, sub bool) (out [][]int, engine bool) {
 	// The reader is made at the first candidate (most texts a scan runs
 	// on hold none), the cursor only for a finder that keeps one.
 	var rd *countingReader
-	var cur *scanCursor
+	var cur *Cursor
 	if s.nextCur != nil {
-		cur = new(scanCursor)
+		cur = new(Cursor)
 	}
 	for pos := 0; pos < len(text) && n != 0; {
 		c := s.nextAt(text, pos, cur)
@@ -229,15 +231,15 @@ func (r *countingReader) ReadRune() (rune, int, error) {
 }
 
 // FindAllStringIndex is re.FindAllStringIndex(text, n).
-func (s *startScan) FindAllStringIndex(text string, n int) [][]int { return s.all(text, n, false) }
+func (s *StartScan) FindAllStringIndex(text string, n int) [][]int { return s.all(text, n, false) }
 
 // FindAllStringSubmatchIndex is re.FindAllStringSubmatchIndex(text, n).
-func (s *startScan) FindAllStringSubmatchIndex(text string, n int) [][]int {
+func (s *StartScan) FindAllStringSubmatchIndex(text string, n int) [][]int {
 	return s.all(text, n, true)
 }
 
 // FindAllString is re.FindAllString(text, n).
-func (s *startScan) FindAllString(text string, n int) []string {
+func (s *StartScan) FindAllString(text string, n int) []string {
 	ms := s.all(text, n, false)
 	if ms == nil {
 		return nil
@@ -250,7 +252,7 @@ func (s *startScan) FindAllString(text string, n int) []string {
 }
 
 // FindAllStringSubmatch is re.FindAllStringSubmatch(text, n).
-func (s *startScan) FindAllStringSubmatch(text string, n int) [][]string {
+func (s *StartScan) FindAllStringSubmatch(text string, n int) [][]string {
 	ms := s.all(text, n, true)
 	if ms == nil {
 		return nil
@@ -268,7 +270,7 @@ func (s *startScan) FindAllStringSubmatch(text string, n int) [][]string {
 }
 
 // FindStringIndex is re.FindStringIndex(text).
-func (s *startScan) FindStringIndex(text string) []int {
+func (s *StartScan) FindStringIndex(text string) []int {
 	if ms := s.all(text, 1, false); ms != nil {
 		return ms[0]
 	}
@@ -276,7 +278,7 @@ func (s *startScan) FindStringIndex(text string) []int {
 }
 
 // FindStringSubmatchIndex is re.FindStringSubmatchIndex(text).
-func (s *startScan) FindStringSubmatchIndex(text string) []int {
+func (s *StartScan) FindStringSubmatchIndex(text string) []int {
 	if ms := s.all(text, 1, true); ms != nil {
 		return ms[0]
 	}
@@ -284,7 +286,7 @@ func (s *startScan) FindStringSubmatchIndex(text string) []int {
 }
 
 // FindStringSubmatch is re.FindStringSubmatch(text).
-func (s *startScan) FindStringSubmatch(text string) []string {
+func (s *StartScan) FindStringSubmatch(text string) []string {
 	if ms := s.FindAllStringSubmatch(text, 1); ms != nil {
 		return ms[0]
 	}
@@ -292,7 +294,7 @@ func (s *startScan) FindStringSubmatch(text string) []string {
 }
 
 // FindString is re.FindString(text).
-func (s *startScan) FindString(text string) string {
+func (s *StartScan) FindString(text string) string {
 	if ms := s.all(text, 1, false); ms != nil {
 		return text[ms[0][0]:ms[0][1]]
 	}
@@ -300,422 +302,15 @@ func (s *startScan) FindString(text string) string {
 }
 
 // MatchString is re.MatchString(text).
-func (s *startScan) MatchString(text string) bool { return s.all(text, 1, false) != nil }
+func (s *StartScan) MatchString(text string) bool { return s.all(text, 1, false) != nil }
 
-// The entity patterns' start scans. The candidate finders below read
-// their patterns: what may begin a match, and the \b in front of it (RE2's
-// \b is ASCII: a digit or letter after a byte that is not [0-9A-Za-z_]).
-// At a digit, they also look at what must follow it in a match (a unit, a
-// date's "-", a clock's ":" or am/pm, a month name after a day), so that
-// the anchored attempt, which costs far more than the look, runs mostly
-// where a match is; a digit where no match can start is no candidate.
-var (
-	scanMoney    = newStartScan(reMoney, nextMoneyStart)
-	scanQuantity = newStartScan(reQuantity, nextQuantityStart)
-	scanDateISO  = newStartScan(reDateISO, nextDateISOStart)
-	scanDateText = newCursorScan(reDateText, nextDateTextStart)
-	scanClock    = newStartScan(reClock, nextClockStart)
-	scanURL      = newStartScan(reURL, nextURLStart)
-	scanQuoted   = newStartScan(reQuoted, nextQuoteStart)
-)
+// Regexp is the regexp the scan searches for.
+func (s *StartScan) Regexp() *regexp.Regexp { return s.re }
 
-func isDigitByte(b byte) bool { return '0' <= b && b <= '9' }
-
-// isREWordByte is RE2's ASCII word character ([0-9A-Za-z_]); a byte of a
-// multi-byte rune is not one, as the rune is not.
-func isREWordByte(b byte) bool {
-	return isDigitByte(b) || 'a' <= b|0x20 && b|0x20 <= 'z' || b == '_'
-}
-
-// wordStart reports whether \b holds before the word character at i.
-func wordStart(text string, i int) bool { return i == 0 || !isREWordByte(text[i-1]) }
-
-// boundaryAt reports whether RE2's \b holds at i.
-func boundaryAt(text string, i int) bool {
-	return (i > 0 && isREWordByte(text[i-1])) != (i < len(text) && isREWordByte(text[i]))
-}
-
-// byteSet is a set of bytes: the bytes a match can start with, tested in
-// the candidate finders' inner loops by one load.
-type byteSet [256]bool
-
-func bytesOf(s string) *byteSet {
-	var b byteSet
-	for i := range len(s) {
-		b[s[i]] = true
-	}
-	return &b
-}
-
-// indexIn returns the first i >= from with text[i] in set, or -1.
-func indexIn(text string, from int, set *byteSet) int {
-	for i := from; i < len(text); i++ {
-		if set[text[i]] {
-			return i
-		}
-	}
-	return -1
-}
-
-const digitBytes = "0123456789"
-
-// indexDigit returns the first i >= from where text[i] is an ASCII digit,
-// or -1 (indexIn with the set of digits; indexDigitRef in the tests),
-// eight bytes at a time: digits are rare in prose, and the entity scans
-// look for them over whole interactions. A word x of eight bytes may hold
-// a digit when some byte of x^0x30… is below 10, which the bit trick
-// (t-0x0A…)&^t&0x80… tells; the bytes of such a word are then looked at
-// one by one, so the trick only skips words, never decides.
-func indexDigit(text string, from int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := max(from, 0)
-	for ; i+8 <= len(text); i += 8 {
-		x := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
-			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
-		if t := x ^ 0x30*ones; (t-10*ones)&^t&highs != 0 {
-			for k := i; k < i+8; k++ {
-				if isDigitByte(text[k]) {
-					return k
-				}
-			}
-		}
-	}
-	for ; i < len(text); i++ {
-		if isDigitByte(text[i]) {
-			return i
-		}
-	}
-	return -1
-}
-
-var (
-	moneyFirst = bytesOf(digitBytes + "$\xe2\xc2") // € is E2 82 AC, £ C2 A3
-	quoteFirst = bytesOf("\"'\xe2")                // “ is E2 80 9C
-)
-
-// digitCommaEnd is the end of the run of digits and commas from i (the
-// greedy [\d,]* of reMoney and reQuantity).
-func digitCommaEnd(text string, i int) int {
-	for i < len(text) && (isDigitByte(text[i]) || text[i] == ',') {
-		i++
-	}
-	return i
-}
-
-// decimalEnd is the end of the greedy (?:\.\d+)? at i.
-func decimalEnd(text string, i int) int {
-	if i+1 < len(text) && text[i] == '.' && isDigitByte(text[i+1]) {
-		i += 2
-		for i < len(text) && isDigitByte(text[i]) {
-			i++
-		}
-	}
-	return i
-}
-
-// unitAfter reports whether `\s?(?:units)\b` matches at j, the end of a
-// number `\d[\d,]*(?:\.\d+)?` (units case-sensitive, as in reMoney's and
-// reQuantity's). A match of the number part must end there: a shorter one
-// leaves a digit, a comma or a "." next, which neither \s nor a unit
-// matches.
-func unitAfter(text string, j int, units []string) bool {
-	if j < len(text) && isRESpace(text[j]) && unitAt(text, j+1, units) {
-		return true
-	}
-	return unitAt(text, j, units)
-}
-
-func unitAt(text string, k int, units []string) bool {
-	for _, u := range units {
-		if strings.HasPrefix(text[k:], u) && boundaryAt(text, k+len(u)) {
-			return true
-		}
-	}
-	return false
-}
-
-// nextMoneyStart: reMoney starts with a currency sign, or (its second
-// branch, with no \b) with a number and a currency word. The digits of
-// one run all end their number where the first does, so when the first
-// has no currency word after it none of them has.
-func nextMoneyStart(text string, from int) int {
-	for i := from; ; i++ {
-		if i = indexIn(text, i, moneyFirst); i < 0 {
-			return -1
-		}
-		switch text[i] {
-		case 0xE2:
-			if strings.HasPrefix(text[i:], "€") {
-				return i
-			}
-		case 0xC2:
-			if strings.HasPrefix(text[i:], "£") {
-				return i
-			}
-		case '$':
-			return i
-		default:
-			j := digitCommaEnd(text, i+1)
-			if unitAfter(text, decimalEnd(text, j), moneyWords()) {
-				return i
-			}
-			i = j - 1
-		}
-	}
-}
-
-// nextQuantityStart: reQuantity is \b, a number and a unit; the word
-// starts inside one run of digits and commas (after a comma) share the
-// first one's unit, or lack of one.
-func nextQuantityStart(text string, from int) int {
-	for i := from; ; i++ {
-		if i = indexDigit(text, i); i < 0 {
-			return -1
-		}
-		if !wordStart(text, i) {
-			continue
-		}
-		j := digitCommaEnd(text, i+1)
-		if unitAfter(text, decimalEnd(text, j), quantityUnits()) {
-			return i
-		}
-		i = j - 1
-	}
-}
-
-// nextDateISOStart: reDateISO is \b then \d{4}-\d{2}-\d{2}.
-func nextDateISOStart(text string, from int) int {
-	for i := from; ; i++ {
-		if i = indexDigit(text, i); i < 0 {
-			return -1
-		}
-		if wordStart(text, i) && isISODate(text[i:]) {
-			return i
-		}
-	}
-}
-
-// isISODate reports whether s starts with \d{4}-\d{2}-\d{2}.
-func isISODate(s string) bool {
-	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
-		return false
-	}
-	for _, k := range [...]int{0, 1, 2, 3, 5, 6, 8, 9} {
-		if !isDigitByte(s[k]) {
-			return false
-		}
-	}
-	return true
-}
-
-// nextClockStart: both branches of reClock are \b and one or two digits,
-// then ":" or (after an optional space) an "a" or "p" of am/pm, in any
-// case (neither letter folds to a non-ASCII rune).
-func nextClockStart(text string, from int) int {
-	for i := from; ; i++ {
-		if i = indexDigit(text, i); i < 0 {
-			return -1
-		}
-		if wordStart(text, i) && clockAfterDigits(text, i) {
-			return i
-		}
-	}
-}
-
-func clockAfterDigits(text string, c int) bool {
-	for p := c + 1; p < len(text) && p <= c+2; p++ {
-		if p == c+2 && !isDigitByte(text[c+1]) {
-			break
-		}
-		if b := text[p]; b == ':' || isAmPm(b) || isRESpace(b) && p+1 < len(text) && isAmPm(text[p+1]) {
-			return true
-		}
-	}
-	return false
-}
-
-func isAmPm(b byte) bool { return b|0x20 == 'a' || b|0x20 == 'p' }
-
-// nextDateTextStart: reDateText is \b then a day number, or \b then a
-// month name matched ignoring case and followed by `\.?\s+\d`. Every match
-// holds a digit, so the finder goes from digit to digit (digits are rare
-// in prose; most letters start no month name): a digit d is a candidate
-// when \b holds before it and a month may follow the day (monthAfterDay),
-// and before it, when `\.?\s+` precedes d, so is every position of the
-// run of ASCII letters and non-ASCII bytes (isMonthRunByte) that ends
-// there where a month name may start: a word start with a month's first
-// three letters, or "ſ" (the long s, which folds to s: "ſep"; it is not an
-// ASCII word character, so the \b before it is left to the regexp). The
-// candidates are those of the finder that stops at every byte a month
-// name can start with (nextDateTextStartRef in the tests;
-// FuzzDateTextStart). cur keeps the current digit and run across calls,
-// so that a run of many candidates ("ſſſ… 5") is read once, not once per
-// candidate.
-func nextDateTextStart(text string, from int, cur *scanCursor) int {
-	for {
-		if cur.set && from <= cur.d {
-			for i := max(from, cur.a); i < cur.b; i++ {
-				if monthWordAt(text, i) {
-					return i
-				}
-			}
-			if wordStart(text, cur.d) && monthAfterDay(text, cur.d) {
-				return cur.d
-			}
-			from = cur.d + 1
-		}
-		d := indexDigit(text, from)
-		if d < 0 {
-			return -1
-		}
-		// The run before d, from `from` on: white space (at least one
-		// byte), an optional ".", then the word.
-		s := d
-		for s > from && isRESpace(text[s-1]) {
-			s--
-		}
-		b := s
-		if s < d && s > from && text[s-1] == '.' {
-			b = s - 1
-		}
-		a := b
-		if s < d {
-			for a > from && isMonthRunByte(text[a-1]) {
-				a--
-			}
-		}
-		*cur = scanCursor{set: true, d: d, a: a, b: b}
-	}
-}
-
-// monthWordAt reports whether a month name of reDateText may start at i
-// (when the word there is followed by `\.?\s+\d`): "ſ", or a word start
-// with a month's first three letters.
-func monthWordAt(text string, i int) bool {
-	if text[i] == 0xC5 {
-		return strings.HasPrefix(text[i:], "ſ")
-	}
-	return wordStart(text, i) && i+3 <= len(text) && isMonthStem(text[i:i+3])
-}
-
-// isMonthRunByte: an ASCII letter or a byte of a non-ASCII rune. Their
-// run is what a month name's `\.?\s+\d` may follow (a month name matched
-// ignoring case may hold "ſ" or the Kelvin sign); a longer run than the
-// name has no "." or space after the name, so cannot be one.
-func isMonthRunByte(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' || c >= utf8.RuneSelf }
-
-// monthAfterDay reports whether the digit at c may start reDateText's
-// second branch: one or two digits, an optional ordinal suffix (matched
-// ignoring case: "ſt" holds a non-ASCII rune, taken as a possible one), white
-// space, an optional "of" and white space, and a month name's first
-// three letters (or a non-ASCII rune, the long s of "ſep").
-func monthAfterDay(text string, c int) bool {
-	for p := c + 1; p < len(text) && p <= c+2; p++ {
-		if p == c+2 && !isDigitByte(text[c+1]) {
-			break
-		}
-		if text[p] >= utf8.RuneSelf {
-			return true
-		}
-		if monthAfterSpace(text, p) {
-			return true
-		}
-		if p+2 <= len(text) && isOrdinalSuffix(text[p:p+2]) && monthAfterSpace(text, p+2) {
-			return true
-		}
-	}
-	return false
-}
-
-// monthAfterSpace reports whether `\s+(?:of\s+)?` at q is followed by
-// what may start a month name.
-func monthAfterSpace(text string, q int) bool {
-	r := skipRESpace(text, q)
-	if r == q {
-		return false
-	}
-	if monthStemAt(text, r) {
-		return true
-	}
-	if r+2 < len(text) && text[r]|0x20 == 'o' && text[r+1]|0x20 == 'f' {
-		if r2 := skipRESpace(text, r+2); r2 > r+2 && monthStemAt(text, r2) {
-			return true
-		}
-	}
-	return false
-}
-
-func skipRESpace(text string, i int) int {
-	for i < len(text) && isRESpace(text[i]) {
-		i++
-	}
-	return i
-}
-
-// monthStemAt reports whether a month name may start at r: its first
-// three letters in any ASCII case, or a non-ASCII rune (only s of the
-// months' letters folds to one, "ſ", and only "sep" starts with it).
-func monthStemAt(text string, r int) bool {
-	return r < len(text) && (text[r] >= utf8.RuneSelf || r+3 <= len(text) && isMonthStem(text[r:r+3]))
-}
-
-// isOrdinalSuffix reports whether the two bytes s are st, nd, rd or th in
-// any ASCII case.
-func isOrdinalSuffix(s string) bool {
-	a, b := s[0]|0x20, s[1]|0x20
-	return a == 's' && b == 't' || a == 'n' && b == 'd' || a == 'r' && b == 'd' || a == 't' && b == 'h'
-}
-
-// isMonthStem reports whether the three bytes s are, in any ASCII case,
-// the first three letters of a month name (the keys of monthNames).
-func isMonthStem(s string) bool {
-	switch stem3(s[0]|0x20, s[1]|0x20, s[2]|0x20) {
-	case stem3('j', 'a', 'n'), stem3('f', 'e', 'b'), stem3('m', 'a', 'r'), stem3('a', 'p', 'r'), stem3('m', 'a', 'y'), stem3('j', 'u', 'n'),
-		stem3('j', 'u', 'l'), stem3('a', 'u', 'g'), stem3('s', 'e', 'p'), stem3('o', 'c', 't'), stem3('n', 'o', 'v'), stem3('d', 'e', 'c'):
-		return true
-	}
-	return false
-}
-
-func stem3(a, b, c byte) uint32 { return uint32(a)<<16 | uint32(b)<<8 | uint32(c) }
-
-// nextURLStart: reURL starts with "http" or "www.".
-func nextURLStart(text string, from int) int {
-	h := strings.Index(text[from:], "http")
-	w := strings.Index(text[from:], "www.")
-	switch {
-	case h < 0 && w < 0:
-		return -1
-	case h < 0 || (w >= 0 && w < h):
-		return from + w
-	}
-	return from + h
-}
-
-// nextQuoteStart: reQuoted starts with `"`, with "“", or with a space or
-// "(" before "'" (or that "'" at the start of the text, after ^).
-func nextQuoteStart(text string, from int) int {
-	for i := from; ; i++ {
-		if i = indexIn(text, i, quoteFirst); i < 0 {
-			return -1
-		}
-		switch text[i] {
-		case '"':
-			return i
-		case 0xE2:
-			if strings.HasPrefix(text[i:], "“") {
-				return i
-			}
-		case '\'':
-			if i == 0 {
-				return i
-			}
-			if p := text[i-1]; i-1 >= from && (isRESpace(p) || p == '(') {
-				return i - 1
-			}
-		}
-	}
-}
+// Search is FindAllStringIndex(text, n), also reporting whether the scan
+// gave way to the engine's own search past its read budget (for tests of
+// the budget).
+func (s *StartScan) Search(text string, n int) (matches [][]int, engine bool) { return s.scan(text, n, false) }
 
 // Derived start scans. For the extractors' cue regexps the candidate
 // positions are read off the regexp's syntax tree rather than written by
@@ -750,7 +345,7 @@ func (s *starts) addWord(b byte) {
 func (s *starts) union(o *starts, wordOnly bool) {
 	for b, k := range o.at {
 		switch {
-		case k == startWord || k == startAny && wordOnly && isREWordByte(byte(b)):
+		case k == startWord || k == startAny && wordOnly && IsWordByte(byte(b)):
 			s.addWord(byte(b))
 		case k == startAny:
 			s.addAny(byte(b))
@@ -894,7 +489,7 @@ func (s *starts) next(text string, from int) int {
 		case 0:
 			continue
 		case startWord:
-			if !wordStart(text, i) {
+			if !WordStart(text, i) {
 				continue
 			}
 		}
@@ -917,16 +512,19 @@ func insideRune(text string, i int) bool {
 	return false
 }
 
-// derivedScan returns re's derived start scan, or nil when it has none.
-func derivedScan(re *regexp.Regexp) *startScan {
+// Derived returns re's derived start scan, or nil when it has none.
+func Derived(re *regexp.Regexp) *StartScan {
 	if sc, ok := derivedScans.Load(re); ok {
-		return sc.(*startScan)
+		return sc.(*StartScan)
 	}
-	var sc *startScan
+	var sc *StartScan
 	if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
 		t = t.Simplify()
 		if st := startsOf(t); minLen(t) > 0 && st.selective() {
-			next, may := st.next, handChecks[re]
+			next, may := st.next, (func(string, int) bool)(nil)
+			if check, ok := handChecks.Load(re); ok {
+				may = check.(func(string, int) bool)
+			}
 			if hs, ok := headSetOf(t); ok {
 				may = hs.may
 			}
@@ -941,7 +539,7 @@ func derivedScan(re *regexp.Regexp) *startScan {
 					}
 				}
 			}
-			sc = newStartScan(re, next)
+			sc = NewStartScan(re, next)
 		}
 	}
 	derivedScans.Store(re, sc)
@@ -949,6 +547,17 @@ func derivedScan(re *regexp.Regexp) *startScan {
 }
 
 var derivedScans sync.Map // *regexp.Regexp → *startScan (nil: none)
+
+// handChecks are necessary conditions for a match to start at a derived
+// scan's candidate, written by hand for regexps with no head set
+// (SetStartCheck).
+var handChecks sync.Map // *regexp.Regexp → func(text string, c int) bool
+
+// SetStartCheck gives re's derived scan a necessary condition for a match
+// to start at a candidate c, for a regexp whose head set cannot be read
+// off its syntax: may must return true wherever a match of re starts (the
+// caller fuzzes the scan against re). Call it before re's first search.
+func SetStartCheck(re *regexp.Regexp, may func(text string, c int) bool) { handChecks.Store(re, may) }
 
 // A head set is what the first n bytes of every match of a regexp can
 // be, lower-cased: a derived scan's candidates are only the first bytes
@@ -1016,53 +625,6 @@ func (hs headSet) may(text string, c int) bool {
 		k[i] = lowerASCII(b)
 	}
 	return hs.heads[string(k[:hs.n])]
-}
-
-// handChecks are necessary conditions for a match to start at a derived
-// scan's candidate, written by hand for regexps with no head set.
-var handChecks = map[*regexp.Regexp]func(text string, c int) bool{rePossessive: possessiveMayStart}
-
-// possessiveMayStart reports whether a match of rePossessive
-// (`\b([A-Z][\p{L}]+(?:\s+[A-Z][\p{L}]+)?)['’]s\s+…`) can start at c: a
-// capital, letters, and "'s" or "’s" right after them or after a second
-// capitalised word. A run of letters is followed by neither an apostrophe
-// nor white space except where it ends, so only the longest run of each
-// word can end where the rest of the match begins (as only the longest
-// run of white space can end at a capital).
-func possessiveMayStart(text string, c int) bool {
-	for word := 0; word < 2; word++ {
-		if c >= len(text) || text[c] < 'A' || text[c] > 'Z' {
-			return false
-		}
-		j := lettersEnd(text, c+1)
-		if j == c+1 {
-			return false
-		}
-		if strings.HasPrefix(text[j:], "'s") || strings.HasPrefix(text[j:], "’s") {
-			return true
-		}
-		c = j
-		for c < len(text) && isRESpace(text[c]) {
-			c++
-		}
-		if c == j {
-			return false
-		}
-	}
-	return false
-}
-
-// lettersEnd is the end of the run of \p{L} runes from i (an invalid
-// byte, read as U+FFFD, is no letter).
-func lettersEnd(text string, i int) int {
-	for i < len(text) {
-		r, w := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) {
-			break
-		}
-		i += w
-	}
-	return i
 }
 
 func lowerASCII(b byte) byte {
@@ -1224,10 +786,10 @@ func (m headsMemo) repeatHeads(x *syntax.Regexp, k, min, max int) (map[string]bo
 	return out, len(out) <= maxHeads
 }
 
-// finiteLanguage returns every string the case-sensitive regexp expr
+// FiniteLanguage returns every string the case-sensitive regexp expr
 // matches; expr must be built of literals, alternations, concatenations,
 // optional parts and small classes only (a finite language).
-func finiteLanguage(expr string) []string {
+func FiniteLanguage(expr string) []string {
 	t, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		panic(fmt.Sprintf("arbormem: finite language %q: %v", expr, err))

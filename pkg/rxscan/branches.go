@@ -1,4 +1,4 @@
-package arbormem
+package rxscan
 
 import (
 	"regexp"
@@ -19,16 +19,16 @@ import (
 
 // branchMatcher answers re.MatchString through re's branches, each
 // prefiltered on its own literals (matchString).
-type branchMatcher struct {
+type BranchMatcher struct {
 	re       *regexp.Regexp
 	branches []*regexp.Regexp
 }
 
-// newBranchMatcher splits re at its widest alternation (a part of its
+// NewBranchMatcher splits re at its widest alternation (a part of its
 // top-level concatenation, or the whole regexp); a regexp with none keeps
 // itself as its only branch.
-func newBranchMatcher(re *regexp.Regexp) *branchMatcher {
-	return &branchMatcher{re: re, branches: splitBranches(re)}
+func NewBranchMatcher(re *regexp.Regexp) *BranchMatcher {
+	return &BranchMatcher{re: re, branches: splitBranches(re)}
 }
 
 // splitBranches returns regexps whose matches together are re's.
@@ -73,11 +73,17 @@ func splitBranches(re *regexp.Regexp) []*regexp.Regexp {
 }
 
 // MatchString reports whether re matches text.
-func (m *branchMatcher) MatchString(text string) bool {
+func (m *BranchMatcher) MatchString(text string) bool {
 	for _, b := range m.branches {
-		if matchString(b, text) {
+		if MatchString(b, text) {
 			return true
 		}
 	}
 	return false
 }
+
+// Regexp is the regexp the matcher stands for.
+func (m *BranchMatcher) Regexp() *regexp.Regexp { return m.re }
+
+// Branches is the number of branches re was split into.
+func (m *BranchMatcher) Branches() int { return len(m.branches) }

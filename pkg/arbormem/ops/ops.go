@@ -1,4 +1,4 @@
-package arbormem
+package ops
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // The model-backed operations of ArborMem come in three families, each an
@@ -98,7 +99,7 @@ func (e *BadReplyError) Error() string {
 func (e *BadReplyError) Unwrap() error { return e.Err }
 
 // isBadReply reports whether err is a BadReplyError.
-func isBadReply(err error) bool {
+func IsBadReply(err error) bool {
 	var b *BadReplyError
 	return errors.As(err, &b)
 }
@@ -106,38 +107,41 @@ func isBadReply(err error) bool {
 // Output limits of the memory-write prompts (appendix D): the chat-backed
 // operations enforce them on the model's reply, the rules produce within them.
 const (
-	maxSummaryWords  = 50  // node_metadata: "max 50 words"
-	maxArtifacts     = 8   // assistant_artifact_miner: "at most 8 items"
-	maxArtifactItem  = 120 // "item_text must be under 120 characters"
-	maxArtifactEvid  = 80  // "evidence_text under 80 characters"
-	maxEvents        = 8   // event_miner: "at most 8 events"
-	maxEventField    = 180 // "Each string field must be under 180 characters"
-	maxStates        = 6   // state_slot_miner: "at most 6 slots"
-	maxStateField    = 180 // "Each string field must be under 180 characters"
-	maxFactsPerTurn  = 12  // ours: bounds a runaway fact list
-	maxEntities      = 16  // ours: bounds a runaway entity list
-	maxPathSummary   = 480 // ours: characters of a path summary kept
-	maxPredictedTags = 3   // attribute_tag_predictor: "1-3 most relevant"
+	MaxSummaryWords  = 50  // node_metadata: "max 50 words"
+	MaxArtifacts     = 8   // assistant_artifact_miner: "at most 8 items"
+	MaxArtifactItem  = 120 // "item_text must be under 120 characters"
+	MaxArtifactEvid  = 80  // "evidence_text under 80 characters"
+	MaxEvents        = 8   // event_miner: "at most 8 events"
+	MaxEventField    = 180 // "Each string field must be under 180 characters"
+	MaxStates        = 6   // state_slot_miner: "at most 6 slots"
+	MaxStateField    = 180 // "Each string field must be under 180 characters"
+	MaxFactsPerTurn  = 12  // ours: bounds a runaway fact list
+	MaxEntities      = 16  // ours: bounds a runaway entity list
+	MaxPathSummary   = 480 // ours: characters of a path summary kept
+	MaxPredictedTags = 3   // attribute_tag_predictor: "1-3 most relevant"
 )
 
 // artifactTypes is the artifact_type vocabulary of assistant_artifact_miner.
-var artifactTypes = toSet("recommendation list_item link generated_text recipe step title other")
+var artifactTypes = text.WordSet("recommendation list_item link generated_text recipe step title other")
 
-// under clips s to strictly fewer than n runes.
-func under(s string, n int) string { return clipRunes(oneLine(s), n-1) }
+// IsArtifactType reports whether t is of the artifact_type vocabulary.
+func IsArtifactType(t string) bool { return artifactTypes[t] }
+
+// Under clips s to strictly fewer than n runes.
+func Under(s string, n int) string { return text.ClipRunes(text.OneLine(s), n-1) }
 
 // sanitizeMeta applies node_metadata's limits.
-func sanitizeMeta(m NodeMeta) NodeMeta {
-	m.Summary = clipWords(oneLine(m.Summary), maxSummaryWords)
-	m.Entities = cleanList(m.Entities, maxEntities, 80)
+func SanitizeMeta(m NodeMeta) NodeMeta {
+	m.Summary = text.ClipWords(text.OneLine(m.Summary), MaxSummaryWords)
+	m.Entities = CleanList(m.Entities, MaxEntities, 80)
 	return m
 }
 
-func cleanList(in []string, max, maxLen int) []string {
+func CleanList(in []string, max, maxLen int) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range in {
-		s = under(s, maxLen+1)
+		s = Under(s, maxLen+1)
 		k := strings.ToLower(s)
 		if s == "" || seen[k] {
 			continue
@@ -151,27 +155,27 @@ func cleanList(in []string, max, maxLen int) []string {
 	return out
 }
 
-func sanitizeFacts(fs []FactDraft) []FactDraft {
+func SanitizeFacts(fs []FactDraft) []FactDraft {
 	var out []FactDraft
 	for _, f := range fs {
-		f.Fact = under(f.Fact, 400)
+		f.Fact = Under(f.Fact, 400)
 		if f.Fact == "" {
 			continue
 		}
-		f.Tag = normalizeTag(f.Tag)
-		f.Entities = cleanList(f.Entities, 8, 80)
+		f.Tag = NormalizeTag(f.Tag)
+		f.Entities = CleanList(f.Entities, 8, 80)
 		out = append(out, f)
-		if len(out) == maxFactsPerTurn {
+		if len(out) == MaxFactsPerTurn {
 			break
 		}
 	}
 	return out
 }
 
-func sanitizeArtifacts(as []Artifact) []Artifact {
+func SanitizeArtifacts(as []Artifact) []Artifact {
 	var out []Artifact
 	for _, a := range as {
-		a.Item = under(a.Item, maxArtifactItem)
+		a.Item = Under(a.Item, MaxArtifactItem)
 		if a.Item == "" {
 			continue
 		}
@@ -179,25 +183,25 @@ func sanitizeArtifacts(as []Artifact) []Artifact {
 		if !artifactTypes[a.Type] {
 			a.Type = "other"
 		}
-		a.Topic = under(a.Topic, maxArtifactItem)
-		a.Evidence = under(a.Evidence, maxArtifactEvid)
+		a.Topic = Under(a.Topic, MaxArtifactItem)
+		a.Evidence = Under(a.Evidence, MaxArtifactEvid)
 		if a.Ordinal < 0 {
 			a.Ordinal = 0
 		}
-		a.Entities = cleanList(a.Entities, 8, 80)
+		a.Entities = CleanList(a.Entities, 8, 80)
 		out = append(out, a)
-		if len(out) == maxArtifacts {
+		if len(out) == MaxArtifacts {
 			break
 		}
 	}
 	return out
 }
 
-func sanitizeEvents(es []Event) []Event {
+func SanitizeEvents(es []Event) []Event {
 	var out []Event
 	for _, e := range es {
 		for _, p := range []*string{&e.Type, &e.Subject, &e.Object, &e.Value, &e.Unit, &e.CanonicalAction, &e.CanonicalObject, &e.DateText, &e.NormalizedDate, &e.Evidence} {
-			*p = under(*p, maxEventField)
+			*p = Under(*p, MaxEventField)
 		}
 		e.CanonicalAction = strings.ToLower(e.CanonicalAction)
 		e.CanonicalObject = strings.ToLower(e.CanonicalObject)
@@ -207,29 +211,29 @@ func sanitizeEvents(es []Event) []Event {
 		if e.Subject == "" {
 			e.Subject = "User"
 		}
-		e.NormalizedDate = normalizeDate(e.NormalizedDate)
-		e.Entities = cleanList(e.Entities, 8, maxEventField)
+		e.NormalizedDate = NormalizeDate(e.NormalizedDate)
+		e.Entities = CleanList(e.Entities, 8, MaxEventField)
 		out = append(out, e)
-		if len(out) == maxEvents {
+		if len(out) == MaxEvents {
 			break
 		}
 	}
 	return out
 }
 
-func sanitizeStates(ss []State) []State {
+func SanitizeStates(ss []State) []State {
 	var out []State
 	for _, s := range ss {
-		s.Key = snakeKey(s.Key)
-		s.Value = under(s.Value, maxStateField)
-		s.Evidence = under(s.Evidence, maxStateField)
+		s.Key = SnakeKey(s.Key)
+		s.Value = Under(s.Value, MaxStateField)
+		s.Evidence = Under(s.Evidence, MaxStateField)
 		if s.Key == "" || s.Value == "" {
 			continue
 		}
-		s.Tag = normalizeTag(s.Tag)
-		s.Entities = cleanList(s.Entities, 8, maxStateField)
+		s.Tag = NormalizeTag(s.Tag)
+		s.Entities = CleanList(s.Entities, 8, MaxStateField)
 		out = append(out, s)
-		if len(out) == maxStates {
+		if len(out) == MaxStates {
 			break
 		}
 	}
@@ -237,7 +241,7 @@ func sanitizeStates(ss []State) []State {
 }
 
 // snakeKey normalises a slot key to lower_snake_case.
-func snakeKey(k string) string {
+func SnakeKey(k string) string {
 	var b strings.Builder
 	us := false
 	for _, r := range strings.ToLower(strings.TrimSpace(k)) {

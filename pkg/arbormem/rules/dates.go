@@ -1,4 +1,4 @@
-package arbormem
+package rules
 
 import (
 	"regexp"
@@ -6,41 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/arbormem/ops"
 )
 
-// normalizedLayouts are the two forms of the schema's normalized_date: the
-// shared minute-precision layout models are shown, and a bare date.
-var normalizedLayouts = []string{dialog.TimeLayout, "2006-01-02"}
-
-// normalizeDate keeps a model's normalized_date only when it is the schema's
-// "YYYY-MM-DD" or "YYYY-MM-DD HH:MM" and a real date; otherwise "".
-func normalizeDate(s string) string {
-	s = strings.TrimSpace(strings.Replace(s, "T", " ", 1))
-	if len(s) > 16 {
-		s = s[:16]
-	}
-	for _, layout := range normalizedLayouts {
-		if len(s) == len(layout) {
-			if _, err := time.Parse(layout, s); err == nil {
-				return s
-			}
-		}
-	}
-	return ""
-}
-
-// parseNormalized parses a normalized_date.
-func parseNormalized(s string) (time.Time, bool) {
-	for _, layout := range normalizedLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
-}
-
-var monthNames = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
+var MonthNames = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
 
 var (
 	reMonthDay = regexp.MustCompile(`(?i)\b([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b`)
@@ -53,7 +22,7 @@ var (
 // when no date is found.
 func resolveDate(text string, ref time.Time) (string, time.Time, bool) {
 	if m := scanDateISO.FindString(text); m != "" {
-		if t, ok := parseNormalized(normalizeDate(m)); ok {
+		if t, ok := ops.ParseNormalized(ops.NormalizeDate(m)); ok {
 			return m, t, true
 		}
 	}
@@ -81,7 +50,7 @@ func resolveDate(text string, ref time.Time) (string, time.Time, bool) {
 		if m == nil {
 			continue
 		}
-		mo, ok := monthNames[strings.ToLower(m[f.month])]
+		mo, ok := MonthNames[strings.ToLower(m[f.month])]
 		if !ok {
 			continue
 		}
@@ -125,13 +94,4 @@ func resolveDate(text string, ref time.Time) (string, time.Time, bool) {
 		}
 	}
 	return "", time.Time{}, false
-}
-
-// eventDate is the date an event happened: its normalized date when given,
-// else the time of the interaction it was extracted from.
-func eventDate(e *Event) time.Time {
-	if t, ok := parseNormalized(e.NormalizedDate); ok {
-		return t
-	}
-	return e.Time
 }

@@ -1,4 +1,4 @@
-package arbormem
+package rules
 
 import (
 	"context"
@@ -207,7 +207,7 @@ func corpusTexts(t *testing.T) []string {
 		"He said \"Blue Moon\" and 'The Road'.\nThen:\n\n- Casa Azul\n- Bank of America", "bad \xff\xfe utf8 NASA’s Tokyo-3 A&B.",
 		"Dr. Smith e.g. No. 5 vs. Mr. Jones!  Really?\tYes.\r\nOk", "“Quoted title” 3 km, 12 laps, 5 cups"}
 	ctx := context.Background()
-	for _, src := range []struct{ name, path string }{{"branchmemeval", ""}, {"locomo", "../../datasets/locomo/testdata/locomo10.json"}} {
+	for _, src := range []struct{ name, path string }{{"branchmemeval", ""}, {"locomo", "../../../datasets/locomo/testdata/locomo10.json"}} {
 		eps, err := datasets.Load(ctx, src.name, src.path, datasets.Options{Categories: []string{"all"}})
 		if err != nil {
 			t.Fatalf("%s: %v", src.name, err)
@@ -246,7 +246,7 @@ func TestTextAnalysisMatchesReference(t *testing.T) {
 			continue
 		}
 		for _, max := range []int{8, 1 << 20} {
-			if got, want := extractEntities(text, max), extractEntitiesRef(text, max); !reflect.DeepEqual(got, want) {
+			if got, want := Entities(text, max), extractEntitiesRef(text, max); !reflect.DeepEqual(got, want) {
 				t.Fatalf("text %d (%.80q): extractEntities(%d) = %q, want %q", i, text, max, got, want)
 			}
 		}
@@ -255,7 +255,7 @@ func TestTextAnalysisMatchesReference(t *testing.T) {
 				t.Fatalf("text %d (%.80q): entitiesOf(%d) = %q, want %q", i, text, max, got, want)
 			}
 		}
-		if got, want := sentences(text), sentencesRef(text); !reflect.DeepEqual(got, want) {
+		if got, want := Sentences(text), sentencesRef(text); !reflect.DeepEqual(got, want) {
 			t.Fatalf("text %d (%.80q): sentences = %q, want %q", i, text, got, want)
 		}
 		if got, want := wordLocs(text), reWordLocs(text); !slices.Equal(got, want) {
@@ -319,11 +319,11 @@ func wordsRef(text string) []string {
 func checkCues(t *testing.T, text string) {
 	t.Helper()
 	ret, isRet := returnCue(text)
-	if got, want := detectAnchors(text), anchorsWith(text, ret, isRet); !reflect.DeepEqual(got, want) {
+	if got, want := DetectAnchors(text), anchorsWith(text, ret, isRet); !reflect.DeepEqual(got, want) {
 		t.Fatalf("detectAnchors(%q) = %v, want %v", text, got, want)
 	}
-	gotObj, gotOK := detectResume(text)
-	if wantObj, wantOK := resumeCue(text); gotObj != wantObj || gotOK != wantOK {
+	gotObj, gotOK := DetectResume(text)
+	if wantObj, wantOK := ResumeCue(text); gotObj != wantObj || gotOK != wantOK {
 		t.Fatalf("detectResume(%q) = %q, %v, want %q, %v", text, gotObj, gotOK, wantObj, wantOK)
 	}
 }
@@ -344,7 +344,7 @@ func FuzzTextAnalysisMatchesReference(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		textmemo.ResetAll() // each input computed afresh (see FuzzLineWise)
-		if got, want := extractEntities(text, 8), extractEntitiesRef(text, 8); !reflect.DeepEqual(got, want) {
+		if got, want := Entities(text, 8), extractEntitiesRef(text, 8); !reflect.DeepEqual(got, want) {
 			t.Fatalf("extractEntities(%q) = %q, want %q", text, got, want)
 		}
 		for _, max := range []int{2, 12} {
@@ -352,7 +352,7 @@ func FuzzTextAnalysisMatchesReference(f *testing.F) {
 				t.Fatalf("entitiesOf(%q, %d) = %q, want %q", text, max, got, want)
 			}
 		}
-		if got, want := sentences(text), sentencesRef(text); !reflect.DeepEqual(got, want) {
+		if got, want := Sentences(text), sentencesRef(text); !reflect.DeepEqual(got, want) {
 			t.Fatalf("sentences(%q) = %q, want %q", text, got, want)
 		}
 		if got, want := wordLocs(text), reWordLocs(text); !slices.Equal(got, want) {
@@ -391,7 +391,7 @@ func BenchmarkExtractEntities(b *testing.B) {
 		fn    func(string, int) []string
 		texts []string
 	}{
-		{"reference", extractEntitiesRef, texts}, {"optimised", extractEntities, texts},
+		{"reference", extractEntitiesRef, texts}, {"optimised", Entities, texts},
 		{"beam-sized/reference", extractEntitiesRef, beam}, {"beam-sized/optimised", entitiesOf, beam},
 	} {
 		b.Run(impl.name, func(b *testing.B) {

@@ -1,12 +1,12 @@
-package arbormem
+package rules
 
 import (
 	"os"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/arbor-eval/arbor/pkg/rxscan"
 	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
@@ -44,55 +44,22 @@ func TestPrefilterSameResults(t *testing.T) {
 			continue
 		}
 		texts = append(texts, s, strings.ToLower(s), strings.ToUpper(s))
-		texts = append(texts, sentences(s)...)
+		texts = append(texts, Sentences(s)...)
 	}
 	texts = append(texts, "my favorite ſong is Blue", "I've taken up \u212Anitting.", "MY HOBBY IS chess")
 	for name, re := range prefiltered {
-		f := filterOf(re)
 		skipped := 0
 		for _, s := range texts {
-			if f.may(s) {
+			if rxscan.MayMatch(re, s) {
 				continue
 			}
 			skipped++
 			if re.MatchString(s) {
-				t.Fatalf("%s (%v): prefilter skips %.120q, which matches", name, f.lits, s)
+				t.Fatalf("%s: prefilter skips %.120q, which matches", name, s)
 			}
 		}
-		if skipped == 0 && !f.any {
-			t.Errorf("%s: prefilter (literals %v) skipped none of %d texts", name, f.lits, len(texts))
-		}
-	}
-}
-
-// TestRequiredLiterals checks the literals read off a few regexps.
-func TestRequiredLiterals(t *testing.T) {
-	for _, tc := range []struct {
-		expr string
-		want []string // nil: no prefilter
-	}{
-		{`(?i)\bmy (?:new )?hobby`, []string{"hobby"}}, // the longer part
-		{`(?i)back (?:to|on)|return`, []string{"back ", "return"}},
-		{`abc|d*`, nil},
-		{`x+y?Z`, []string{"x"}},
-		{`[ab]cd(?:ef){2}`, []string{"cd"}},
-		{`(?i)caf\x{e9}`, nil},
-		{`“([^”]+)”`, []string{"“"}},
-		{`[$€£]\s?\d|\d+ (?:usd|eur)`, []string{"$", "£", "€", "usd", "eur"}},
-		{`(?i)[a-c]x`, []string{"A", "B", "C", "a", "b", "c"}}, // the class, as long as "x"
-		{`[a-z]x`, []string{"x"}},
-		{`(?i)^\s*(?:so,?\s+)?also`, nil}, // anchored: the engine is quicker
-		{`^ab|cd`, []string{"ab", "cd"}},
-	} {
-		f := filterOf(regexp.MustCompile(tc.expr))
-		var got []string
-		if !f.any {
-			for _, l := range f.lits {
-				got = append(got, l.s)
-			}
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("%s: literals %q, want %q", tc.expr, got, tc.want)
+		if skipped == 0 && rxscan.Prefiltered(re) {
+			t.Errorf("%s: prefilter skipped none of %d texts", name, len(texts))
 		}
 	}
 }
@@ -140,7 +107,7 @@ func FuzzPrefilter(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		textmemo.ResetAll()
 		for name, re := range prefiltered {
-			if !filterOf(re).may(s) && re.MatchString(s) {
+			if !rxscan.MayMatch(re, s) && re.MatchString(s) {
 				t.Fatalf("%s: prefilter skips %q, which matches", name, s)
 			}
 		}

@@ -1,4 +1,4 @@
-package arbormem
+package rules
 
 import (
 	"testing"
@@ -20,7 +20,7 @@ func BenchmarkRuleOps(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := ruleOps{}
+	r := Ops{}
 	ops := []struct {
 		name string
 		fn   func(dialog.Interaction)

@@ -1,20 +1,21 @@
-package arbormem
+package rules
 
 import (
 	"os"
 	"reflect"
 	"regexp"
-	"regexp/syntax"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/arbor-eval/arbor/pkg/rxscan"
 )
 
 type namedScan struct {
 	name string
-	s    *startScan
+	s    *rxscan.StartScan
 }
 
 // startScans returns every start scan with its regexp's name: the entity
@@ -34,12 +35,12 @@ var startScans = sync.OnceValue(func() []namedScan {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if sc := derivedScan(prefiltered[name]); sc != nil {
+		if sc := rxscan.Derived(prefiltered[name]); sc != nil {
 			out = append(out, namedScan{name + " (derived)", sc})
 		}
 	}
 	for _, expr := range derivationCases {
-		if sc := derivedScan(regexp.MustCompile(expr)); sc != nil {
+		if sc := rxscan.Derived(regexp.MustCompile(expr)); sc != nil {
 			out = append(out, namedScan{expr, sc})
 		}
 	}
@@ -62,7 +63,7 @@ var derivationCases = []string{
 func checkStartScans(t *testing.T, text string, all bool) {
 	t.Helper()
 	for _, sc := range startScans() {
-		re := sc.s.re
+		re := sc.s.Regexp()
 		if got, want := sc.s.FindAllStringSubmatchIndex(text, -1), re.FindAllStringSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s.FindAllStringSubmatchIndex(%q) = %v, want %v", sc.name, text, got, want)
 		}
@@ -99,46 +100,11 @@ func checkStartScans(t *testing.T, text string, all bool) {
 	}
 }
 
-// TestDerivedStarts checks the start positions read off a few regexps:
-// start bytes anywhere, start bytes only at word starts, position 0 only.
+// TestDerivedStarts: every derivation case has a derived scan, and of
+// the helpers' regexps only the two named below have none.
 func TestDerivedStarts(t *testing.T) {
-	for _, tc := range []struct {
-		expr, any, word string
-		zero, selective bool
-	}{
-		{`\bfoo|bar`, "b", "f", false, true},
-		{`(?i)\bk`, "\xe2", "Kk", false, true}, // the Kelvin sign folds to k
-		{`(?i)s`, "Ss\xc5", "", false, true},   // the long s folds to s
-		{`^ab|cd`, "c", "", true, true},
-		{`(?i)^\s*ab`, "", "", true, false}, // the engine anchors as well
-		{`a?^b|c`, "ac", "", true, true},
-		{`\b\$`, "$", "", false, true}, // \b before a non-word byte: left to the regexp
-		{`é|[\x{100}-\x{7FF}]`, "\xc3\xc4\xc5\xc6\xc7\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf\xd0\xd1\xd2\xd3\xd4\xd5\xd6\xd7\xd8\xd9\xda\xdb\xdc\xdd\xde\xdf", "", false, true},
-		{`\s*x`, "\t\n\f\r x", "", false, false},      // a space starts matches
-		{`x*`, "x", "", false, false},                 // matches empty
-		{`[a-m]x`, "abcdefghijklm", "", false, false}, // most letters anywhere
-		{`\b[a-m]x`, "", "abcdefghijklm", false, true},
-	} {
-		tr, err := syntax.Parse(tc.expr, syntax.Perl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := startsOf(tr.Simplify())
-		var anyB, wordB []byte
-		for b, k := range st.at {
-			switch k {
-			case startAny:
-				anyB = append(anyB, byte(b))
-			case startWord:
-				wordB = append(wordB, byte(b))
-			}
-		}
-		if string(anyB) != tc.any || string(wordB) != tc.word || st.zero != tc.zero || st.selective() != tc.selective {
-			t.Errorf("%s: any %q word %q zero %v selective %v, want %q %q %v %v", tc.expr, anyB, wordB, st.zero, st.selective(), tc.any, tc.word, tc.zero, tc.selective)
-		}
-	}
 	for _, expr := range derivationCases {
-		if derivedScan(regexp.MustCompile(expr)) == nil {
+		if rxscan.Derived(regexp.MustCompile(expr)) == nil {
 			t.Errorf("%s has no derived scan", expr)
 		}
 	}
@@ -146,7 +112,7 @@ func TestDerivedStarts(t *testing.T) {
 	// space may start reQuoted (its hand-written scan serves the entity
 	// passes), reContinuation is anchored at the start of the text.
 	for name, re := range prefiltered {
-		if got, want := derivedScan(re) == nil, name == "reQuoted" || name == "reContinuation"; got != want {
+		if got, want := rxscan.Derived(re) == nil, name == "reQuoted" || name == "reContinuation"; got != want {
 			t.Errorf("%s: no derived scan %v, want %v", name, got, want)
 		}
 	}
@@ -227,10 +193,10 @@ func TestStartScanRefusesEmptyMatches(t *testing.T) {
 					t.Errorf("newStartScan(%q) accepted a pattern that matches the empty string", expr)
 				}
 			}()
-			newStartScan(regexp.MustCompile(expr), nil)
+			rxscan.NewStartScan(regexp.MustCompile(expr), nil)
 		}()
 	}
-	newStartScan(regexp.MustCompile(`\ba+|b{2}`), nil)
+	rxscan.NewStartScan(regexp.MustCompile(`\ba+|b{2}`), nil)
 }
 
 // joinedTexts joins consecutive texts, a blank line between, into texts
@@ -272,9 +238,9 @@ func TestStartScanLongRuns(t *testing.T) {
 	// of that length does not. reMoney's own candidate finder looks past
 	// the run for a currency word, so finds no candidate there; a finder
 	// that takes every digit shows the budget.
-	everyDigit := newStartScan(reMoney, func(text string, from int) int { return indexIn(text, from, moneyFirst) })
+	everyDigit := rxscan.NewStartScan(reMoney, func(text string, from int) int { return rxscan.IndexIn(text, from, moneyFirst) })
 	for _, c := range []struct {
-		sc     *startScan
+		sc     *rxscan.StartScan
 		text   string
 		engine bool
 	}{
@@ -282,10 +248,10 @@ func TestStartScanLongRuns(t *testing.T) {
 		{everyDigit, strings.Repeat("paid $5 and 3 dollars on May 5th. ", 150), false},
 		{scanMoney, "paid $5 and 3 dollars, then W" + digits, false},
 	} {
-		if got, want := c.sc.all(c.text, -1, false), reMoney.FindAllStringIndex(c.text, -1); !reflect.DeepEqual(got, want) {
+		if got, want := c.sc.FindAllStringIndex(c.text, -1), reMoney.FindAllStringIndex(c.text, -1); !reflect.DeepEqual(got, want) {
 			t.Errorf("scan of %d bytes = %v, want %v", len(c.text), got, want)
 		}
-		if _, engine := c.sc.scan(c.text, -1, false); engine != c.engine {
+		if _, engine := c.sc.Search(c.text, -1); engine != c.engine {
 			t.Errorf("scan of %d bytes gave way to the engine: %v, want %v", len(c.text), engine, c.engine)
 		}
 	}
@@ -298,7 +264,7 @@ func TestMonthStems(t *testing.T) {
 		for b := range 128 {
 			for c := range 128 {
 				s := string([]byte{byte(a), byte(b), byte(c)})
-				_, want := monthNames[string([]byte{byte(a) | 0x20, byte(b) | 0x20, byte(c) | 0x20})]
+				_, want := MonthNames[string([]byte{byte(a) | 0x20, byte(b) | 0x20, byte(c) | 0x20})]
 				if got := isMonthStem(s); got != want {
 					t.Fatalf("isMonthStem(%q) = %v, want %v", s, got, want)
 				}
@@ -312,7 +278,7 @@ func TestMonthStems(t *testing.T) {
 // a month's first letter, the first byte of "ſ") and looks around it.
 func nextDateTextStartRef(text string, from int) int {
 	for i := from; ; i++ {
-		if i = indexIn(text, i, dateTextFirstRef); i < 0 {
+		if i = rxscan.IndexIn(text, i, dateTextFirstRef); i < 0 {
 			return -1
 		}
 		switch b := text[i]; {
@@ -320,19 +286,19 @@ func nextDateTextStartRef(text string, from int) int {
 			if strings.HasPrefix(text[i:], "ſ") && dayAfterWordRef(text, i) {
 				return i
 			}
-		case isDigitByte(b):
-			if wordStart(text, i) && monthAfterDay(text, i) {
+		case rxscan.IsDigitByte(b):
+			if rxscan.WordStart(text, i) && monthAfterDay(text, i) {
 				return i
 			}
 		default:
-			if wordStart(text, i) && i+3 <= len(text) && isMonthStem(text[i:i+3]) && dayAfterWordRef(text, i) {
+			if rxscan.WordStart(text, i) && i+3 <= len(text) && isMonthStem(text[i:i+3]) && dayAfterWordRef(text, i) {
 				return i
 			}
 		}
 	}
 }
 
-var dateTextFirstRef = bytesOf(digitBytes + "jfmasondJFMASOND\xc5") // ſ is C5 BF
+var dateTextFirstRef = rxscan.BytesOf("0123456789" + "jfmasondJFMASOND\xc5") // ſ is C5 BF
 
 // dayAfterWordRef reports whether the word at i (the run of ASCII letters
 // and non-ASCII bytes) is followed by an optional ".", white space and a
@@ -346,10 +312,10 @@ func dayAfterWordRef(text string, i int) bool {
 		j++
 	}
 	k := j
-	for k < len(text) && isRESpace(text[k]) {
+	for k < len(text) && rxscan.IsSpace(text[k]) {
 		k++
 	}
-	return k > j && k < len(text) && isDigitByte(text[k])
+	return k > j && k < len(text) && rxscan.IsDigitByte(text[k])
 }
 
 // checkDateTextStarts fails t unless nextDateTextStart, called as a scan
@@ -357,7 +323,7 @@ func dayAfterWordRef(text string, i int) bool {
 // further on, as after a match), gives the reference's candidates.
 func checkDateTextStarts(t *testing.T, text string, steps []byte) {
 	t.Helper()
-	var cur scanCursor
+	var cur rxscan.Cursor
 	for from, k := 0, 0; from <= len(text); k++ {
 		got, want := nextDateTextStart(text, from, &cur), nextDateTextStartRef(text, from)
 		if got != want {
@@ -400,55 +366,5 @@ func FuzzDateTextStart(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string, steps []byte) {
 		checkDateTextStarts(t, text, steps)
-	})
-}
-
-// indexDigitRef is indexDigit one byte at a time.
-func indexDigitRef(text string, from int) int { return indexIn(text, from, bytesOf(digitBytes)) }
-
-// checkIndexDigit fails t unless indexDigit is indexDigitRef from every
-// position of text.
-func checkIndexDigit(t *testing.T, text string) {
-	t.Helper()
-	for from := 0; from <= len(text)+1; from++ {
-		if got, want := indexDigit(text, from), indexDigitRef(text, from); got != want {
-			t.Fatalf("indexDigit(%q, %d) = %d, want %d", text, from, got, want)
-		}
-	}
-}
-
-var indexDigitCases = []string{
-	"", "7", "abcdefg", "abcdefgh", "abcdefgh9", "abcdefghi", "0123456789", "/:/:/:/:/:/:/:/:", "\xb0\xb9\xff\x00\x3a\x2f\x30\x39",
-	"pppppppp:ppppppp/", "\x80\x80\x80\x80\x80\x80\x80\x80\x39", "\x39\xb9\xb9\xb9\xb9\xb9\xb9\xb9", "ab 12 cd 3456 ef 7 gh 8 ij 9",
-}
-
-// TestIndexDigit: on the edge cases (every byte value around the digits,
-// words of eight bytes with and without one, at every offset) and the
-// corpus texts, indexDigit finds the reference's digits.
-func TestIndexDigit(t *testing.T) {
-	for _, text := range indexDigitCases {
-		checkIndexDigit(t, text)
-	}
-	for b := range 256 {
-		for k := range 9 {
-			text := []byte("xxxxxxxxxxxxxxxxx")
-			text[k] = byte(b)
-			checkIndexDigit(t, string(text))
-		}
-	}
-	for i, text := range corpusTexts(t) {
-		if i%64 == 0 {
-			checkIndexDigit(t, text)
-		}
-	}
-}
-
-// FuzzIndexDigit: the same on arbitrary text.
-func FuzzIndexDigit(f *testing.F) {
-	for _, s := range indexDigitCases {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		checkIndexDigit(t, text)
 	})
 }

@@ -1,4 +1,4 @@
-package arbormem
+package rxscan
 
 import (
 	"regexp"
@@ -30,89 +30,15 @@ type litFilter struct {
 }
 
 // handFilters are prefilters written for regexps the literals cannot
-// filter: each returns false only for texts the regexp cannot match
-// (FuzzHandFilters compares them with their regexps).
-var handFilters = map[*regexp.Regexp]func(string) bool{
-	reContinuation: mayOpenContinuation,
-}
+// filter (SetFilter): each returns false only for texts the regexp cannot
+// match.
+var handFilters sync.Map // *regexp.Regexp → func(string) bool
 
-// continuationOpeners are the words a match of reContinuation can start
-// with (after white space): its acknowledgements' and its cues' first
-// words, but "hmm+", which mayOpenContinuation tests.
-var continuationOpeners = toSet(`ok okay great thanks thank perfect cool nice sure got awesome sounds alright right yes yeah good so
-also and plus additionally what how one another quick follow following continuing to in on building related speaking while
-can could would should same then`)
-
-// openerTails are what must follow the opening words of reContinuation
-// that open only one of its alternatives (or alternatives that agree on
-// what follows): "to" only "to continue", "one" only "one more …".
-var openerTails = map[string]string{
-	"to": " continue", "in": " that case", "on": " that note", "what": " about", "how": " about", "one": " more ",
-	"another": " ", "quick": " ", "building": " on ", "related": " to ", "speaking": " of ", "while": " we're ",
-	"can": " ", "could": " ", "would": " ", "should": " ", "same": " ", "thank": " you", "got": " it", "sounds": " good",
-}
-
-// hasPrefixFold reports whether s may start with lit (lower-case ASCII)
-// matched ignoring case: a non-ASCII rune where lit has a letter may be
-// one folding to it, so it counts as a match.
-func hasPrefixFold(s, lit string) bool {
-	for k := range len(lit) {
-		if k >= len(s) {
-			return false
-		}
-		c, l := s[k], lit[k]
-		switch {
-		case c >= utf8.RuneSelf:
-			return true
-		case 'a' <= l && l <= 'z':
-			if c|0x20 != l {
-				return false
-			}
-		case c != l:
-			return false
-		}
-	}
-	return true
-}
-
-// mayOpenContinuation reports whether reContinuation may match s: it is
-// anchored at the start, and each of its alternatives is a word followed
-// by what is not a letter, so the first run of letters after RE2's \s* must
-// be one of continuationOpeners (or "hmm", "hmmm", ...) in any case, with
-// its tail (openerTails) after it. A
-// non-ASCII rune after the run may be a letter folding to ASCII ("ſ" to s,
-// the Kelvin sign to k), so the regexp decides.
-func mayOpenContinuation(s string) bool {
-	i := skipRESpace(s, 0)
-	j := i
-	for j < len(s) && 'a' <= s[j]|0x20 && s[j]|0x20 <= 'z' {
-		j++
-	}
-	if j < len(s) && s[j] >= utf8.RuneSelf {
-		return true
-	}
-	var buf [16]byte
-	if j-i > len(buf) {
-		return false
-	}
-	w := buf[:j-i]
-	for k := range w {
-		w[k] = s[i+k] | 0x20
-	}
-	if continuationOpeners[string(w)] {
-		tail, ok := openerTails[string(w)]
-		return !ok || hasPrefixFold(s[j:], tail)
-	}
-	if len(w) < 3 || w[0] != 'h' {
-		return false
-	}
-	for _, c := range w[1:] {
-		if c != 'm' {
-			return false
-		}
-	}
-	return true
-}
+// SetFilter makes may re's prefilter in place of the literals read off
+// its syntax: may must return false only for texts re cannot match (the
+// caller fuzzes it against re). Call it before re's first search, at
+// package initialisation.
+func SetFilter(re *regexp.Regexp, may func(string) bool) { handFilters.Store(re, may) }
 
 // foldLit is a literal, lower-case ASCII when fold (matched ignoring case).
 type foldLit struct {
@@ -127,8 +53,8 @@ func filterOf(re *regexp.Regexp) *litFilter {
 		return f.(*litFilter)
 	}
 	f := &litFilter{any: true}
-	if hand := handFilters[re]; hand != nil {
-		f = &litFilter{hand: hand}
+	if hand, ok := handFilters.Load(re); ok {
+		f = &litFilter{hand: hand.(func(string) bool)}
 	} else if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil && !anchoredAtStart(t.Simplify()) {
 		if lits, ok := required(t.Simplify()); ok && len(lits) > 0 {
 			f = &litFilter{lits: lits}
@@ -330,21 +256,29 @@ type finder interface {
 	FindStringIndex(string) []int
 }
 
+// MayMatch reports whether re's prefilter lets text through: false only
+// when re cannot match text.
+func MayMatch(re *regexp.Regexp, text string) bool { return filterOf(re).may(text) }
+
+// Prefiltered reports whether re has a prefilter (literals read off its
+// syntax, or one set by SetFilter) rather than always running.
+func Prefiltered(re *regexp.Regexp) bool { return !filterOf(re).any }
+
 // finderOf is re's derived start scan, or re when it has none.
 func finderOf(re *regexp.Regexp) finder {
-	if sc := derivedScan(re); sc != nil {
+	if sc := Derived(re); sc != nil {
 		return sc
 	}
 	return re
 }
 
 // matchString is re.MatchString(s), prefiltered.
-func matchString(re *regexp.Regexp, s string) bool {
+func MatchString(re *regexp.Regexp, s string) bool {
 	return filterOf(re).may(s) && finderOf(re).MatchString(s)
 }
 
 // findStringSubmatch is re.FindStringSubmatch(s), prefiltered.
-func findStringSubmatch(re *regexp.Regexp, s string) []string {
+func FindStringSubmatch(re *regexp.Regexp, s string) []string {
 	if !filterOf(re).may(s) {
 		return nil
 	}
@@ -352,7 +286,7 @@ func findStringSubmatch(re *regexp.Regexp, s string) []string {
 }
 
 // findStringSubmatchIndex is re.FindStringSubmatchIndex(s), prefiltered.
-func findStringSubmatchIndex(re *regexp.Regexp, s string) []int {
+func FindStringSubmatchIndex(re *regexp.Regexp, s string) []int {
 	if !filterOf(re).may(s) {
 		return nil
 	}
@@ -360,7 +294,7 @@ func findStringSubmatchIndex(re *regexp.Regexp, s string) []int {
 }
 
 // findAllStringSubmatch is re.FindAllStringSubmatch(s, n), prefiltered.
-func findAllStringSubmatch(re *regexp.Regexp, s string, n int) [][]string {
+func FindAllStringSubmatch(re *regexp.Regexp, s string, n int) [][]string {
 	if !filterOf(re).may(s) {
 		return nil
 	}
@@ -369,7 +303,7 @@ func findAllStringSubmatch(re *regexp.Regexp, s string, n int) [][]string {
 
 // findAllStringSubmatchIndex is re.FindAllStringSubmatchIndex(s, n),
 // prefiltered.
-func findAllStringSubmatchIndex(re *regexp.Regexp, s string, n int) [][]int {
+func FindAllStringSubmatchIndex(re *regexp.Regexp, s string, n int) [][]int {
 	if !filterOf(re).may(s) {
 		return nil
 	}
@@ -377,7 +311,7 @@ func findAllStringSubmatchIndex(re *regexp.Regexp, s string, n int) [][]int {
 }
 
 // findStringIndex is re.FindStringIndex(s), prefiltered.
-func findStringIndex(re *regexp.Regexp, s string) []int {
+func FindStringIndex(re *regexp.Regexp, s string) []int {
 	if !filterOf(re).may(s) {
 		return nil
 	}

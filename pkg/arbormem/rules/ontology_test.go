@@ -1,10 +1,11 @@
-package arbormem
+package rules
 
 import (
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/ops"
 	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
@@ -12,8 +13,8 @@ import (
 // searched for in the text.
 func ruleTagsRef(text string, max int) []string {
 	lt := " " + strings.ToLower(text) + " "
-	scores := make([]int, len(Ontology))
-	for i, a := range Ontology {
+	scores := make([]int, len(ops.Ontology))
+	for i, a := range ops.Ontology {
 		n := 0
 		for _, c := range a.Cues {
 			if containsWordRef(lt, c) {
@@ -78,7 +79,7 @@ func TestRuleTagsMatchReference(t *testing.T) {
 	texts := append([]string(nil), ruleTagsCases...)
 	for i, text := range corpusTexts(t) {
 		if i%8 == 0 {
-			texts = append(texts, sentences(text)...)
+			texts = append(texts, Sentences(text)...)
 		}
 	}
 	for _, text := range texts {

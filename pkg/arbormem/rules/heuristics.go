@@ -1,4 +1,4 @@
-package arbormem
+package rules
 
 import (
 	"cmp"
@@ -9,25 +9,28 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/ops"
 	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/rxscan"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
-// ruleOps implements Extractor, Auditor and TagPredictor with rules only, so
+// Ops implements ops.Extractor, ops.Auditor and ops.TagPredictor with rules only, so
 // that ArborMem runs with no chat model (the offline default). Results are
 // labelled heuristic wherever they are reported.
-type ruleOps struct{}
+type Ops struct{}
 
 var (
-	_ Extractor    = ruleOps{}
-	_ Auditor      = ruleOps{}
-	_ TagPredictor = ruleOps{}
+	_ ops.Extractor    = Ops{}
+	_ ops.Auditor      = Ops{}
+	_ ops.TagPredictor = Ops{}
 )
 
 // Name labels the rule-based operations.
-func (ruleOps) Name() string { return "heuristic" }
+func (Ops) Name() string { return "heuristic" }
 
 // Heuristic is true: results come from rules.
-func (ruleOps) Heuristic() bool { return true }
+func (Ops) Heuristic() bool { return true }
 
 // turnSource is one turn a rule reads, with the name facts about its author
 // are written with ("User" for the user side; a corpus speaker's name when
@@ -70,7 +73,7 @@ func sourcesOf(in dialog.Interaction) []turnSource {
 // carry concrete detail first, then its remaining statements, then
 // assistant sentences that add details not yet covered; discourse fillers
 // ("One more thing on this.") and generic advice are left out.
-func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta, error) {
+func (Ops) NodeMetadata(_ context.Context, in dialog.Interaction) (ops.NodeMeta, error) {
 	// A candidate's third-person text and its entities are worked out
 	// only if the choice below reaches it: once the 50 words are nearly
 	// spent, most candidates are passed over by their length alone.
@@ -97,9 +100,9 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 		}
 		return c.text
 	}
-	termsOf := func(c *cand) []string {
+	Terms := func(c *cand) []string {
 		if !c.termsDone {
-			for _, e := range extractEntities(c.sent, 8) {
+			for _, e := range Entities(c.sent, 8) {
 				c.terms = append(c.terms, strings.ToLower(e))
 			}
 			c.termsDone = true
@@ -110,7 +113,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 	srcs := sourcesOf(in)
 	for i := range srcs {
 		src := &srcs[i]
-		for _, sent := range sentences(stripMarkdown(src.text)) {
+		for _, sent := range Sentences(stripMarkdown(src.text)) {
 			words := fieldCount(sent)
 			if words < 3 {
 				continue
@@ -136,7 +139,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.prio, b.prio) })
-	budget := maxSummaryWords
+	budget := ops.MaxSummaryWords
 	covered := map[string]bool{}
 	var picked []cand
 	for i := range cands {
@@ -153,7 +156,7 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 		}
 		if c.prio == 2 {
 			fresh := false
-			for _, t := range termsOf(c) {
+			for _, t := range Terms(c) {
 				if !covered[t] {
 					fresh = true
 				}
@@ -164,11 +167,11 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 		}
 		p := *c
 		if n > budget {
-			p.text = clipWords(p.text, budget)
+			p.text = text.ClipWords(p.text, budget)
 			n = budget
 		}
 		budget -= n
-		for _, t := range termsOf(c) {
+		for _, t := range Terms(c) {
 			covered[t] = true
 		}
 		picked = append(picked, p)
@@ -183,13 +186,13 @@ func (ruleOps) NodeMetadata(_ context.Context, in dialog.Interaction) (NodeMeta,
 	// directly, not through the memo, whose key would copy the text and
 	// whose slot would evict a sentence's (extractEntities(t, max) is
 	// entitiesOf(t, max); see extractEntities).
-	return sanitizeMeta(NodeMeta{Summary: strings.Join(parts, " "), Entities: entitiesOf(stripMarkdown(all), 12)}), nil
+	return ops.SanitizeMeta(ops.NodeMeta{Summary: strings.Join(parts, " "), Entities: entitiesOf(stripMarkdown(all), 12)}), nil
 }
 
 // isFiller reports whether a sentence without detail (!hasDetail) is only
 // a discourse cue ("One more thing on this.", "Okay, another thing:").
 func isFiller(sent string) bool {
-	loc := findStringIndex(reContinuation, sent)
+	loc := rxscan.FindStringIndex(reContinuation, sent)
 	if loc == nil {
 		return false
 	}
@@ -298,9 +301,9 @@ var auxAgree = map[string]string{"have": "has", "are": "is", "were": "was", "do"
 
 // pluralYou are the words after which "you" addresses more than the other
 // speaker ("you all", "you both", "you guys", "you two").
-var pluralYou = toSet("all both guys two three folks")
+var pluralYou = text.WordSet("all both guys two three folks")
 
-var agreeSkip = toSet("really also just always still often usually sometimes never even actually totally definitely absolutely")
+var agreeSkip = text.WordSet("really also just always still often usually sometimes never even actually totally definitely absolutely")
 
 // agreeVerbs maps common present-tense verbs to their third-person form.
 var agreeVerbs = func() map[string]string {
@@ -335,7 +338,7 @@ func stripMarkdown(s string) string {
 			for j < len(s) && s[j] == '#' {
 				j++
 			}
-			if j < len(s) && isRE2Space(s[j]) {
+			if j < len(s) && rxscan.IsSpace(s[j]) {
 				i = j + 1
 				continue
 			}
@@ -349,9 +352,6 @@ func stripMarkdown(s string) string {
 	}
 	return b.String()
 }
-
-// isRE2Space is RE2's \s: ASCII space, tab, newline, form feed, return.
-func isRE2Space(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
 // hasValue reports whether a sentence states a recallable value: a number,
 // a date, a quoted title, or a name that is not just the possessor of a
@@ -378,7 +378,7 @@ func hasValue(s string) bool {
 // returnOnly reports a sentence that only announces a return to a topic
 // ("Right, back to Kofi's party.").
 func returnOnly(s string) bool {
-	obj, ok := resumeCue(s)
+	obj, ok := ResumeCue(s)
 	return ok && fieldCount(s) <= fieldCount(obj)+5
 }
 
@@ -386,10 +386,10 @@ func returnOnly(s string) bool {
 // from a new root's own input) with the branch's accumulated key entities,
 // and records the current node as progress, in path_evolution's
 // "Topic: … | Progress: …" format.
-func (ruleOps) PathSummary(_ context.Context, prev string, cur NodeMeta, in dialog.Interaction) (string, error) {
+func (Ops) PathSummary(_ context.Context, prev string, cur ops.NodeMeta, in dialog.Interaction) (string, error) {
 	topic, ents := parsePathTopic(prev)
 	if topic == "" {
-		topic = deriveTopic(in, cur)
+		topic = DeriveTopic(in, cur)
 	}
 	seen := map[string]bool{strings.ToLower(topic): true}
 	for _, e := range ents {
@@ -399,7 +399,7 @@ func (ruleOps) PathSummary(_ context.Context, prev string, cur NodeMeta, in dial
 		if len(ents) >= 10 {
 			break
 		}
-		if k := strings.ToLower(e); !seen[k] && isNameLike(e) {
+		if k := strings.ToLower(e); !seen[k] && IsNameLike(e) {
 			seen[k] = true
 			ents = append(ents, e)
 		}
@@ -408,12 +408,12 @@ func (ruleOps) PathSummary(_ context.Context, prev string, cur NodeMeta, in dial
 	if len(ents) > 0 {
 		t += " (" + strings.Join(ents, ", ") + ")"
 	}
-	return clipRunes("Topic: "+t+" | Progress: "+clipWords(cur.Summary, 30), maxPathSummary), nil
+	return text.ClipRunes("Topic: "+t+" | Progress: "+text.ClipWords(cur.Summary, 30), ops.MaxPathSummary), nil
 }
 
 // isNameLike keeps names and titles in the path's entity list, not numbers
 // or dates ("June 14").
-func isNameLike(e string) bool {
+func IsNameLike(e string) bool {
 	r := []rune(e)
 	if len(r) < 2 || !unicode.IsUpper(r[0]) {
 		return false
@@ -448,26 +448,26 @@ func parsePathTopic(p string) (string, []string) {
 }
 
 // topicKeyOf extracts the core subject of a path summary ("Topic: X | …").
-func topicKeyOf(pathSummary string) string {
+func TopicKeyOf(pathSummary string) string {
 	t, _ := parsePathTopic(pathSummary)
-	return clipRunes(t, 100)
+	return text.ClipRunes(t, 100)
 }
 
 // deriveTopic names a new branch from its first interaction: an explicit
 // anchor of the user's input, else its first names, else its first content
 // words.
-func deriveTopic(in dialog.Interaction, meta NodeMeta) string {
+func DeriveTopic(in dialog.Interaction, meta ops.NodeMeta) string {
 	u := in.User()
 	if u == "" {
 		u = in.Text()
 	}
-	if as := detectAnchors(u); len(as) > 0 {
+	if as := DetectAnchors(u); len(as) > 0 {
 		return as[0].Text
 	}
 	speakers := speakerNames(in)
 	var names []string
-	for _, e := range extractEntities(u, 6) {
-		if isNameLike(e) && !speakers.names(e) {
+	for _, e := range Entities(u, 6) {
+		if IsNameLike(e) && !speakers.names(e) {
 			names = append(names, e)
 			if len(names) == 3 {
 				break
@@ -503,7 +503,7 @@ func deriveTopic(in dialog.Interaction, meta NodeMeta) string {
 	case len(cw) > 0:
 		return strings.Join(cw, " ")
 	}
-	return clipWords(meta.Summary, 6)
+	return text.ClipWords(meta.Summary, 6)
 }
 
 // speakerSet holds the lower-cased names of an interaction's named
@@ -548,12 +548,12 @@ func (sp speakerSet) chat(w string) bool {
 // chatWords are the greetings and reactions of casual conversation
 // between people ("long time no talk", "congrats", "sorry to hear"), which
 // never name what a branch is about.
-var chatWords = toSet(`see seeing chat chatted talk talked spoke speak catch caught hear heard happened happening wanted say said
+var chatWords = text.WordSet(`see seeing chat chatted talk talked spoke speak catch caught hear heard happened happening wanted say said
 hope hoping doing guess whoa wow woohoo yay oops omg congrats congratulations sorry awesome amazing wonderful cool
 glad happy lately hectic news gotta gonna wanna long since last you're what's how's that's there's here's it's`)
 
 // genericWords are frequent chat words that never name a topic.
-var genericWords = toSet(`want need like love think know help please thanks thank hi hello hey could would should can will just really
+var genericWords = text.WordSet(`want need like love think know help please thanks thank hi hello hey could would should can will just really
 get got make made go going tell let give find look looking good great nice sure okay ok yes no also well much many lot lots
 something anything thing things way idea ideas question questions maybe pretty quite bit little kind sort plan planning
 today tomorrow yesterday week day time now still already again actually currently start started starting trying try
@@ -599,20 +599,20 @@ var (
 // Facts keeps self-contained statements with concrete detail from the human
 // side of the interaction, rewritten in the third person ("User …"), each
 // tagged with the best-matching ontology category.
-func (ruleOps) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, error) {
-	var out []FactDraft
+func (Ops) Facts(_ context.Context, in dialog.Interaction) ([]ops.FactDraft, error) {
+	var out []ops.FactDraft
 	for _, src := range sourcesOf(in) {
 		if !src.human {
 			continue
 		}
 		named := src.who != "User"
-		for _, sent := range sentences(src.text) {
+		for _, sent := range Sentences(src.text) {
 			sent = strings.TrimSpace(stripMarkdown(sent))
 			if named {
 				// An image the speaker shared (the loader appends its
 				// caption as "… and shared a photo of …").
 				if m := reSharedImage.FindStringSubmatch(sent); m != nil {
-					out = append(out, FactDraft{Fact: clipRunes(src.who+" shared "+strings.TrimRight(m[1], " .!"), 300), Entities: extractEntities(m[1], 6)})
+					out = append(out, ops.FactDraft{Fact: text.ClipRunes(src.who+" shared "+strings.TrimRight(m[1], " .!"), 300), Entities: Entities(m[1], 6)})
 					sent = strings.TrimSpace(sent[:len(sent)-len(m[0])])
 				}
 			}
@@ -622,23 +622,23 @@ func (ruleOps) Facts(_ context.Context, in dialog.Interaction) ([]FactDraft, err
 			// A statement with a concrete value, or a first-person
 			// preference; in a conversation between named people, also
 			// what the speaker has, does or is ("I collect …").
-			if returnOnly(sent) || !hasValue(sent) && !(matchString(reFirstPerson, sent) && matchString(rePreferVerb, sent)) && !(named && matchString(reSelfStatement, sent)) {
+			if returnOnly(sent) || !hasValue(sent) && !(rxscan.MatchString(reFirstPerson, sent) && rxscan.MatchString(rePreferVerb, sent)) && !(named && rxscan.MatchString(reSelfStatement, sent)) {
 				continue
 			}
 			fact := personalize(sent, src.who)
 			if named {
 				fact = personalizeNamed(sent, src.who, src.to)
 			}
-			fact = clipRunes(fact, 300)
+			fact = text.ClipRunes(fact, 300)
 			tags := ruleTags(sent, 1)
 			tag := ""
 			if len(tags) > 0 {
 				tag = tags[0]
 			}
-			out = append(out, FactDraft{Fact: fact, Tag: tag, Entities: extractEntities(sent, 6)})
+			out = append(out, ops.FactDraft{Fact: fact, Tag: tag, Entities: Entities(sent, 6)})
 		}
 	}
-	return sanitizeFacts(out), nil
+	return ops.SanitizeFacts(out), nil
 }
 
 var (
@@ -651,7 +651,7 @@ var (
 
 // Artifacts reads list items, links and quoted titles from the assistant's
 // answer (assistant_artifact_miner's limits: at most 8 items, short fields).
-func (ruleOps) Artifacts(_ context.Context, in dialog.Interaction) ([]Artifact, error) {
+func (Ops) Artifacts(_ context.Context, in dialog.Interaction) ([]ops.Artifact, error) {
 	var asst []string
 	for _, t := range in.Turns {
 		if t.Role == dialog.RoleAssistant && t.Speaker == "" {
@@ -670,10 +670,10 @@ func (ruleOps) Artifacts(_ context.Context, in dialog.Interaction) ([]Artifact, 
 		kind = "recipe"
 	case strings.Contains(lu, "step"):
 		kind = "step"
-	case matchString(rePreference, lu):
+	case rxscan.MatchString(rePreference, lu):
 		kind = "recommendation"
 	}
-	var out []Artifact
+	var out []ops.Artifact
 	add := func(item string, ord int, typ string) {
 		item = strings.TrimSpace(stripMarkdown(item))
 		if item == "" {
@@ -687,7 +687,7 @@ func (ruleOps) Artifacts(_ context.Context, in dialog.Interaction) ([]Artifact, 
 		if item == "" {
 			return
 		}
-		out = append(out, Artifact{Type: typ, Topic: topic, Item: item, Ordinal: ord, Entities: extractEntities(ev, 4), Evidence: ev})
+		out = append(out, ops.Artifact{Type: typ, Topic: topic, Item: item, Ordinal: ord, Entities: Entities(ev, 4), Evidence: ev})
 	}
 	bullet := 0
 	for _, line := range strings.Split(text, "\n") {
@@ -719,28 +719,28 @@ func (ruleOps) Artifacts(_ context.Context, in dialog.Interaction) ([]Artifact, 
 			}
 		}
 	}
-	return sanitizeArtifacts(out), nil
+	return ops.SanitizeArtifacts(out), nil
 }
 
 // artifactTopic names what the user asked the assistant to produce.
 func artifactTopic(user string) string {
-	if as := detectAnchors(user); len(as) > 0 {
+	if as := DetectAnchors(user); len(as) > 0 {
 		return as[0].Text
 	}
 	first := user
-	if ss := sentences(user); len(ss) > 0 {
+	if ss := Sentences(user); len(ss) > 0 {
 		first = ss[len(ss)-1]
 		for _, s := range ss {
-			if matchString(reAskList, s) {
+			if rxscan.MatchString(reAskList, s) {
 				first = s
 				break
 			}
 		}
 	}
-	if m := findStringSubmatch(reAskList, first); m != nil && strings.TrimSpace(m[1]) != "" {
+	if m := rxscan.FindStringSubmatch(reAskList, first); m != nil && strings.TrimSpace(m[1]) != "" {
 		first = m[1]
 	}
-	return clipWords(strings.Trim(oneLine(first), " ?.!"), 8)
+	return text.ClipWords(strings.Trim(text.OneLine(first), " ?.!"), 8)
 }
 
 // eventVerbs maps verb forms to canonical actions for the event rules.
@@ -759,11 +759,11 @@ var eventVerbs = map[string]string{
 }
 
 // genericVerbs make an event only with a quantity, a date or a detail.
-var genericVerbs = toSet("have get go make try start finish")
+var genericVerbs = text.WordSet("have get go make try start finish")
 
 // measureNouns head "N <measure> of <object>" phrases ("2 cups of coffee"),
 // whose object is what follows "of".
-var measureNouns = toSet("cup cups glass glasses bottle bottles slice slices piece pieces bag bags box boxes pack packs pair pairs pound pounds kilo kilos kg liter liters litre litres bowl bowls plate plates serving servings loaf loaves jar jars can cans dozen")
+var measureNouns = text.WordSet("cup cups glass glasses bottle bottles slice slices piece pieces bag bags box boxes pack packs pair pairs pound pounds kilo kilos kg liter liters litre litres bowl bowls plate plates serving servings loaf loaves jar jars can cans dozen")
 
 var (
 	reNegation = regexp.MustCompile(`(?i)\b(?:didn't|did not|never|cancel(?:l)?ed|skipped|couldn't|could not|wasn't able|haven't|have not)\b`)
@@ -773,28 +773,28 @@ var (
 
 // Events reads completed or scheduled actions with an object, a quantity or a
 // date from the human side (event_miner's limits).
-func (ruleOps) Events(_ context.Context, in dialog.Interaction) ([]Event, error) {
-	var out []Event
+func (Ops) Events(_ context.Context, in dialog.Interaction) ([]ops.Event, error) {
+	var out []ops.Event
 	for _, src := range sourcesOf(in) {
 		if !src.human {
 			continue
 		}
-		for _, sent := range sentences(src.text) {
+		for _, sent := range Sentences(src.text) {
 			if strings.HasSuffix(strings.TrimSpace(sent), "?") {
 				continue
 			}
 			ws := words(sent)
 			for i, w := range ws {
 				action, ok := eventVerbs[strings.ToLower(w)]
-				if !ok || i == 0 && !matchString(reFirstPerson, sent) {
+				if !ok || i == 0 && !rxscan.MatchString(reFirstPerson, sent) {
 					continue
 				}
 				obj := eventObject(ws[i+1:])
 				if obj == "" {
 					continue
 				}
-				e := Event{Type: strings.ToLower(w), Subject: src.who, Object: obj, CanonicalAction: action,
-					CanonicalObject: strings.ToLower(obj), Evidence: under(sent, maxEventField)}
+				e := ops.Event{Type: strings.ToLower(w), Subject: src.who, Object: obj, CanonicalAction: action,
+					CanonicalObject: strings.ToLower(obj), Evidence: ops.Under(sent, ops.MaxEventField)}
 				if q, unit, ok := quantityIn(sent); ok {
 					e.Quantity, e.Unit = &q, unit
 				}
@@ -802,18 +802,18 @@ func (ruleOps) Events(_ context.Context, in dialog.Interaction) ([]Event, error)
 					e.DateText = dt
 					e.NormalizedDate = t.Format("2006-01-02")
 				}
-				e.Negated = matchString(reNegation, sent)
-				e.Countable = !e.Negated && !matchString(rePlan, sent)
+				e.Negated = rxscan.MatchString(reNegation, sent)
+				e.Countable = !e.Negated && !rxscan.MatchString(rePlan, sent)
 				if e.Quantity == nil && e.DateText == "" && !hasDetail(sent) && genericVerbs[action] {
 					continue // "I had a thought", "we got going"
 				}
-				e.Entities = extractEntities(sent, 4)
+				e.Entities = Entities(sent, 4)
 				out = append(out, e)
 				break // one event per sentence
 			}
 		}
 	}
-	return sanitizeEvents(out), nil
+	return ops.SanitizeEvents(out), nil
 }
 
 // eventObject takes up to three content words after the verb, skipping
@@ -852,7 +852,7 @@ func eventObject(ws []string) string {
 // or clock time, with the word after it as unit.
 func quantityIn(sent string) (float64, string, bool) {
 	skip := map[int]bool{}
-	for _, sc := range []*startScan{scanDateISO, scanDateText, scanClock} {
+	for _, sc := range []*rxscan.StartScan{scanDateISO, scanDateText, scanClock} {
 		for _, m := range sc.FindAllStringIndex(sent, -1) {
 			for i := m[0]; i < m[1]; i++ {
 				skip[i] = true
@@ -864,7 +864,7 @@ func quantityIn(sent string) (float64, string, bool) {
 			continue
 		}
 		raw := sent[m[0]:m[1]]
-		x, ok := parseNumber(raw)
+		x, ok := ops.ParseNumber(raw)
 		if !ok {
 			continue
 		}
@@ -912,8 +912,8 @@ var reHobby = regexp.MustCompile(`(?i)\b(?:my (?:new )?hobby is|i(?:'ve| have)? 
 
 // States reads mutable user attributes and preferences with fixed patterns
 // (state_slot_miner's canonical keys, at most 6 slots).
-func (ruleOps) States(_ context.Context, in dialog.Interaction) ([]State, error) {
-	var out []State
+func (Ops) States(_ context.Context, in dialog.Interaction) ([]ops.State, error) {
+	var out []ops.State
 	for _, src := range sourcesOf(in) {
 		if !src.human {
 			continue
@@ -922,28 +922,28 @@ func (ruleOps) States(_ context.Context, in dialog.Interaction) ([]State, error)
 		// home cities never revise each other.
 		prefix := ""
 		if src.who != "User" {
-			prefix = snakeKey(src.who) + "_"
+			prefix = ops.SnakeKey(src.who) + "_"
 		}
-		for _, sent := range sentences(src.text) {
+		for _, sent := range Sentences(src.text) {
 			if strings.HasSuffix(strings.TrimSpace(sent), "?") {
 				continue
 			}
 			for _, r := range stateRules {
-				if m := findStringSubmatch(r.re, sent); m != nil {
+				if m := rxscan.FindStringSubmatch(r.re, sent); m != nil {
 					v := strings.TrimSpace(m[1])
-					out = append(out, State{Key: prefix + r.key, Value: v, Tag: r.tag, Entities: []string{v}, Evidence: under(sent, maxStateField)})
+					out = append(out, ops.State{Key: prefix + r.key, Value: v, Tag: r.tag, Entities: []string{v}, Evidence: ops.Under(sent, ops.MaxStateField)})
 				}
 			}
-			if m := findStringSubmatch(reFavorite, sent); m != nil {
-				out = append(out, State{Key: prefix + "favorite_" + snakeKey(m[1]), Value: strings.TrimSpace(m[2]), Tag: firstTag(sent),
-					Entities: extractEntities(m[2], 3), Evidence: under(sent, maxStateField)})
+			if m := rxscan.FindStringSubmatch(reFavorite, sent); m != nil {
+				out = append(out, ops.State{Key: prefix + "favorite_" + ops.SnakeKey(m[1]), Value: strings.TrimSpace(m[2]), Tag: firstTag(sent),
+					Entities: Entities(m[2], 3), Evidence: ops.Under(sent, ops.MaxStateField)})
 			}
-			if m := findStringSubmatch(reHobby, sent); m != nil {
-				out = append(out, State{Key: prefix + "hobby", Value: strings.TrimSpace(m[1]), Tag: "2.6", Evidence: under(sent, maxStateField)})
+			if m := rxscan.FindStringSubmatch(reHobby, sent); m != nil {
+				out = append(out, ops.State{Key: prefix + "hobby", Value: strings.TrimSpace(m[1]), Tag: "2.6", Evidence: ops.Under(sent, ops.MaxStateField)})
 			}
 		}
 	}
-	return sanitizeStates(out), nil
+	return ops.SanitizeStates(out), nil
 }
 
 func firstTag(s string) string {
@@ -957,7 +957,7 @@ func firstTag(s string) string {
 // attribute with a different value: the two facts share most of their
 // non-value words and differ in their values (numbers, names, dates), or the
 // new fact carries an update cue and they share the slot's words.
-func (ruleOps) Audit(_ context.Context, pairs []AuditPair) ([]bool, error) {
+func (Ops) Audit(_ context.Context, pairs []ops.AuditPair) ([]bool, error) {
 	out := make([]bool, len(pairs))
 	for i, p := range pairs {
 		// A mutable state holds one current value per key: offline, a new
@@ -975,7 +975,7 @@ func ruleConflict(oldF, newF string) bool {
 	}
 	shared := 0
 	for t := range nw {
-		if ow.has(t) {
+		if ow.Has(t) {
 			shared++
 		}
 	}
@@ -987,7 +987,7 @@ func ruleConflict(oldF, newF string) bool {
 	sameValues := len(ov) > 0 && len(nv) > 0
 	if sameValues {
 		for v := range nv {
-			if !ov.has(v) {
+			if !ov.Has(v) {
 				sameValues = false
 				break
 			}
@@ -997,7 +997,7 @@ func ruleConflict(oldF, newF string) bool {
 	switch {
 	case overlap >= 0.6 && valuesDiffer:
 		return true
-	case matchString(reUpdateCue, newF) && overlap >= 0.4 && (valuesDiffer || len(nv) == 0):
+	case rxscan.MatchString(reUpdateCue, newF) && overlap >= 0.4 && (valuesDiffer || len(nv) == 0):
 		return true
 	}
 	return false
@@ -1005,15 +1005,15 @@ func ruleConflict(oldF, newF string) bool {
 
 // splitValues separates a fact's value terms (numbers, names, dates) from
 // its slot words.
-func splitValues(f string) (values, slot termSet) {
-	values, slot = termSet{}, termSet{}
+func splitValues(f string) (values, slot TermSet) {
+	values, slot = TermSet{}, TermSet{}
 	vals := map[string]bool{}
-	for _, e := range extractEntities(f, 12) {
-		for _, t := range termsOf(e) {
+	for _, e := range Entities(f, 12) {
+		for _, t := range Terms(e) {
 			vals[t] = true
 		}
 	}
-	for _, t := range termsOf(f) {
+	for _, t := range Terms(f) {
 		if t == "user" {
 			continue
 		}
@@ -1028,6 +1028,6 @@ func splitValues(f string) (values, slot termSet) {
 
 // PredictTags picks the ontology categories whose cue words the question
 // contains (at most 3).
-func (ruleOps) PredictTags(_ context.Context, query string) ([]string, error) {
-	return ruleTags(query, maxPredictedTags), nil
+func (Ops) PredictTags(_ context.Context, query string) ([]string, error) {
+	return ruleTags(query, ops.MaxPredictedTags), nil
 }

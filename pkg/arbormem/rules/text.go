@@ -1,239 +1,19 @@
-package arbormem
+package rules
 
 import (
 	"cmp"
 	"iter"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/arbor-eval/arbor/pkg/index"
+	"github.com/arbor-eval/arbor/pkg/rxscan"
+	"github.com/arbor-eval/arbor/pkg/text"
 	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
-
-// termsOfText returns the distinct analyzed terms of text (bleve's English
-// analyzer through index.Analyze: lower-cased, possessives and stop words
-// removed, Porter-stemmed), in first-occurrence order. These are the
-// "content words and lemmas" of keyword recall (§4.2).
-func termsOfText(text string) []string {
-	raw := index.Analyze(text)
-	if len(raw) == 0 {
-		return nil
-	}
-	out := raw[:0:0]
-	if len(raw) <= smallTermList {
-		// A short list is deduplicated by looking back, without a map.
-		for _, t := range raw {
-			if len(t) >= 2 && !slices.Contains(out, t) {
-				out = append(out, t)
-			}
-		}
-		return out
-	}
-	seen := make(map[string]struct{}, len(raw))
-	for _, t := range raw {
-		if len(t) < 2 {
-			continue
-		}
-		if _, ok := seen[t]; ok {
-			continue
-		}
-		seen[t] = struct{}{}
-		out = append(out, t)
-	}
-	return out
-}
-
-// smallTermList is the longest analysis termsOfText deduplicates without
-// a map (most of its texts are a sentence, a summary or a topic line).
-const smallTermList = 48
-
-// termSet is a set of analyzed terms.
-type termSet map[string]struct{}
-
-func newTermSet(terms ...[]string) termSet {
-	n := 0
-	for _, ts := range terms {
-		n += len(ts)
-	}
-	s := make(termSet, n)
-	for _, ts := range terms {
-		for _, t := range ts {
-			s[t] = struct{}{}
-		}
-	}
-	return s
-}
-
-func (s termSet) has(t string) bool { _, ok := s[t]; return ok }
-
-// vocab numbers the distinct terms of an episode, so that what a node, a
-// fact or a turn keeps for the life of the episode is a list of 4-byte
-// term numbers, not of strings (a string header is 16 bytes, a map entry
-// more), and each term's text is stored once. Safe for concurrent use
-// (commits add terms while recalls look them up).
-type vocab struct {
-	mu    sync.RWMutex
-	ids   map[string]uint32
-	terms []string
-}
-
-func newVocab() *vocab { return &vocab{ids: map[string]uint32{}} }
-
-// internAll replaces each term of ts, in place, by the vocabulary's copy,
-// adding the new ones.
-func (v *vocab) internAll(ts []string) {
-	ids := v.idsOf(make([]uint32, 0, len(ts)), ts)
-	v.mu.RLock()
-	defer v.mu.RUnlock()
-	for i, id := range ids {
-		ts[i] = v.terms[id]
-	}
-}
-
-// idsOf appends to ids the numbers of the given terms, adding the new ones
-// in order: under one read lock for the terms already known (most of a
-// text's) and one write lock for the rest, not a lock per term.
-func (v *vocab) idsOf(ids []uint32, terms []string) []uint32 {
-	start := len(ids)
-	var miss []int
-	v.mu.RLock()
-	for _, t := range terms {
-		id, ok := v.ids[t]
-		if !ok {
-			miss = append(miss, len(ids))
-		}
-		ids = append(ids, id)
-	}
-	v.mu.RUnlock()
-	if len(miss) == 0 {
-		return ids
-	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	for _, i := range miss {
-		ids[i] = v.addLocked(terms[i-start])
-	}
-	return ids
-}
-
-// addLocked returns t's number, adding t if new; v.mu is held for writing.
-func (v *vocab) addLocked(t string) uint32 {
-	id, ok := v.ids[t]
-	if !ok {
-		id = uint32(len(v.terms))
-		v.ids[t] = id
-		v.terms = append(v.terms, t)
-	}
-	return id
-}
-
-// known returns the numbers of the terms already in the vocabulary, in
-// order; a term it drops is in no termList, so has is false for it.
-func (v *vocab) known(terms []string) []uint32 {
-	out := make([]uint32, 0, len(terms))
-	v.mu.RLock()
-	defer v.mu.RUnlock()
-	for _, t := range terms {
-		if id, ok := v.ids[t]; ok {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
-// list returns the set of the given terms.
-func (v *vocab) list(terms ...[]string) termList {
-	n := 0
-	for _, ts := range terms {
-		n += len(ts)
-	}
-	ids := make([]uint32, 0, n)
-	for _, ts := range terms {
-		ids = v.idsOf(ids, ts)
-	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	if len(ids) < cap(ids) {
-		ids = slices.Clone(ids)
-	}
-	return termList{v: v, ids: ids}
-}
-
-// termList is a set of analyzed terms: their numbers in the episode's
-// vocabulary, sorted.
-type termList struct {
-	v   *vocab
-	ids []uint32
-}
-
-// termList is the set of the given terms in the episode's vocabulary.
-func (s *System) termList(terms ...[]string) termList { return s.vocab.list(terms...) }
-
-// interned replaces each term of ts, in place, by the episode's copy of it
-// and returns ts.
-func (s *System) interned(ts []string) []string {
-	s.vocab.internAll(ts)
-	return ts
-}
-
-func (s termList) has(t string) bool {
-	if s.v == nil || len(s.ids) == 0 {
-		return false
-	}
-	s.v.mu.RLock()
-	id, ok := s.v.ids[t]
-	s.v.mu.RUnlock()
-	if !ok {
-		return false
-	}
-	_, ok = slices.BinarySearch(s.ids, id)
-	return ok
-}
-
-// hasID reports whether the set holds the term numbered id.
-func (s termList) hasID(id uint32) bool {
-	_, ok := slices.BinarySearch(s.ids, id)
-	return ok
-}
-
-// len is the number of terms.
-func (s termList) len() int { return len(s.ids) }
-
-// terms returns the terms, in no particular order.
-func (s termList) terms() []string {
-	if len(s.ids) == 0 {
-		return nil
-	}
-	out := make([]string, len(s.ids))
-	s.v.mu.RLock()
-	defer s.v.mu.RUnlock()
-	for i, id := range s.ids {
-		out[i] = s.v.terms[id]
-	}
-	return out
-}
-
-// sorted returns the terms in order.
-func (s termList) sorted() []string {
-	out := s.terms()
-	slices.Sort(out)
-	return out
-}
-
-// sorted returns the set's terms in order (for deterministic output).
-func (s termSet) sorted() []string {
-	out := make([]string, 0, len(s))
-	for t := range s {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // words splits text into word tokens keeping case, inner apostrophes,
 // hyphens, periods and commas between digits ("2,500", "6:30", "e-mail").
@@ -283,9 +63,9 @@ var sentenceEnd = regexp.MustCompile(`([.!?])\s+|\n+`)
 func nextSentenceEnd(text string, from int) [4]int {
 	for i := from; i < len(text); {
 		c := text[i]
-		if (c == '.' || c == '!' || c == '?') && i+1 < len(text) && isRESpace(text[i+1]) {
+		if (c == '.' || c == '!' || c == '?') && i+1 < len(text) && rxscan.IsSpace(text[i+1]) {
 			j := i + 1
-			for j < len(text) && isRESpace(text[j]) {
+			for j < len(text) && rxscan.IsSpace(text[j]) {
 				j++
 			}
 			return [4]int{i, j, i, i + 1}
@@ -302,10 +82,8 @@ func nextSentenceEnd(text string, from int) [4]int {
 	return [4]int{-1, -1, -1, -1}
 }
 
-func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
-
 // sentences splits text into sentences and list lines.
-func sentences(text string) []string {
+func Sentences(text string) []string {
 	var out []string
 	last := 0
 	for m := nextSentenceEnd(text, 0); m[0] >= 0; m = nextSentenceEnd(text, m[1]) {
@@ -336,33 +114,6 @@ func lastWord(s string) string {
 	return strings.Trim(s[i+1:], "(\"'")
 }
 
-// clipRunes shortens s to at most n runes, cutting at a word boundary and
-// marking the cut with "…".
-func clipRunes(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	rs := []rune(s)
-	cut := n - 1
-	for i := cut; i > n/2; i-- {
-		if unicode.IsSpace(rs[i]) {
-			cut = i
-			break
-		}
-	}
-	return strings.TrimRight(string(rs[:cut]), " ,;:") + "…"
-}
-
-// clipWords keeps the first n words of s.
-func clipWords(s string, n int) string {
-	f := strings.Fields(s)
-	if len(f) <= n {
-		return strings.Join(f, " ")
-	}
-	return strings.TrimRight(strings.Join(f[:n], " "), ",;:") + "…"
-}
-
 // fieldCount is len(strings.Fields(s)), counted without making the fields:
 // runs of what unicode.IsSpace does not hold (an invalid byte is U+FFFD,
 // not a space), as strings.Fields splits.
@@ -390,12 +141,9 @@ func fieldCount(s string) int {
 // asciiSpace is unicode.IsSpace for ASCII bytes.
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
-// oneLine collapses whitespace so a text fits on one evidence line.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // sentenceStarters are capitalised words that start sentences without being
 // names; the entity heuristic ignores them in first position.
-var sentenceStarters = toSet(`a an the i i'm i've i'd i'll im my we we're our you your it it's its this that these those there here
+var sentenceStarters = text.WordSet(`a an the i i'm i've i'd i'll im my we we're our you your it it's its this that these those there here
 what when where which who whom why how is are was were do does did can could should would will shall may might must
 have has had please thanks thank ok okay great sure yes no also and but so or if then now just actually well hi hello hey
 let let's maybe perhaps oh wow cool nice perfect awesome good sounds yeah yep hmm alright right first second third next finally
@@ -404,16 +152,8 @@ remember quick could can't don't didn't isn't aren't wasn't weren't won't wouldn
 user assistant speaker note update going back regarding re also another besides however although though because`)
 
 // monthDay names stay entities (they are dates) even in first position.
-var calendarWords = toSet(`january february march april may june july august september october november december
+var calendarWords = text.WordSet(`january february march april may june july august september october november december
 monday tuesday wednesday thursday friday saturday sunday jan feb mar apr jun jul aug sep sept oct nov dec`)
-
-func toSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
 
 // The units after a number that make it money or a quantity (the
 // regexps' alternations; the start scans look for them as the list of
@@ -428,8 +168,8 @@ var (
 	reQuantity = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\s?(?:` + quantityUnitsRe + `)\b`)
 
 	// The units as lists of strings, made on first use (the start scans').
-	moneyWords    = sync.OnceValue(func() []string { return finiteLanguage(moneyWordsRe) })
-	quantityUnits = sync.OnceValue(func() []string { return finiteLanguage(quantityUnitsRe) })
+	moneyWords    = sync.OnceValue(func() []string { return rxscan.FiniteLanguage(moneyWordsRe) })
+	quantityUnits = sync.OnceValue(func() []string { return rxscan.FiniteLanguage(quantityUnitsRe) })
 	reDateISO     = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2})?\b`)
 	reDateText    = regexp.MustCompile(`(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+\d{4})?`)
 	reClock       = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b`)
@@ -454,8 +194,8 @@ func entitiesOf(text string, max int) []string {
 	// Each pattern runs only on a text that holds what every match of it
 	// needs (RE2's \d is ASCII), and then only where a match can start
 	// (startscan.go).
-	digits := indexDigit(text, 0) >= 0
-	for _, sc := range []*startScan{scanMoney, scanQuantity, scanDateISO, scanDateText, scanClock} {
+	digits := rxscan.IndexDigit(text, 0) >= 0
+	for _, sc := range []*rxscan.StartScan{scanMoney, scanQuantity, scanDateISO, scanDateText, scanClock} {
 		if !digits {
 			break
 		}
@@ -731,7 +471,7 @@ func hasDetail(s string) bool {
 func hasDigit(s string) bool {
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if isDigitByte(c) {
+			if rxscan.IsDigitByte(c) {
 				return true
 			}
 			i++
@@ -747,7 +487,7 @@ func hasDigit(s string) bool {
 }
 
 // normEntity is an entity's matching key.
-func normEntity(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
+func NormEntity(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
 
 // firstPersonToUser rewrites first-person references so that a fact is
 // self-contained ("I moved to Porto" → "User moved to Porto").
