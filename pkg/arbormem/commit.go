@@ -152,7 +152,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		} else {
 			topic = rules.DeriveTopic(in, meta)
 		}
-		if s.ext.Heuristic() {
+		if s.offline().factTopics {
 			factTop = contextualize(drafts, topic)
 		}
 		var err error

@@ -77,11 +77,12 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	}
 	anchors := s.knownAnchors(rules.DetectAnchors(text))
 	d := &Decision{Parent: -1, Anchors: anchors}
-	heur := s.heuristicRouting()
+	off := s.offline()
 	// (a) Explicit continuation cue: attach to the active state (§4.2). The
 	// offline routing also checks that the input names no topic or entity
-	// of another trajectory, because its cue detection is lexical.
-	if rules.ContinuationCue(text) && (!heur || !s.anchorConflict(anchors, f.Active) && !s.entityConflict(text, f.Active)) {
+	// of another trajectory (continuationGuard), because its cue detection
+	// is lexical.
+	if rules.ContinuationCue(text) && !(off.routing && s.continuationGuard(anchors, text)) {
 		d.Parent, d.Path = f.Active, "continuation"
 		return d, nil
 	}
@@ -92,30 +93,12 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 			return d, nil
 		}
 	}
-	// The return and new-topic cues steer only the offline routing. The
-	// new-topic cue, the dearer of the two, is read only where its answer
-	// can change the decision (newTopic remembers it): most inputs are
-	// decided before (a pause or session change rules out the implicit
-	// continuation, a scored input without a parent stays a root).
-	isReturn := false
-	if heur || eagerRoutingCues {
-		_, isReturn = rules.DetectResume(text)
+	// Offline profile: the implicit continuation of the active state.
+	var cues *routeCues
+	if off.routing || eagerRoutingCues {
+		cues = readRouteCues(text)
 	}
-	var newTopicRead, newTopicSaid bool
-	newTopic := func() bool {
-		if !newTopicRead {
-			newTopicRead, newTopicSaid = true, rules.NewTopicCue(text)
-		}
-		return newTopicSaid
-	}
-	// Offline routing only: an input with no sign of leaving the active
-	// state (no return or new-topic cue, no foreign anchor, no pause or
-	// session change) continues it.
-	implicit := heur && !isReturn && s.sameConversation(t, session, query) && !s.anchorConflict(anchors, f.Active) && !newTopic()
-	if eagerRoutingCues {
-		implicit = heur && !isReturn && !newTopic() && s.sameConversation(t, session, query) && !s.anchorConflict(anchors, f.Active)
-	}
-	if implicit {
+	if off.routing && s.implicitContinuation(cues, t, session, query, anchors) {
 		d.Parent, d.Path = f.Active, "implicit"
 		return d, nil
 	}
@@ -217,106 +200,12 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	if best := d.Candidates[0]; best.Total() > s.cfg.Tau {
 		d.Parent = best.Seq
 	}
-	// An announced new agenda that names no known trajectory starts a root
-	// even when it shares vocabulary with a twin (an input already without
-	// a parent need not ask).
-	newRoot := func() bool {
-		if eagerRoutingCues {
-			return newTopic() && !anyAnchorMatch(d.Candidates)
-		}
-		return d.Parent >= 0 && !anyAnchorMatch(d.Candidates) && newTopic()
-	}
-	if heur {
-		switch {
-		case isReturn && (d.Parent < 0 || f.Nodes[d.Parent].Root == f.Nodes[f.Active].Root):
-			// A return cue names an earlier trajectory: take the best
-			// candidate outside the active one that has any support.
-			if seq, ok := s.returnTarget(d.Candidates, f.Nodes[f.Active].Root); ok {
-				d.Parent, d.Path = seq, "return"
-			}
-		case newRoot():
-			d.Parent = -1
-		}
-		if d.Parent >= 0 {
-			// Resume a trajectory at its most recent state rather than
-			// forking it at an older node whose summary happens to match.
-			d.Parent = s.rootLatest[f.Nodes[d.Parent].Root]
-		}
+	// Offline profile: the return and new-topic cues and the resumption of
+	// a trajectory at its latest state.
+	if off.routing {
+		s.reroute(d, cues)
 	}
 	return d, nil
-}
-
-// eagerRoutingCues makes localize read the return and new-topic cues of
-// every input and apply the offline rules as written before it read them
-// only where they can change its decision: the reference
-// FuzzLocalizeLazyCues compares with. Only tests set it.
-var eagerRoutingCues = false
-
-// implicitGap is the longest pause after which the offline routing still
-// assumes the conversation continues the active state.
-const implicitGap = time.Hour
-
-// heuristicRouting reports whether the offline routing rules (implicit
-// continuation, return and new-topic cues) are on: Deps.Routing
-// "heuristic", or "" with rule-based memory operations.
-func (s *System) heuristicRouting() bool {
-	switch s.deps.Routing {
-	case RoutingHeuristic:
-		return true
-	case RoutingPaper:
-		return false
-	}
-	return s.ext.Heuristic()
-}
-
-// sameConversation reports whether an input at time t (in session, if
-// known) follows the active node without a pause or a session change. A
-// question (query) must come strictly after the active node: benchmarks that
-// pose their questions after the whole conversation (LoCoMo dates them at
-// the last session's start, LongMemEval days later, some not at all) are not
-// continuing any state, while an in-dialogue question (BranchMemEval) is.
-func (s *System) sameConversation(t time.Time, session string, query bool) bool {
-	a := s.forest.Nodes[s.forest.Active]
-	if session != "" && a.Interaction.Session != "" && session != a.Interaction.Session {
-		return false
-	}
-	if t.IsZero() || a.Time().IsZero() {
-		return !query
-	}
-	gap := t.Sub(a.Time())
-	if query {
-		return gap > 0 && gap <= implicitGap
-	}
-	return gap >= 0 && gap <= implicitGap
-}
-
-// returnTarget picks, for an input with a return cue, the best candidate
-// outside the active trajectory by s_ce + s_key + s_rec + max(s_topic, 0),
-// provided it has lexical or topical support.
-func (s *System) returnTarget(cands []Scored, activeRoot int) (int, bool) {
-	best, bestScore := -1, 0.0
-	for _, c := range cands {
-		if s.forest.Nodes[c.Seq].Root == activeRoot {
-			continue
-		}
-		support := c.CE + c.Key + math.Max(c.Topic, 0)
-		if support <= 0 {
-			continue
-		}
-		if sc := support + c.Rec; best < 0 || sc > bestScore {
-			best, bestScore = c.Seq, sc
-		}
-	}
-	return best, best >= 0
-}
-
-func anyAnchorMatch(cands []Scored) bool {
-	for _, c := range cands {
-		if c.Topic > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // maxLogit bounds the logit recovered from a probability: p is clamped to
@@ -512,50 +401,6 @@ func (s *System) knownAnchors(as []rules.Anchor) []rules.Anchor {
 		out = append(out, a)
 	}
 	return out
-}
-
-// anchorConflict reports whether an explicit anchor points away from the
-// active state's trajectory.
-func (s *System) anchorConflict(anchors []rules.Anchor, active int) bool {
-	if active < 0 {
-		return true
-	}
-	n := s.forest.Nodes[active]
-	for _, a := range anchors {
-		if topicMatch(a, n.topic) <= s.cfg.TopicMatchMin {
-			return true
-		}
-	}
-	return false
-}
-
-// entityConflict reports whether the input names an entity that is known
-// only from other trajectories than the active one.
-func (s *System) entityConflict(text string, active int) bool {
-	if active < 0 {
-		return true
-	}
-	root := s.forest.Nodes[active].Root
-	for _, e := range rules.Entities(text, 8) {
-		if !rules.IsNameLike(e) {
-			continue
-		}
-		seqs := s.entityIdx[rules.NormEntity(e)]
-		if len(seqs) == 0 {
-			continue
-		}
-		inActive := false
-		for _, seq := range seqs {
-			if s.forest.Nodes[seq].Root == root {
-				inActive = true
-				break
-			}
-		}
-		if !inActive {
-			return true
-		}
-	}
-	return false
 }
 
 // temporalStop are words of a temporal-return cue that say nothing about

@@ -185,7 +185,7 @@ func (rc *recallCtx) allocate(facts, updates, records []memory.Item) memory.Bund
 	// continue the conversation reads supplemental turns first, up to the
 	// whole budget; the trajectory and the evidence get what they leave.
 	var sup []memory.Item
-	if rc.s.onOffline(rc.s.cfg.SupplementalFill) && rc.detached() {
+	if rc.s.offline().supplementalFill && rc.detached() {
 		rc.suppFirst = true
 		sup = rc.supplementalFill(budget - reserve)
 	}

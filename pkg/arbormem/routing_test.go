@@ -101,7 +101,7 @@ func TestRoutingValidation(t *testing.T) {
 	if _, err := New(config.DefaultArborMem(), d); err == nil {
 		t.Error("an unknown routing mode must be rejected")
 	}
-	if s := newTestSystem(t, func(c *config.ArborMem, d *Deps) { d.Routing = "" }); !s.heuristicRouting() {
+	if s := newTestSystem(t, func(c *config.ArborMem, d *Deps) { d.Routing = "" }); !s.offline().routing {
 		t.Error("auto routing with rule-based operations must be heuristic")
 	}
 }

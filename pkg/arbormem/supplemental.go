@@ -14,18 +14,6 @@ import (
 	"github.com/arbor-eval/arbor/pkg/memory"
 )
 
-// onOffline resolves an offline-profile switch: "on", "off", or "auto"
-// (on exactly when the memory operations are rule-based).
-func (s *System) onOffline(v string) bool {
-	switch v {
-	case "on":
-		return true
-	case "off":
-		return false
-	}
-	return s.ext.Heuristic()
-}
-
 // detached reports a question that does not continue the conversation:
 // not asked within the hour after the last turn (LoCoMo dates its questions
 // at the last session's start), and not routed by a conversational cue

@@ -1,0 +1,51 @@
+package arbormem
+
+// The offline profile (docs/FIDELITY.md, "Offline profile"): what ArborMem
+// does beyond the paper's method when its memory operations are rule-based.
+// The paper's method assumes a chat model behind every memory operation and a
+// cross-encoder behind localization; the offline default has lexical rules
+// and a lexical reranker instead, whose signals are flatter and whose
+// output carries no topic of its own, so a few rules make up for them. Each
+// is a config key whose "auto" turns it on exactly with rule-based memory
+// operations: on the model path (extractors: chat) the method is the paper's.
+// The rules live in offline_routing.go and supplemental.go; localize, recall
+// and commit ask offline() once and call them only where it says so.
+
+// offlineProfile is the offline profile's switches for one system.
+type offlineProfile struct {
+	// routing: implicit continuation, the continuation guard, return and
+	// new-topic cues, resumption at a trajectory's latest state
+	// (arbormem.routing, or Deps.Routing).
+	routing bool
+	// supplementalFill: a question that does not continue the
+	// conversation reads supplemental turns first
+	// (arbormem.supplemental_fill).
+	supplementalFill bool
+	// factTopics: a rule-extracted fact that does not name its trajectory's
+	// topic is shown with it (the chat extractor writes facts that stand
+	// alone, as its prompt asks).
+	factTopics bool
+}
+
+// offline resolves the profile from the configuration and the memory
+// operations in use.
+func (s *System) offline() offlineProfile {
+	heur := s.ext.Heuristic()
+	p := offlineProfile{factTopics: heur}
+	switch s.deps.Routing {
+	case RoutingHeuristic:
+		p.routing = true
+	case RoutingPaper:
+		p.routing = false
+	default:
+		p.routing = heur
+	}
+	switch s.cfg.SupplementalFill {
+	case "on":
+		p.supplementalFill = true
+	case "off":
+	default:
+		p.supplementalFill = heur
+	}
+	return p
+}
