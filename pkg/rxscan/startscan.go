@@ -310,7 +310,9 @@ func (s *StartScan) Regexp() *regexp.Regexp { return s.re }
 // Search is FindAllStringIndex(text, n), also reporting whether the scan
 // gave way to the engine's own search past its read budget (for tests of
 // the budget).
-func (s *StartScan) Search(text string, n int) (matches [][]int, engine bool) { return s.scan(text, n, false) }
+func (s *StartScan) Search(text string, n int) (matches [][]int, engine bool) {
+	return s.scan(text, n, false)
+}
 
 // Derived start scans. For the extractors' cue regexps the candidate
 // positions are read off the regexp's syntax tree rather than written by
