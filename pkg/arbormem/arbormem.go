@@ -12,8 +12,21 @@
 // facts (with collision audit) and records.
 //
 // Every model-backed memory operation has a chat-backed implementation (the
-// paper's prompts, pkg/prompt/templates) and a rule-based one, so the system
-// runs offline; System.Heuristic says which is in use.
+// paper's prompts, pkg/prompt/templates) and a rule-based one
+// (pkg/arbormem/rules), behind the contract of pkg/arbormem/ops, so the
+// system runs offline; System.Heuristic says which is in use.
+//
+// # Reading the method against the paper
+//
+// The files follow the paper, each opening with the section it implements:
+// forest.go and store.go (§3.1, the memory state), localize.go (§4.2),
+// assemble.go, assemble_records.go and assemble_render.go (§4.3 and
+// appendix D's runtime assembly), commit.go and commit_prefetch.go (§4.4),
+// ops.go and ops_chat.go (appendix D's memory operations), variants.go
+// (appendix C.3) and snapshot.go (saved state, FORMAT.md). What the offline
+// default adds to the method is the offline profile, offline*.go: its
+// switches are resolved in one place (offline) and are all off on the model
+// path.
 //
 // # The scale of s_ce
 //

@@ -1,5 +1,10 @@
 package arbormem
 
+// Paper §4.4, online commit (eq. 4) and appendix A, "Memory Commit": a
+// completed interaction becomes a node under its localized parent, and the
+// memory-write operations update summaries, indexes, facts (with the
+// collision audit) and records.
+
 import (
 	"context"
 	"errors"

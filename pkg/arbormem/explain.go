@@ -1,5 +1,8 @@
 package arbormem
 
+// Not in the paper: `arbor explain`'s account of the forest and of one
+// localization decision.
+
 import (
 	"context"
 	"fmt"

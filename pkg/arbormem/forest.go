@@ -1,5 +1,9 @@
 package arbormem
 
+// Paper §3.1, the memory state S_t = (F_t, M_t): the conversation forest F_t
+// (nodes, parent edges, trajectories, the global interaction timeline).
+// The evidence store M_t is store.go.
+
 import (
 	"encoding/json"
 	"sort"

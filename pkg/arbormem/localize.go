@@ -1,5 +1,12 @@
 package arbormem
 
+// Paper §4.2, state localization: the priority cascade (explicit
+// continuation cue → the active state; explicit temporal-return cue → the
+// timeline; otherwise hybrid candidates reranked by the cross-encoder and
+// scored s = s_ce + s_key + s_rec + s_topic against τ, eq. 1–2), with the
+// candidate and scoring rules of appendix A and Table "Reference
+// implementation settings".
+
 import (
 	"context"
 	"fmt"

@@ -1,5 +1,9 @@
 package arbormem
 
+// Paper §3.1, the reusable evidence store M_t: atomic facts with their
+// revision links, and the structured records (artifacts, events, states)
+// of appendix A, with the lines they are shown as in the bundle.
+
 import (
 	"fmt"
 	"strconv"

@@ -1,5 +1,8 @@
 package arbormem
 
+// The episode's term vocabulary, which nodes, facts and turns keep as
+// numbers (for §4.2's keyword channel and §4.3's retrieval).
+
 import (
 	"slices"
 	"sync"

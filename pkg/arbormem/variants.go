@@ -1,5 +1,8 @@
 package arbormem
 
+// Paper appendix C.3, the component ablations and which of them are
+// answered from the reference instance's ingestion.
+
 import (
 	"fmt"
 	"strings"

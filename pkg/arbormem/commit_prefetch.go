@@ -1,5 +1,9 @@
 package arbormem
 
+// Paper §4.4, the commit's first round (every operation that needs only the
+// interaction), and the ingest pipelining arbor adds on the model path
+// (arbormem.prefetch; docs/FIDELITY.md).
+
 import (
 	"context"
 	"slices"

@@ -1,5 +1,8 @@
 package arbormem
 
+// Paper appendix D, the memory-write prompts through a chat model, each
+// reply parsed robustly and repaired once.
+
 import (
 	"bytes"
 	"context"

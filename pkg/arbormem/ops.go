@@ -1,5 +1,10 @@
 package arbormem
 
+// Paper appendix D, the memory operations: their contract (interfaces,
+// output schemas and limits) is pkg/arbormem/ops, below both
+// implementations: the paper's prompts through a chat model (ops_chat.go)
+// and the offline rules (pkg/arbormem/rules).
+
 import "github.com/arbor-eval/arbor/pkg/arbormem/ops"
 
 // The memory operations' contract lives in pkg/arbormem/ops, below both

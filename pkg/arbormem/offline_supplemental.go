@@ -1,5 +1,9 @@
 package arbormem
 
+// The offline profile's supplemental fill (arbormem.supplemental_fill;
+// offline.go): a question that does not continue the conversation reads
+// the turns that share its words and dates before the trajectory.
+
 import (
 	"math"
 	"regexp"

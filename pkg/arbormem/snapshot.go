@@ -1,5 +1,8 @@
 package arbormem
 
+// Snapshots: a System saved to and loaded from a folder (FORMAT.md). Not in
+// the paper, whose memory lives in one process.
+
 import (
 	"bufio"
 	"context"

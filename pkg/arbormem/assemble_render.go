@@ -1,5 +1,9 @@
 package arbormem
 
+// Paper appendix D, "Runtime assembly": the answer messages ArborMem lays
+// out itself (system anchor, current time, evidence blocks, the dynamic
+// answer-format lines).
+
 import (
 	"strconv"
 	"strings"

@@ -1,5 +1,10 @@
 package arbormem
 
+// Paper §4.3 and appendix A, structured evidence in the bundle: artifacts,
+// events and states retrieved for a question, [UpdateEvidence] pairs,
+// computations over events, and the topic-slot and bridge blocks of the
+// answer directives (appendix D).
+
 import (
 	"fmt"
 	"math"

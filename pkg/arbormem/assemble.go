@@ -1,5 +1,11 @@
 package arbormem
 
+// Paper §4.3, context assembly: Recall localizes a question and packs the
+// evidence bundle E_t under the answer-time budget: the root-to-parent
+// trajectory first, then supplemental turns, atomic facts (up to 10 at
+// similarity ≥ 0.4) and structured records (appendix A, "Context
+// Assembly").
+
 import (
 	"context"
 	"fmt"
