@@ -72,9 +72,12 @@ func ExplainContext(ctx context.Context, w io.Writer, sys *System, question *mem
 		} else {
 			parent := tr.Parent
 			if parent == "" {
-				parent = "(new root: no candidate exceeds τ)"
+				parent = "(new root)"
 			}
 			ew.printf("localization: step=%s parent=%s τ=%.2f s_ce=%s\n", tr.Path, parent, sys.cfg.Tau, sys.ceDescription())
+			for _, r := range tr.Rules {
+				ew.printf("  decided by: %s\n", r)
+			}
 			if qt := rules.ClassifyQuery(q.Text); len(qt.Anchors) > 0 {
 				ew.printf("topic anchors: %s\n", strings.Join(qt.Anchors, "; "))
 			}

@@ -32,7 +32,25 @@ type Decision struct {
 	Anchors []rules.Anchor
 	// Candidates are the scored candidates, best first ("scored" only).
 	Candidates []Scored
+	// Rules name, in order, every rule that made or changed the choice of
+	// Parent (the cascade step, τ, and each offline routing rule that
+	// applied), so that a trace says why a lower-scored node won.
+	Rules []string
 }
+
+// The rules a Decision names (Decision.Rules).
+const (
+	ruleEmpty        = "empty forest: a new root"
+	ruleContinuation = "explicit continuation cue: the active state (§4.2)"
+	ruleTemporal     = "explicit temporal-return cue: the node of the cued time window (§4.2)"
+	ruleAboveTau     = "highest score above τ: its node (eq. 2)"
+	ruleBelowTau     = "no candidate above τ: a new root (eq. 2)"
+	ruleNoCandidates = "no candidate from any channel: a new root"
+	ruleImplicit     = "offline routing: no cue, anchor, pause or session change leaves the active state (implicit continuation)"
+	ruleReturn       = "offline routing: a return cue takes the best supported candidate outside the active trajectory"
+	ruleNewTopic     = "offline routing: an announced new topic naming no known trajectory starts a new root"
+	ruleResumeLatest = "offline routing: a trajectory resumes at its latest node"
+)
 
 // Scored is one candidate with its score parts (eq. 1).
 type Scored struct {
@@ -80,7 +98,7 @@ func (c Scored) Total() float64 { return c.CE + c.Key + c.Rec + c.Topic }
 func (s *System) localize(ctx context.Context, text string, t time.Time, session string, query bool, qvec func() ([]float32, error), keyword bool) (*Decision, error) {
 	f := s.forest
 	if f.Len() == 0 {
-		return &Decision{Parent: -1, Path: "empty"}, nil
+		return &Decision{Parent: -1, Path: "empty", Rules: []string{ruleEmpty}}, nil
 	}
 	anchors := s.knownAnchors(rules.DetectAnchors(text))
 	d := &Decision{Parent: -1, Anchors: anchors}
@@ -90,13 +108,13 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	// of another trajectory (continuationGuard), because its cue detection
 	// is lexical.
 	if rules.ContinuationCue(text) && !(off.routing && s.continuationGuard(anchors, text)) {
-		d.Parent, d.Path = f.Active, "continuation"
+		d.Parent, d.Path, d.Rules = f.Active, "continuation", []string{ruleContinuation}
 		return d, nil
 	}
 	// (b) Explicit temporal-return cue: resolve through the timeline.
 	if tc, ok := rules.DetectTemporal(text, t); ok {
 		if seq, ok := s.resolveTemporal(tc, text); ok {
-			d.Parent, d.Path = seq, "temporal"
+			d.Parent, d.Path, d.Rules = seq, "temporal", []string{ruleTemporal}
 			return d, nil
 		}
 	}
@@ -106,7 +124,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 		cues = readRouteCues(text)
 	}
 	if off.routing && s.implicitContinuation(cues, t, session, query, anchors) {
-		d.Parent, d.Path = f.Active, "implicit"
+		d.Parent, d.Path, d.Rules = f.Active, "implicit", []string{ruleImplicit}
 		return d, nil
 	}
 	// (c) Hybrid candidate set, reranked and scored.
@@ -155,6 +173,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 		}
 	}
 	if len(from) == 0 {
+		d.Rules = []string{ruleNoCandidates}
 		return d, nil
 	}
 	seqs := make([]int, 0, len(from))
@@ -206,6 +225,9 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	// eq. 2: the argmax becomes the parent only if it strictly exceeds τ.
 	if best := d.Candidates[0]; best.Total() > s.cfg.Tau {
 		d.Parent = best.Seq
+		d.Rules = []string{ruleAboveTau}
+	} else {
+		d.Rules = []string{ruleBelowTau}
 	}
 	// Offline profile: the return and new-topic cues and the resumption of
 	// a trajectory at its latest state.
@@ -477,7 +499,7 @@ func (s *System) locKey(text string, t time.Time) string {
 
 // trace converts a decision to memory.Trace's form.
 func (s *System) traceOf(d *Decision) *memory.Trace {
-	tr := &memory.Trace{Localized: true, Path: d.Path}
+	tr := &memory.Trace{Localized: true, Path: d.Path, Rules: d.Rules}
 	if d.Parent >= 0 {
 		tr.Parent = s.forest.Nodes[d.Parent].ID()
 	}

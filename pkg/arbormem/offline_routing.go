@@ -1,6 +1,7 @@
 package arbormem
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -76,12 +77,17 @@ func (s *System) reroute(d *Decision, c *routeCues) {
 	case c.isReturn && (d.Parent < 0 || f.Nodes[d.Parent].Root == f.Nodes[f.Active].Root):
 		if seq, ok := s.returnTarget(d.Candidates, f.Nodes[f.Active].Root); ok {
 			d.Parent, d.Path = seq, "return"
+			d.Rules = append(d.Rules, ruleReturn)
 		}
 	case newRoot():
 		d.Parent = -1
+		d.Rules = append(d.Rules, ruleNewTopic)
 	}
 	if d.Parent >= 0 {
-		d.Parent = s.rootLatest[f.Nodes[d.Parent].Root]
+		if latest := s.rootLatest[f.Nodes[d.Parent].Root]; latest != d.Parent {
+			d.Rules = append(d.Rules, fmt.Sprintf("%s (%s, not %s)", ruleResumeLatest, f.Nodes[latest].ID(), f.Nodes[d.Parent].ID()))
+			d.Parent = latest
+		}
 	}
 }
 

@@ -117,6 +117,7 @@ func TestBrowser(t *testing.T) {
 			`<mark>Sycamore table</mark>`,                  // gold highlighted in an item
 			`id="trace-step">scored`,                       // cascade step
 			`id="trace-parent"><span class="src">s01-t002`, // chosen parent
+			`id="trace-rules">highest score above τ`,       // the rule that decided
 			`id="trace-branch"`, `s_ce`, `s_key`, `s_rec`, `s_topic`, `rerank raw`, `rerank p`, `rerank_raw`,
 		} {
 			if !strings.Contains(dom, want) {

@@ -101,8 +101,11 @@ type Trace struct {
 	// empty when a new root was chosen or the system does not localize.
 	Parent string `json:"parent,omitempty"`
 	// Localized is true when the system made a localization decision at all.
-	Localized  bool        `json:"localized"`
-	Path       string      `json:"path,omitempty"` // which cascade step decided: continuation, temporal, scored
+	Localized bool   `json:"localized"`
+	Path      string `json:"path,omitempty"` // which cascade step decided: continuation, temporal, scored
+	// Rules name, in order, every rule that made or changed the decision
+	// (the cascade step, τ, each offline routing rule that applied).
+	Rules      []string    `json:"rules,omitempty"`
 	Candidates []Candidate `json:"candidates,omitempty"`
 	// Channels is the token count each channel filled.
 	Channels map[Channel]int `json:"channels,omitempty"`

@@ -322,7 +322,8 @@ var ARBOR = (function () {
       h += '<dt>Localized</dt><dd>' + (tr.localized ? 'yes' : 'no') + '</dd>';
       if (tr.localized) {
         h += '<dt>Cascade step</dt><dd id="trace-step">' + esc(tr.path || '–') + '</dd>';
-        h += '<dt>Chosen parent</dt><dd id="trace-parent">' + (tr.parent ? '<span class="src">' + esc(tr.parent) + '</span>' : 'new root (no candidate above τ)') + '</dd>';
+        h += '<dt>Chosen parent</dt><dd id="trace-parent">' + (tr.parent ? '<span class="src">' + esc(tr.parent) + '</span>' : 'new root') + '</dd>';
+        if (tr.rules && tr.rules.length) h += '<dt>Decided by</dt><dd id="trace-rules">' + tr.rules.map(esc).join('<br>') + '</dd>';
       }
       if (b.branch && b.branch.length) h += '<dt>Branch path</dt><dd class="branch" id="trace-branch">' + b.branch.map(function (s) { return '<span class="src' + (gold[s] ? ' gold' : '') + '">' + esc(s) + '</span>'; }).join(' → ') + '</dd>';
       if (tr.channels) h += '<dt>Channels</dt><dd>' + Object.keys(tr.channels).sort().map(function (c) { return '<span class="chan">' + esc(c) + ' ' + tr.channels[c] + '</span>'; }).join(' ') + '</dd>';
