@@ -77,12 +77,7 @@ func (d *deps) factory(system, variant string) (memory.Factory, error) {
 		if err := arbormem.ApplyVariant(&acfg, variant); err != nil {
 			return nil, err
 		}
-		ad := arbormem.Deps{Embed: d.models.Embed, Rerank: d.models.Rerank, Tokens: d.models.Tokens,
-			Prompts: d.prompts, BranchMemEval: d.benchmark == "branchmemeval",
-			ModelReranker: !d.cfg.Models.Rerank.Local(), RerankLogits: d.models.RerankLogits}
-		if d.cfg.UseChat(acfg.Extractors) {
-			ad.Chat = d.models.Chat
-		}
+		ad := arbormem.DepsFor(d.cfg, acfg, d.models, d.prompts, d.benchmark == "branchmemeval")
 		return func(ctx context.Context, _ string) (memory.System, error) { return arbormem.New(acfg, ad) }, nil
 	default:
 		if variant != "" {

@@ -19,7 +19,8 @@ var arbor = Rules{
 		{"cmd", []string{"cmd"}},
 		// Run(Plan), dry-run plans, report, merge, explain, perf: the only
 		// place where datasets, systems, answerers and scorers meet.
-		{"runners", []string{"runners"}},
+		// arbor serve, a service beside the runners: the same memory, live.
+		{"runners", []string{"runners", "serve"}},
 		// The speaking fake endpoint: answers every prompt with the offline
 		// rules, so it stands above everything whose replies it imitates.
 		{"fake", []string{"fake"}},

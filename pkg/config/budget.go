@@ -14,7 +14,7 @@ const PaperBudget32K = 30968
 
 // budgetKeys are the config keys that hold token budgets and so accept the
 // same spellings as --budget ("4k", "32k") in a file and in ARBOR_* variables.
-var budgetKeys = []string{"answer.budget", "arbormem.branch_budget"}
+var budgetKeys = []string{"answer.budget", "arbormem.branch_budget", "serve.budget"}
 
 // ParseBudget reads a token budget: a plain positive count, or nK meaning
 // n×1024, except 32K, which is the paper's exact 30,968. Zero and negative

@@ -35,6 +35,7 @@ type Config struct {
 	Baselines Baselines `mapstructure:"baselines" yaml:"baselines"`
 	Bridges   Bridges   `mapstructure:"bridges" yaml:"bridges"`
 	Report    Report    `mapstructure:"report" yaml:"report"`
+	Serve     Serve     `mapstructure:"serve" yaml:"serve"`
 	// PromptsDir overrides prompt templates file by file (<name>.tmpl).
 	PromptsDir string `mapstructure:"prompts_dir" yaml:"prompts_dir"`
 	// Source names where the config came from (file path or "embedded").
@@ -518,6 +519,9 @@ func cleanDecodeErr(err error) error {
 
 // resolve validates the config and reads API keys from the environment.
 func (c *Config) resolve() error {
+	if err := c.Serve.resolve(); err != nil {
+		return err
+	}
 	for _, nr := range c.Models.Roles() {
 		name, r := nr.Name, nr.Role
 		switch r.Provider {

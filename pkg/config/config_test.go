@@ -136,6 +136,12 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatal(c.Run.Bundles)
 			}
 		}
+	case key == "serve.tokens":
+		return "[{token: t0ken, scopes: [alice]}]", func(c *Config) {
+			if len(c.Serve.Tokens) != 1 || c.Serve.Tokens[0].Token.Reveal() != "t0ken" || c.Serve.Tokens[0].Scopes[0] != "alice" {
+				t.Fatalf("serve.tokens = %+v", c.Serve.Tokens)
+			}
+		}
 	case key == "judge.mode":
 		return "lexical", func(c *Config) {
 			if c.Judge.Mode != "lexical" {

@@ -67,7 +67,7 @@ func (c *ChatClient) chat(ctx context.Context, req ChatRequest) (ChatResponse, e
 	}
 	ex := &exchange{patch: patch}
 	ctx = withExchange(ctx, ex)
-	st := chatStream{start: time.Now()}
+	st := chatStream{start: time.Now(), onDelta: req.OnDelta}
 	stream, err := c.oc.CreateChatCompletionStream(ctx, oreq)
 	if err != nil {
 		return ChatResponse{}, openaiErr(ctx, ex, err)
@@ -211,6 +211,7 @@ type streamChunk struct {
 // chatStream accumulates chunks into a ChatResponse.
 type chatStream struct {
 	start      time.Time
+	onDelta    func(string)
 	content    strings.Builder
 	reasoning  strings.Builder
 	resp       ChatResponse
@@ -248,6 +249,9 @@ func (s *chatStream) add(raw []byte, now time.Time) error {
 		}
 		s.content.WriteString(c.Delta.Content)
 		s.reasoning.WriteString(r)
+		if s.onDelta != nil && c.Delta.Content != "" {
+			s.onDelta(c.Delta.Content)
+		}
 		if c.FinishReason != "" {
 			s.resp.FinishReason = c.FinishReason
 		}

@@ -33,6 +33,11 @@ type ChatRequest struct {
 	Purpose string `json:"-"`
 	// ForceCache caches the reply even when Temperature > 0.
 	ForceCache bool `json:"-"`
+	// OnDelta, when set, receives the reply's content as it streams in,
+	// piece by piece (arbor serve relays it). It is not sent and not part of
+	// the cache key; a cached reply is not replayed through it, and a call
+	// retried after a failure may deliver the pieces of a second attempt.
+	OnDelta func(content string) `json:"-"`
 }
 
 // ChatResponse is the result of one (streamed) chat call.
