@@ -102,6 +102,7 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.AddSelection(selectionOf(&p, eps, src.available))
 	if src.subset != nil {
 		if err := writeSubset(dir, p.Benchmark, src.subset, p.Log); err != nil {
 			return nil, err
@@ -128,11 +129,16 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	defer r.bundles.close()
 
 	jobs, total, done := r.jobs(eps)
-	// A run with nothing to do leaves its manifest as it is.
 	if len(jobs) > 0 || !manifestReadable(dir) {
+		m.Updated = time.Now().UTC()
 		if err := record.WriteManifest(dir, m); err != nil {
 			return nil, err
 		}
+	} else if m, err = recordSelection(dir, m.Latest()); err != nil {
+		// A run with nothing to do leaves its manifest as it was (a forced
+		// resume must not claim the old samples for its config) but for
+		// its selection, which is what its tables cover.
+		return nil, err
 	}
 	// The bar counts answers and commits alike: on LongMemEval hundreds of
 	// commits come before each question. Under -v the log lines are the
@@ -175,6 +181,7 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	ro.Tables = p.Tables
+	ro.Selection = m.Latest()
 	o, err := Report(dir, p.Out, ro)
 	if err != nil {
 		return nil, err
@@ -230,6 +237,8 @@ type source struct {
 	// subset is the sampled or pinned subset before sharding and limits;
 	// nil without one.
 	subset []header
+	// available is the number of episodes the dataset offered.
+	available int
 }
 
 // index reads every episode's header and applies the plan's selection
@@ -261,6 +270,7 @@ func (s *source) index(ctx context.Context) ([]header, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.available = len(hs)
 	sel, subset, err := selectHeaders(p, hs)
 	if err != nil {
 		return nil, err

@@ -72,10 +72,14 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 	}
 	kind, bench := "eval", ""
 	reserve := 0.0
-	if m, err := record.ReadManifest(dir); err == nil {
+	m, merr := record.ReadManifest(dir)
+	if merr == nil {
 		kind, bench = m.Kind, m.Benchmark
 		reserve, _ = configNumber(m.Config, "arbormem", "evidence_reserve")
+	} else {
+		m = nil
 	}
+	samples, episodes, selNote := selectSamples(m, o, samples, episodes, out, filepath.Base(dir))
 	if bench == "" && len(samples) > 0 {
 		bench = samples[0].Benchmark
 	}
@@ -84,6 +88,11 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 		tdir = filepath.Join(dir, "tables")
 	}
 	ts := tablesFor(kind, bench, samples, episodes, o.Stats)
+	if selNote != "" {
+		for i := range ts {
+			ts[i].t.Notes = append(ts[i].t.Notes, selNote)
+		}
+	}
 	if reserve > 0 {
 		for i := range ts {
 			if strings.HasPrefix(ts[i].name, "budget-") {

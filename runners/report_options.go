@@ -26,6 +26,12 @@ type ReportOptions struct {
 	Tables string
 	// OutDir is where the tables are written; "" is the run's tables/.
 	OutDir string
+	// Selection restricts the tables to one command's selection (Run sets
+	// its own); nil takes the manifest's latest selection.
+	Selection *record.Selection
+	// Union tables every sample of a folder written by several selections
+	// (arbor report --union).
+	Union bool
 }
 
 // DefaultReportOptions are configs/default.yaml's report settings.
