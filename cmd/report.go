@@ -121,8 +121,9 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 }
 
 // addCIFlags registers the table-statistics flags of commands that print
-// tables (config keys report.ci and report.resamples).
+// tables (config keys report.ci, report.resamples and report.interval).
 func addCIFlags(c *cobra.Command) {
 	c.Flags().String("ci", "off", "confidence intervals in Markdown/LaTeX tables: off, pm (68.4 ± 4.1) or interval (68.4 [64.2, 72.6]); JSON/CSV always carry them")
 	c.Flags().Int("resamples", 10000, "bootstrap resamples and Monte-Carlo permutations per cell or comparison")
+	c.Flags().String("interval", "studentized", "bootstrap interval (and the paired p-value read off the same resamples): studentized, percentile or basic")
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/arbor-eval/arbor/pkg/record"
@@ -242,8 +243,29 @@ func readRun(dir string) ([]record.Sample, []record.EpisodeStat, error) {
 		return nil, nil, err
 	}
 	// A record redone by --retry-errors is appended after the failed one
-	// it supersedes: only the latest record of each key counts.
-	return record.Latest(samples, record.Sample.Key), record.Latest(episodes, record.EpisodeStat.Key), nil
+	// it supersedes: only the latest record of each key counts. The logs'
+	// line order depends on concurrency and resumes; tables must not, so
+	// records are ordered by key before anything is computed from them.
+	samples, episodes = record.Latest(samples, record.Sample.Key), record.Latest(episodes, record.EpisodeStat.Key)
+	sortByKey(samples, record.Sample.Key)
+	sortByKey(episodes, record.EpisodeStat.Key)
+	return samples, episodes, nil
+}
+
+// sortByKey orders records by key (keys are unique after record.Latest).
+func sortByKey[T any](recs []T, key func(T) string) {
+	idx := make([]int, len(recs))
+	ks := make([]string, len(recs))
+	for i, r := range recs {
+		ks[i] = key(r)
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return ks[idx[a]] < ks[idx[b]] })
+	sorted := make([]T, len(recs))
+	for i, j := range idx {
+		sorted[i] = recs[j]
+	}
+	copy(recs, sorted)
 }
 
 // writeTables writes each table in every format under tdir and prints the

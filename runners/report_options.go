@@ -49,8 +49,9 @@ func ReportOptionsFrom(cfg *config.Config) (ReportOptions, error) {
 	}
 	return ReportOptions{
 		Stats: scoring.StatsOptions{
-			Options: stats.Options{Resamples: r.Resamples, Level: r.Level, Seed: uint64(cfg.Run.Seed), Interval: r.Interval},
-			Cluster: r.Cluster.Units(),
+			Options:     stats.Options{Resamples: r.Resamples, Level: r.Level, Seed: uint64(cfg.Run.Seed), Interval: r.Interval},
+			Cluster:     r.Cluster.Units(),
+			MinClusters: r.MinClusters,
 		},
 		CIForm: form,
 	}, nil

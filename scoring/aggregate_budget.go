@@ -242,7 +242,7 @@ func BudgetPlot(samples []record.Sample, metric Metric, st ...StatsOptions) tabl
 				s.X = append(s.X, float64(b))
 				s.Y = append(s.Y, *v)
 				if withCI {
-					iv := o.interval(ob[b][sys])
+					iv, _ := o.interval(ob[b][sys])
 					s.Lo, s.Hi = append(s.Lo, iv.Lo*100), append(s.Hi, iv.Hi*100)
 				}
 			}
