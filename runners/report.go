@@ -151,7 +151,8 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 	if budgets(samples) > 1 {
 		ts = append(ts,
 			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy, st...), kind == "sweep"},
-			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall, st...), false})
+			// sweep budgets' help promises the recall table beside accuracy.
+			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall, st...), kind == "sweep"})
 		if bench != "branchmemeval" {
 			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall, st...), false})
 		}
