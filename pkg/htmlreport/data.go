@@ -30,7 +30,7 @@ type runMeta struct {
 	BudgetLabels   map[int]string    `json:"budget_labels,omitempty"`
 	CategoryLabels map[string]string `json:"category_labels,omitempty"`
 	Variants       []string          `json:"variants"`
-	Bundles    bool         `json:"bundles"`
+	Bundles        bool              `json:"bundles"`
 }
 
 // systemMeta names one system's sample data file.
