@@ -58,6 +58,9 @@ type run struct {
 	// of commits, and a bar counting questions alone would sit still.
 	toIngest int
 	ingested atomic.Int64
+	// planned counts each system's units still to do (commits and
+	// answers), for the progress bar's cost-weighted ETA.
+	planned map[string]int
 	// fp is the config fingerprint every new sample records.
 	fp string
 }
@@ -146,6 +149,9 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	r.bar = progress.New(p.Log, fmt.Sprintf("%s %s", p.Kind, p.Benchmark), total+r.toIngest, p.Config.Run.Progress && !p.Config.Run.Verbose)
 	if done > 0 {
 		r.bar.Skip(done, fmt.Sprintf("(resumed %d)", done))
+	}
+	for sys, n := range r.planned {
+		r.bar.Plan(sys, n)
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.workers())
@@ -427,6 +433,7 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 								done++
 							} else {
 								missing = true
+								r.addWork(sys, 1)
 							}
 						}
 					}
@@ -434,11 +441,20 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 				if missing {
 					jobs[h.id] = append(jobs[h.id], job{system: sys, build: build, variants: vs})
 					r.toIngest += h.interactions
+					r.addWork(sys, h.interactions)
 				}
 			}
 		}
 	}
 	return jobs, total, done
+}
+
+// addWork adds n units of sys to the work the bar's ETA weighs.
+func (r *run) addWork(sys string, n int) {
+	if r.planned == nil {
+		r.planned = map[string]int{}
+	}
+	r.planned[sys] += n
 }
 
 // groupVariants maps each construction-time variant to the variants that can
@@ -508,10 +524,11 @@ func (r *run) replay(ctx context.Context, j job) error {
 				commitErr = fmt.Errorf("%s: %w", j.system, err) // systems name the interaction themselves
 			}
 		}
-		ingest += time.Since(t0)
+		took := time.Since(t0)
+		ingest += took
 		committed = append(committed, in.ID)
 		r.ingested.Add(1)
-		r.bar.Add(1, r.status())
+		r.bar.Work(j.system, 1, took, r.status())
 	}
 	for i, st := range j.ep.Steps {
 		if err := ctx.Err(); err != nil {
@@ -716,7 +733,7 @@ func (r *run) progress(s record.Sample) {
 		r.bar.Skip(1, r.status()) // instant: it must not speed up the ETA
 		return
 	}
-	r.bar.Add(1, r.status())
+	r.bar.Work(s.System, 1, time.Duration(s.Latency.FullQuery*float64(time.Second)), r.status())
 }
 
 // fromCache reports whether every model call of a sample was a cache hit

@@ -94,6 +94,11 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 			ts[i].t.Notes = append(ts[i].t.Notes, selNote)
 		}
 	}
+	if fake := fakeNote(m); fake != "" {
+		for i := range ts {
+			ts[i].t.Caption = strings.TrimSpace(ts[i].t.Caption + " " + fake)
+		}
+	}
 	if reserve > 0 {
 		for i := range ts {
 			if strings.HasPrefix(ts[i].name, "budget-") {
