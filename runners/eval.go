@@ -58,6 +58,9 @@ type run struct {
 	// of commits, and a bar counting questions alone would sit still.
 	toIngest int
 	ingested atomic.Int64
+	// planned counts each system's units still to do (commits and
+	// answers), for the progress bar's cost-weighted ETA.
+	planned map[string]int
 	// fp is the config fingerprint every new sample records.
 	fp string
 }
@@ -102,6 +105,7 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.AddSelection(selectionOf(&p, eps, src.available))
 	if src.subset != nil {
 		if err := writeSubset(dir, p.Benchmark, src.subset, p.Log); err != nil {
 			return nil, err
@@ -128,11 +132,16 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	defer r.bundles.close()
 
 	jobs, total, done := r.jobs(eps)
-	// A run with nothing to do leaves its manifest as it is.
 	if len(jobs) > 0 || !manifestReadable(dir) {
+		m.Updated = time.Now().UTC()
 		if err := record.WriteManifest(dir, m); err != nil {
 			return nil, err
 		}
+	} else if m, err = recordSelection(dir, m.Latest()); err != nil {
+		// A run with nothing to do leaves its manifest as it was (a forced
+		// resume must not claim the old samples for its config) but for
+		// its selection, which is what its tables cover.
+		return nil, err
 	}
 	// The bar counts answers and commits alike: on LongMemEval hundreds of
 	// commits come before each question. Under -v the log lines are the
@@ -140,6 +149,9 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	r.bar = progress.New(p.Log, fmt.Sprintf("%s %s", p.Kind, p.Benchmark), total+r.toIngest, p.Config.Run.Progress && !p.Config.Run.Verbose)
 	if done > 0 {
 		r.bar.Skip(done, fmt.Sprintf("(resumed %d)", done))
+	}
+	for sys, n := range r.planned {
+		r.bar.Plan(sys, n)
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.workers())
@@ -175,6 +187,7 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	ro.Tables = p.Tables
+	ro.Selection = m.Latest()
 	o, err := Report(dir, p.Out, ro)
 	if err != nil {
 		return nil, err
@@ -230,6 +243,8 @@ type source struct {
 	// subset is the sampled or pinned subset before sharding and limits;
 	// nil without one.
 	subset []header
+	// available is the number of episodes the dataset offered.
+	available int
 }
 
 // index reads every episode's header and applies the plan's selection
@@ -261,6 +276,7 @@ func (s *source) index(ctx context.Context) ([]header, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.available = len(hs)
 	sel, subset, err := selectHeaders(p, hs)
 	if err != nil {
 		return nil, err
@@ -417,6 +433,7 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 								done++
 							} else {
 								missing = true
+								r.addWork(sys, 1)
 							}
 						}
 					}
@@ -424,11 +441,20 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 				if missing {
 					jobs[h.id] = append(jobs[h.id], job{system: sys, build: build, variants: vs})
 					r.toIngest += h.interactions
+					r.addWork(sys, h.interactions)
 				}
 			}
 		}
 	}
 	return jobs, total, done
+}
+
+// addWork adds n units of sys to the work the bar's ETA weighs.
+func (r *run) addWork(sys string, n int) {
+	if r.planned == nil {
+		r.planned = map[string]int{}
+	}
+	r.planned[sys] += n
 }
 
 // groupVariants maps each construction-time variant to the variants that can
@@ -498,10 +524,11 @@ func (r *run) replay(ctx context.Context, j job) error {
 				commitErr = fmt.Errorf("%s: %w", j.system, err) // systems name the interaction themselves
 			}
 		}
-		ingest += time.Since(t0)
+		took := time.Since(t0)
+		ingest += took
 		committed = append(committed, in.ID)
 		r.ingested.Add(1)
-		r.bar.Add(1, r.status())
+		r.bar.Work(j.system, 1, took, r.status())
 	}
 	for i, st := range j.ep.Steps {
 		if err := ctx.Err(); err != nil {
@@ -706,7 +733,7 @@ func (r *run) progress(s record.Sample) {
 		r.bar.Skip(1, r.status()) // instant: it must not speed up the ETA
 		return
 	}
-	r.bar.Add(1, r.status())
+	r.bar.Work(s.System, 1, time.Duration(s.Latency.FullQuery*float64(time.Second)), r.status())
 }
 
 // fromCache reports whether every model call of a sample was a cache hit

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/arbor-eval/arbor/pkg/record"
@@ -72,10 +73,14 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 	}
 	kind, bench := "eval", ""
 	reserve := 0.0
-	if m, err := record.ReadManifest(dir); err == nil {
+	m, merr := record.ReadManifest(dir)
+	if merr == nil {
 		kind, bench = m.Kind, m.Benchmark
 		reserve, _ = configNumber(m.Config, "arbormem", "evidence_reserve")
+	} else {
+		m = nil
 	}
+	samples, episodes, selNote := selectSamples(m, o, samples, episodes, out, filepath.Base(dir))
 	if bench == "" && len(samples) > 0 {
 		bench = samples[0].Benchmark
 	}
@@ -84,6 +89,16 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 		tdir = filepath.Join(dir, "tables")
 	}
 	ts := tablesFor(kind, bench, samples, episodes, o.Stats)
+	if selNote != "" {
+		for i := range ts {
+			ts[i].t.Notes = append(ts[i].t.Notes, selNote)
+		}
+	}
+	if fake := fakeNote(m); fake != "" {
+		for i := range ts {
+			ts[i].t.Caption = strings.TrimSpace(ts[i].t.Caption + " " + fake)
+		}
+	}
 	if reserve > 0 {
 		for i := range ts {
 			if strings.HasPrefix(ts[i].name, "budget-") {
@@ -141,7 +156,8 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 	if budgets(samples) > 1 {
 		ts = append(ts,
 			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy, st...), kind == "sweep"},
-			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall, st...), false})
+			// sweep budgets' help promises the recall table beside accuracy.
+			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall, st...), kind == "sweep"})
 		if bench != "branchmemeval" {
 			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall, st...), false})
 		}
@@ -233,8 +249,29 @@ func readRun(dir string) ([]record.Sample, []record.EpisodeStat, error) {
 		return nil, nil, err
 	}
 	// A record redone by --retry-errors is appended after the failed one
-	// it supersedes: only the latest record of each key counts.
-	return record.Latest(samples, record.Sample.Key), record.Latest(episodes, record.EpisodeStat.Key), nil
+	// it supersedes: only the latest record of each key counts. The logs'
+	// line order depends on concurrency and resumes; tables must not, so
+	// records are ordered by key before anything is computed from them.
+	samples, episodes = record.Latest(samples, record.Sample.Key), record.Latest(episodes, record.EpisodeStat.Key)
+	sortByKey(samples, record.Sample.Key)
+	sortByKey(episodes, record.EpisodeStat.Key)
+	return samples, episodes, nil
+}
+
+// sortByKey orders records by key (keys are unique after record.Latest).
+func sortByKey[T any](recs []T, key func(T) string) {
+	idx := make([]int, len(recs))
+	ks := make([]string, len(recs))
+	for i, r := range recs {
+		ks[i] = key(r)
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return ks[idx[a]] < ks[idx[b]] })
+	sorted := make([]T, len(recs))
+	for i, j := range idx {
+		sorted[i] = recs[j]
+	}
+	copy(recs, sorted)
 }
 
 // writeTables writes each table in every format under tdir and prints the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/arbor-eval/arbor/pkg/htmlreport"
 	"github.com/arbor-eval/arbor/pkg/record"
+	"github.com/arbor-eval/arbor/scoring"
 )
 
 // ReportHTML rebuilds each run's tables and plots (as Report does, into the
@@ -33,7 +34,13 @@ func ReportHTML(dirs []string, outDir string, out io.Writer) (*htmlreport.Stats,
 			return nil, fmt.Errorf("report %s: %w", dir, err)
 		}
 		run := htmlreport.Run{Dir: dir, Manifest: m, Samples: o.Samples, Episodes: o.Episodes,
-			Bundles: filepath.Join(dir, "bundles.jsonl"), Texts: filepath.Join(dir, "bundle-texts.jsonl")}
+			Bundles: filepath.Join(dir, "bundles.jsonl"), Texts: filepath.Join(dir, "bundle-texts.jsonl"),
+			BudgetLabel: scoring.BudgetLabel}
+		bench, _ := m["benchmark"].(string)
+		if bench == "" && len(o.Samples) > 0 {
+			bench = o.Samples[0].Benchmark
+		}
+		run.CategoryLabel = func(c string) string { return scoring.CategoryLabel(bench, c) }
 		for _, t := range ts {
 			run.Tables = append(run.Tables, htmlreport.Table{Name: t.name, Table: t.t})
 		}

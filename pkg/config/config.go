@@ -204,7 +204,9 @@ type Run struct {
 // name maps to a key in flagKeys. Unknown keys and wrong types are errors that
 // name the key and the source.
 //
-// With file "", ARBOR_CONFIG names the file. ARBOR_* variables that match
+// With file "", ARBOR_CONFIG names the file. A shipped config named by its
+// repository path (configs/a800.yaml) is read from the binary when the
+// working directory has no such file. ARBOR_* variables that match
 // no key are errors, as unknown keys in a file are.
 func Load(file string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, error) {
 	if file == "" {
@@ -213,7 +215,7 @@ func Load(file string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, 
 	if file == "" {
 		return LoadYAML(nil, "", fs, flagKeys)
 	}
-	b, err := os.ReadFile(file)
+	b, err := readConfigFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", file, err)
 	}

@@ -55,6 +55,12 @@ type Manifest struct {
 	// repaired and unparsed replies, ingest errors, unparsed judge replies,
 	// failed samples); empty before a run finishes.
 	Degraded []SystemDegraded `json:"degraded,omitempty"`
+	// Selections lists, oldest first, each distinct selection of episodes,
+	// questions, systems, budgets and variants that a command wrote into
+	// the folder, with the latest command that made it. Reports table the
+	// latest one unless asked for the union; empty in runs made before
+	// selections were recorded and in merged runs (every sample counts).
+	Selections []Selection `json:"selections,omitempty"`
 }
 
 // Contribution is one config that contributed samples to a run.
