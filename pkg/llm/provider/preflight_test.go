@@ -3,11 +3,11 @@ package provider
 import (
 	"context"
 	"net"
-	"strings"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
