@@ -538,6 +538,10 @@ func (r *run) replay(ctx context.Context, j job) error {
 					// recorded as an error sample, resuming would skip it.
 					return err
 				}
+				// A recorded sample is skipped on resume, so its replies
+				// must be in the cache before it is: a kill between the two
+				// would otherwise leave replies that a re-run asks for again.
+				r.d.models.Cache.Sync()
 				if err := r.samples.write(s); err != nil {
 					return err
 				}
@@ -562,6 +566,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 	}
 	stat.Degraded = degradedOf(sys, commitErrs)
 	localization(&stat, j.ep, sys, committed)
+	r.d.models.Cache.Sync() // as for samples: the episode's replies before its record
 	return r.episodes.write(stat)
 }
 
