@@ -529,7 +529,10 @@ func (r *run) replay(ctx context.Context, j job) error {
 		}
 		for _, v := range j.variants {
 			for _, b := range p.Budgets {
-				if r.samples.done(r.key(j.ep.ID, q.ID, j.system, v, b)) {
+				if key := r.key(j.ep.ID, q.ID, j.system, v, b); r.samples.done(key) {
+					if err := r.recallAgain(ctx, j, sys, q, v, b, key); err != nil {
+						return err
+					}
 					continue
 				}
 				s, bundle := r.answer(ctx, j, sys, q, v, b, lat)
@@ -542,10 +545,14 @@ func (r *run) replay(ctx context.Context, j job) error {
 				// must be in the cache before it is: a kill between the two
 				// would otherwise leave replies that a re-run asks for again.
 				r.d.models.Cache.Sync()
-				if err := r.samples.write(s); err != nil {
+				// The bundle before its sample: a kill between the two
+				// leaves a bundle whose sample is made again (and its
+				// bundle superseded), never a recorded sample that resume
+				// skips without its bundle.
+				if err := r.bundles.write(s, q, bundle, sys); err != nil {
 					return err
 				}
-				if err := r.bundles.write(s, q, bundle, sys); err != nil {
+				if err := r.samples.write(s); err != nil {
 					return err
 				}
 				r.progress(s)
@@ -568,6 +575,32 @@ func (r *run) replay(ctx context.Context, j job) error {
 	localization(&stat, j.ep, sys, committed)
 	r.d.models.Cache.Sync() // as for samples: the episode's replies before its record
 	return r.episodes.write(stat)
+}
+
+// recallAgain makes the recall of a sample recorded by an earlier run,
+// which resume does not answer again. A system may keep what a recall
+// computed for the commit that follows it (ArborMem reuses the question's
+// localization when the question's own interaction is committed); without
+// the recall that commit would make those calls itself, moving them into
+// the episode's ingest cost and the memory off the state an uninterrupted
+// run reaches. Its calls were counted in the recorded sample, so they are
+// not counted again. The recall also completes a bundle that a run killed
+// between a sample and its bundle (before bundles were written first) or
+// a bundle write that failed left missing.
+func (r *run) recallAgain(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, key string) error {
+	qctx, _ := llm.WithUsage(ctx)
+	query := memory.Query{ID: q.ID, Text: q.Text, Time: q.Time, Budget: budget, Benchmark: r.plan.Benchmark}
+	if variant != j.build {
+		query.Variant = variant
+	}
+	bundle, err := sys.Recall(qctx, query)
+	if err != nil || ctx.Err() != nil {
+		return ctx.Err() // a failed recall changes nothing: the sample stands
+	}
+	if r.bundles == nil || r.bundles.Has(key) || r.samples.failedBefore[key] {
+		return nil
+	}
+	return r.bundles.write(r.baseSample(j, q, variant, budget), q, &bundle, sys)
 }
 
 // prefetchNext lets sys start on the interaction of steps[i+1] (when that

@@ -114,6 +114,7 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 	}
 	if out != nil {
 		fmt.Fprintf(out, "results: %s (tables in %s)\n", dir, tdir)
+		warnMissingBundles(out, dir, samples)
 	}
 	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, ts, nil
 }

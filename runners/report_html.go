@@ -40,6 +40,7 @@ func ReportHTML(dirs []string, outDir string, out io.Writer) (*htmlreport.Stats,
 		if run.Plots, err = readPlots(filepath.Join(dir, "tables")); err != nil {
 			return nil, err
 		}
+		warnMissingBundles(out, dir, o.Samples)
 		runs = append(runs, run)
 		all, episodes = append(all, o.Samples...), append(episodes, o.Episodes...)
 	}
