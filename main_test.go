@@ -132,6 +132,7 @@ func sameRun(t *testing.T, got, want string) {
 	if len(diff) > 0 {
 		t.Errorf("%s has other samples than %s:\n%s", got, want, strings.Join(diff, "\n"))
 	}
+	sameBundles(t, got)
 	files, _ := filepath.Glob(filepath.Join(want, "tables", "*.md"))
 	if len(files) == 0 {
 		t.Fatalf("%s has no tables", want)
@@ -151,6 +152,36 @@ func sameRun(t *testing.T, got, want string) {
 		if err := errors.Join(errA, errB); err != nil || !bytes.Equal(a, b) {
 			t.Errorf("tables/%s differs (%v):\n--- %s ---\n%s\n--- %s ---\n%s", name, err, got, a, want, b)
 		}
+	}
+}
+
+// sameBundles fails unless every sample of run folder dir answered without
+// error has its bundle in bundles.jsonl (when the run records bundles).
+func sameBundles(t *testing.T, dir string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "bundles.jsonl"))
+	if err != nil {
+		return // run.bundles: off
+	}
+	have := map[string]bool{}
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		var rec record.Bundle
+		if strings.HasSuffix(line, "\n") && json.Unmarshal([]byte(line), &rec) == nil {
+			have[rec.Key()] = true
+		}
+	}
+	ss, err := record.ReadLog[record.Sample](filepath.Join(dir, "samples.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := 0
+	for _, s := range ss {
+		if s.Error == "" && !have[s.Key()] {
+			missing++
+		}
+	}
+	if missing > 0 {
+		t.Errorf("%s: %d of %d samples have no bundle", dir, missing, len(ss))
 	}
 }
 
