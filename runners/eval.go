@@ -98,6 +98,7 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	defer lock.Unlock()
+	record.RemoveStaleTemps(dir) // a killed run's half-written manifest or subset
 	m, err := newManifest(dir, &p, d, statsOf(src.subset).Questions)
 	if err != nil {
 		return nil, err
