@@ -60,6 +60,8 @@ type run struct {
 	ingested atomic.Int64
 	// fp is the config fingerprint every new sample records.
 	fp string
+	// deadOnce says once that a model role was given up.
+	deadOnce sync.Once
 }
 
 // Run executes the plan: replays every selected episode through every
@@ -142,6 +144,27 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if done > 0 {
 		r.bar.Skip(done, fmt.Sprintf("(resumed %d)", done))
 	}
+	// While every endpoint of a role fails, no answer or commit moves the
+	// bar; this keeps its line saying so (and its rate, hence its ETA,
+	// falling) until the role recovers or is given up.
+	stopTicker := make(chan struct{})
+	var ticking sync.WaitGroup
+	ticking.Add(1)
+	go func() {
+		defer ticking.Done()
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopTicker:
+				return
+			case <-t.C:
+				if r.d.models.Failing() != "" {
+					r.bar.Add(0, r.status())
+				}
+			}
+		}
+	}()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.workers())
 	// Episodes are decoded again and handed to the workers as they come:
@@ -158,6 +181,8 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err == nil && serr != nil {
 		err = serr
 	}
+	close(stopTicker)
+	ticking.Wait()
 	r.bar.Finish()
 	if p.Config.Run.Verbose && len(d.models.Metrics.Rows()) > 0 {
 		_ = d.models.Metrics.WriteTable(p.Log)
@@ -471,6 +496,9 @@ func (r *run) replay(ctx context.Context, j job) error {
 	}
 	stat := record.EpisodeStat{Benchmark: p.Benchmark, Episode: j.ep.ID, System: j.system, Variant: j.build,
 		Heuristic: r.d.heuristics(j.system)}
+	if err := r.d.models.Dead(); err != nil {
+		return r.failDead(j, stat, err)
+	}
 	ingCtx, ingUsage := llm.WithUsage(ctx)
 	sys, err := factory(ingCtx, j.ep.ID)
 	if err != nil {
@@ -507,6 +535,11 @@ func (r *run) replay(ctx context.Context, j job) error {
 	for i, st := range j.ep.Steps {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if err := r.d.models.Dead(); err != nil {
+			// Spending the rest of the episode on fallbacks and failed
+			// answers would take minutes and measure nothing.
+			return r.failDead(j, stat, err)
 		}
 		if st.Interaction != nil {
 			prefetchNext(ingCtx, sys, j.ep.Steps, i)
@@ -613,6 +646,18 @@ func prefetchNext(ctx context.Context, sys memory.System, steps []datasets.Step,
 		return
 	}
 	p.Prefetch(ctx, *steps[i+1].Interaction)
+}
+
+// failDead records what is left of job j as errors once a model role has
+// been given up (every endpoint failing for retry.dead_after): the
+// remaining questions become error samples at once and the episode record
+// an error, so that --retry-errors redoes them when the endpoints are back.
+// The first call says so on the log.
+func (r *run) failDead(j job, stat record.EpisodeStat, cause error) error {
+	r.deadOnce.Do(func() {
+		fmt.Fprintf(r.plan.Log, "error: %v; the remaining questions are recorded as errors; once the endpoints are back, run the same command with --retry-errors\n", cause)
+	})
+	return r.failEpisode(j, stat, cause)
 }
 
 func (r *run) failEpisode(j job, stat record.EpisodeStat, cause error) error {
@@ -778,6 +823,9 @@ func (r *run) status() string {
 	}
 	if r.toIngest > 0 {
 		s += fmt.Sprintf(" · ingested %d/%d", r.ingested.Load(), r.toIngest)
+	}
+	if f := r.d.models.Failing(); f != "" {
+		s += " · " + f
 	}
 	return s
 }

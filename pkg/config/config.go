@@ -182,6 +182,12 @@ type Retry struct {
 	// it is re-probed after EjectFor.
 	FailuresToEject int           `mapstructure:"failures_to_eject" yaml:"failures_to_eject"`
 	EjectFor        time.Duration `mapstructure:"eject_for" yaml:"eject_for"`
+	// DeadAfter gives a role up once every one of its endpoints has been
+	// failing for this long (no success since): its calls then fail at
+	// once, the run records the remaining questions as error samples, and
+	// --retry-errors redoes them. 0 never gives up. Ours: the paper says
+	// nothing of dead servers.
+	DeadAfter time.Duration `mapstructure:"dead_after" yaml:"dead_after"`
 }
 
 // Run holds run-wide settings.
