@@ -13,6 +13,7 @@ import (
 
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/llm/llmtest"
+	"github.com/arbor-eval/arbor/pkg/llm/provider"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -178,4 +179,37 @@ func envOr(name, def string) string {
 		return v
 	}
 	return def
+}
+
+// TestBarShowsFailingRole: while every endpoint of a role fails, the bar's
+// status says so (a stalled run otherwise shows its last ETA); a role with
+// a healthy endpoint adds nothing.
+func TestBarShowsFailingRole(t *testing.T) {
+	g := newGate(llmtest.Options{})
+	t.Cleanup(g.close)
+	cfg := testConfig(t, deadYAML([]*gate{g}, ""))
+	cfg.Retry.MaxAttempts = 1
+	cfg.Cache.Enabled = false // every ask must reach the endpoint
+	set, err := provider.New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run{plan: &Plan{Systems: []string{"bm25"}, Config: cfg, Log: io.Discard}, acc: map[string]*runningAcc{}, d: &deps{models: set}}
+	ask := func() error {
+		_, err := set.Chat.Chat(context.Background(), llm.ChatRequest{Messages: []llm.Message{{Role: "user", Content: "hi"}}})
+		return err
+	}
+	if err := ask(); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.status(); strings.Contains(got, "failing") {
+		t.Errorf("healthy endpoint: status %q", got)
+	}
+	g.down.Store(true)
+	if err := ask(); err == nil {
+		t.Fatal("a down endpoint answered")
+	}
+	if got := r.status(); !strings.Contains(got, "chat endpoints failing for") {
+		t.Errorf("every chat endpoint down: status %q does not say so", got)
+	}
 }

@@ -824,8 +824,10 @@ func (r *run) status() string {
 	if r.toIngest > 0 {
 		s += fmt.Sprintf(" · ingested %d/%d", r.ingested.Load(), r.toIngest)
 	}
-	if f := r.d.models.Failing(); f != "" {
-		s += " · " + f
+	if r.d != nil {
+		if f := r.d.models.Failing(); f != "" {
+			s += " · " + f
+		}
 	}
 	return s
 }
