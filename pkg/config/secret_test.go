@@ -58,3 +58,20 @@ func TestSecretsInURLsAndValues(t *testing.T) {
 		t.Errorf("malformed endpoints variable: %v", err)
 	}
 }
+
+// FuzzRedactURL: a query value never survives redaction, whatever comes
+// before it, and redaction never panics.
+func FuzzRedactURL(f *testing.F) {
+	f.Add("http://h:18001", "s3cretvalue")
+	f.Add("http://u:pw@h/v1?a=1", "another-secret")
+	f.Add("h?x#frag", "zzzzzzz")
+	f.Add("%zz://@@?", "qwertyu")
+	f.Fuzz(func(t *testing.T, base, secret string) {
+		if len(secret) < 6 || strings.ContainsAny(secret, "&#=?") || strings.Contains(base, secret) || strings.Contains("token", secret) {
+			return
+		}
+		if out := RedactURL(base + "?token=" + secret); strings.Contains(out, secret) {
+			t.Fatalf("RedactURL(%q) = %q keeps the query value", base+"?token="+secret, out)
+		}
+	})
+}

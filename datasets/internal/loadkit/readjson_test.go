@@ -59,3 +59,30 @@ func TestReadJSONFileEndless(t *testing.T) {
 		t.Fatalf("/dev/zero: %v", err)
 	}
 }
+
+// FuzzReadJSONFile: a file is returned whole, byte for byte, or refused
+// with an error naming it; nothing panics.
+func FuzzReadJSONFile(f *testing.F) {
+	for _, s := range []string{`{"a": 1}`, " \n[1]", "\x00", "", "   ", "true", "-1", "q,a"} {
+		f.Add([]byte(s), int64(16))
+	}
+	f.Fuzz(func(t *testing.T, content []byte, limit int64) {
+		if limit < 0 || limit > 1<<20 {
+			return
+		}
+		path := filepath.Join(t.TempDir(), "f.json")
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b, err := ReadJSONFile(path, limit)
+		if err != nil {
+			if !strings.Contains(err.Error(), path) {
+				t.Fatalf("error without the file name: %v", err)
+			}
+			return
+		}
+		if string(b) != string(content) || int64(len(b)) > limit {
+			t.Fatalf("read %q of %q (limit %d)", b, content, limit)
+		}
+	})
+}
