@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/runners"
 )
 
@@ -34,6 +35,11 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 					return err
 				}
 				args[i] = dir
+				// Reading a run an eval is still writing is allowed (the
+				// logs are append-only), but its tables are partial.
+				if who, held := record.Holder(dir); held {
+					fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s is still being written by %s; the tables cover only the samples recorded so far\n", dir, who)
+				}
 			}
 			// The first run's own config (from its manifest) unless
 			// --config names another; report.* flags apply on top.

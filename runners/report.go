@@ -67,9 +67,47 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 	if len(opts) > 0 {
 		o = opts[0]
 	}
+	r, err := buildReport(dir, o, out)
+	if err != nil {
+		return nil, nil, err
+	}
+	tdir := o.OutDir
+	if tdir == "" {
+		tdir = filepath.Join(dir, "tables")
+	}
+	if err := writeTables(tdir, filepath.Base(dir), o.withForm(r.tables), out, o.Tables == TablesAll); err != nil {
+		return nil, nil, err
+	}
+	for _, pl := range r.plots {
+		if err := table.WriteSVG(tdir, pl.name, pl.plot); err != nil {
+			return nil, nil, err
+		}
+	}
+	if out != nil {
+		fmt.Fprintf(out, "results: %s (tables in %s)\n", dir, tdir)
+		warnMissingBundles(out, dir, r.o.Samples)
+	}
+	return r.o, r.tables, nil
+}
+
+// builtReport is a run's tables and plots, made in memory.
+type builtReport struct {
+	o      *Outcome
+	tables []namedTable
+	plots  []namedPlot
+}
+
+type namedPlot struct {
+	name string
+	plot table.Plot
+}
+
+// buildReport makes the tables and plots of run folder dir from its logs
+// (notes on the selection go to out, when not nil), writing no file.
+func buildReport(dir string, o ReportOptions, out io.Writer) (*builtReport, error) {
 	samples, episodes, err := readRun(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("report %s: %w", dir, err)
+		return nil, fmt.Errorf("report %s: %w", dir, err)
 	}
 	kind, bench := "eval", ""
 	reserve := 0.0
@@ -83,10 +121,6 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 	samples, episodes, selNote := selectSamples(m, o, samples, episodes, out, filepath.Base(dir))
 	if bench == "" && len(samples) > 0 {
 		bench = samples[0].Benchmark
-	}
-	tdir := o.OutDir
-	if tdir == "" {
-		tdir = filepath.Join(dir, "tables")
 	}
 	ts := tablesFor(kind, bench, samples, episodes, o.Stats)
 	if selNote != "" {
@@ -109,28 +143,21 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 	if len(o.Compare) > 0 {
 		ct, err := compareTable(samples, o)
 		if err != nil {
-			return nil, nil, fmt.Errorf("report %s: %w", dir, err)
+			return nil, fmt.Errorf("report %s: %w", dir, err)
 		}
 		ts = append(ts, ct)
 	}
-	if err := writeTables(tdir, filepath.Base(dir), o.withForm(ts), out, o.Tables == TablesAll); err != nil {
-		return nil, nil, err
-	}
+	r := &builtReport{o: &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, tables: ts}
 	if budgets(samples) > 1 {
 		metrics := []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall}
 		if bench != "branchmemeval" { // BranchMemEval lists no evidence turns: no source recall
 			metrics = append(metrics, scoring.MetricSourceRecall)
 		}
 		for _, m := range metrics {
-			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m, o.Stats)); err != nil {
-				return nil, nil, err
-			}
+			r.plots = append(r.plots, namedPlot{"budget-" + string(m), scoring.BudgetPlot(samples, m, o.Stats)})
 		}
 	}
-	if out != nil {
-		fmt.Fprintf(out, "results: %s (tables in %s)\n", dir, tdir)
-	}
-	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, ts, nil
+	return r, nil
 }
 
 // configNumber reads a number from a manifest's recorded config (YAML keys,
@@ -283,6 +310,7 @@ func writeTables(tdir, run string, ts []namedTable, out io.Writer, all bool) err
 	if err := os.MkdirAll(tdir, 0o755); err != nil {
 		return err
 	}
+	record.RemoveStaleTemps(tdir) // a killed report's half-written tables
 	for _, nt := range ts {
 		if err := table.WriteAllLabel(tdir, nt.name, "tab:"+latexLabelPart(run)+":"+nt.name, nt.t); err != nil {
 			return err
