@@ -9,8 +9,8 @@ import (
 
 	"github.com/arbor-eval/arbor/pkg/htmlreport"
 	"github.com/arbor-eval/arbor/pkg/record"
-	"github.com/arbor-eval/arbor/scoring"
 	"github.com/arbor-eval/arbor/pkg/table"
+	"github.com/arbor-eval/arbor/scoring"
 )
 
 // ReportHTML rebuilds each run's tables and plots in memory (as Report
