@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,6 +133,7 @@ func sameRun(t *testing.T, got, want string) {
 	if len(diff) > 0 {
 		t.Errorf("%s has other samples than %s:\n%s", got, want, strings.Join(diff, "\n"))
 	}
+	sameBundles(t, got)
 	files, _ := filepath.Glob(filepath.Join(want, "tables", "*.md"))
 	if len(files) == 0 {
 		t.Fatalf("%s has no tables", want)
@@ -151,6 +153,36 @@ func sameRun(t *testing.T, got, want string) {
 		if err := errors.Join(errA, errB); err != nil || !bytes.Equal(a, b) {
 			t.Errorf("tables/%s differs (%v):\n--- %s ---\n%s\n--- %s ---\n%s", name, err, got, a, want, b)
 		}
+	}
+}
+
+// sameBundles fails unless every sample of run folder dir answered without
+// error has its bundle in bundles.jsonl (when the run records bundles).
+func sameBundles(t *testing.T, dir string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "bundles.jsonl"))
+	if err != nil {
+		return // run.bundles: off
+	}
+	have := map[string]bool{}
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		var rec record.Bundle
+		if strings.HasSuffix(line, "\n") && json.Unmarshal([]byte(line), &rec) == nil {
+			have[rec.Key()] = true
+		}
+	}
+	ss, err := record.ReadLog[record.Sample](filepath.Join(dir, "samples.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := 0
+	for _, s := range ss {
+		if s.Error == "" && !have[s.Key()] {
+			missing++
+		}
+	}
+	if missing > 0 {
+		t.Errorf("%s: %d of %d samples have no bundle", dir, missing, len(ss))
 	}
 }
 
@@ -401,4 +433,76 @@ func TestVersionFlag(t *testing.T) {
 	if out := arbor(t, "--version"); !strings.HasPrefix(out, "arbor ") || !strings.Contains(out, "commit") {
 		t.Errorf("--version printed %q", out)
 	}
+}
+
+// TestReportHousekeeping: `arbor report RUN --out X --html Y` writes
+// nothing into the run (it works on a read-only run folder); a report of a
+// run that an eval still holds says so; a temporary table file left by a
+// killed write is removed by the next report.
+func TestReportHousekeeping(t *testing.T) {
+	results := t.TempDir()
+	arbor(t, "eval", "branchmemeval", "--episodes", "s01", "--systems", "bm25", "--results", results, "--no-progress")
+	run := runDir(t, results, "eval-branchmemeval-*")
+	tables := filepath.Join(run, "tables")
+	stale := filepath.Join(tables, ".main.md.4242")
+	if err := os.WriteFile(stale, []byte("| half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Now().Add(-2 * record.StaleTempAge)
+	if err := os.Chtimes(stale, past, past); err != nil {
+		t.Fatal(err)
+	}
+	before := listTree(t, run)
+	out, site := t.TempDir(), t.TempDir()
+	arbor(t, "report", run, "--out", out, "--html", site)
+	if after := listTree(t, run); after != before {
+		t.Errorf("report --out --html changed the run folder:\n%s\n--- before ---\n%s", after, before)
+	}
+	if _, err := os.Stat(filepath.Join(out, "main.md")); err != nil {
+		t.Errorf("--out: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(site, "index.html")); err != nil {
+		t.Errorf("--html: %v", err)
+	}
+
+	lock, err := record.LockDir(run, []string{"arbor", "eval", "still-running"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := start(t, "report", run)
+	if err := p.Wait(); err != nil {
+		t.Fatalf("report of a run being written: %v\n%s", err, p.stderr.String())
+	}
+	if !strings.Contains(p.stderr.String(), "still being written by pid") || !strings.Contains(p.stderr.String(), "still-running") {
+		t.Errorf("report of a run being written does not say so:\n%s", p.stderr.String())
+	}
+	lock.Unlock()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the report left a stale temporary table file: %v", err)
+	}
+	p = start(t, "report", run)
+	if err := p.Wait(); err != nil || strings.Contains(p.stderr.String(), "still being written") {
+		t.Errorf("report of a finished run: %v\n%s", err, p.stderr.String())
+	}
+}
+
+// listTree lists every file under dir with its size and modification time.
+func listTree(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %s\n", path, info.Size(), info.ModTime().Format(time.RFC3339Nano))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

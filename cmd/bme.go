@@ -158,7 +158,7 @@ planned values, and validates the result again.`,
 func readBME(args []string) (*branchmemeval.File, string, error) {
 	name, data := "embedded branchmemeval.json", branchmemeval.Shipped()
 	if len(args) == 1 {
-		b, err := os.ReadFile(args[0])
+		b, err := branchmemeval.ReadFile(args[0])
 		if err != nil {
 			return nil, "", err
 		}

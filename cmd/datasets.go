@@ -31,7 +31,7 @@ sha256 of what was read, warning when it differs from a known official release.
 Episodes are decoded and counted one at a time, so memory stays flat in the
 file's size; with --limit or --episodes decoding stops after the last selected
 episode (the sha256 still covers the whole file).`,
-		Args: cobra.ExactArgs(1),
+		Args: oneBenchmark,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, _ := cmd.Flags().GetString("data")
 			cats, _ := cmd.Flags().GetStringSlice("categories")

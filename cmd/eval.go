@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/runners"
 )
 
@@ -111,7 +112,7 @@ BranchMemEval set with the offline default and prints the table.`,
   arbor eval locomo --data locomo10.json --systems bm25,arbormem --budget 32k
   arbor eval longmemeval --data longmemeval_s_cleaned.json --config configs/a800.yaml --shard 1/4
   arbor eval branchmemeval --seeds 42,43,44,45,46`,
-		Args: cobra.ExactArgs(1),
+		Args: oneBenchmark,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := planFromFlags(cmd, "eval", args[0])
 			if err != nil {
@@ -135,4 +136,16 @@ BranchMemEval set with the offline default and prints the table.`,
 	addRunFlags(c)
 	c.Flags().String("seeds", "", "branchmemeval: run on the sets generated with each seed (e.g. 42,43,44,45,46) and print the spread of accuracy over seeds beside seed 42's")
 	rootCmd.AddCommand(c)
+}
+
+// oneBenchmark is the Args check of commands that take a benchmark: without
+// one it lists the benchmarks, so the first try teaches the second.
+func oneBenchmark(cmd *cobra.Command, args []string) error {
+	if len(args) == 1 {
+		return nil
+	}
+	if len(args) == 0 {
+		return fmt.Errorf("name a benchmark: %s (e.g. %s branchmemeval)", strings.Join(datasets.Names(), ", "), cmd.CommandPath())
+	}
+	return fmt.Errorf("want one benchmark, got %d arguments (%s); benchmarks: %s", len(args), strings.Join(args, " "), strings.Join(datasets.Names(), ", "))
 }

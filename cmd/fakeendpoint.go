@@ -85,6 +85,7 @@ faults exercise pools, retries and the cache.`,
 func compareCmd() *cobra.Command {
 	var opts runners.CompareOptions
 	var asJSON bool
+	var row string
 	c := &cobra.Command{
 		Use:   "compare",
 		Short: "Replay BranchMemEval through ArborMem offline and on the model path against a speaking fake, and compare",
@@ -115,6 +116,9 @@ paper's cascade, the reranker's logit, no fill) to measure what they change.`,
 			if err != nil {
 				return err
 			}
+			if row != "" {
+				return runners.WriteComparisonRow(cmd.OutOrStdout(), row, res)
+			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
@@ -131,5 +135,6 @@ paper's cascade, the reranker's logit, no fill) to measure what they change.`,
 	f.BoolVar(&opts.ModelDefaults, "model-defaults", false, "run the model-backed ArborMem with the config's routing and ce_score instead of the offline run's")
 	f.IntVar(&opts.Workers, "workers", 2, "episodes replayed at once")
 	f.BoolVar(&asJSON, "json", false, "print the figures as JSON")
+	f.StringVar(&row, "row", "", "print the figures as one row of the README's equivalence table, labelled with this text (scripts/readme-figures.sh)")
 	return c
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/runners"
 )
 
@@ -34,6 +35,11 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 					return err
 				}
 				args[i] = dir
+				// Reading a run an eval is still writing is allowed (the
+				// logs are append-only), but its tables are partial.
+				if who, held := record.Holder(dir); held {
+					fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s is still being written by %s; the tables cover only the samples recorded so far\n", dir, who)
+				}
 			}
 			// The first run's own config (from its manifest) unless
 			// --config names another; report.* flags apply on top.
@@ -52,6 +58,7 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 			if ro.Tables, err = runners.ParseTables(mustString(cmd, "tables")); err != nil {
 				return err
 			}
+			ro.Union, _ = cmd.Flags().GetBool("union")
 			if specs := splitList(cmd.Flags(), "judges"); len(specs) > 0 {
 				for _, dir := range args {
 					_, rcfg, err := loadRunConfig(cmd, dir)
@@ -87,6 +94,7 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 	r.Flags().String("compare", "", "two systems to compare in detail on the same questions, per benchmark and category, e.g. arbormem,mem0")
 	r.Flags().String("judges", "", `judge configurations to add before reporting: "default", "lexical" or config files (see arbor score --help)`)
 	r.Flags().String("tables", "main", "tables to print: main or all (every table is written either way)")
+	r.Flags().Bool("union", false, "table every sample of a run written by several selections (--limit, --episodes, systems, budgets); without it the tables cover the latest command's selection")
 	r.Flags().String("out", "", "folder for the tables (one run: default <run>/tables; several runs: required, the combined tables)")
 	r.Flags().String("html", "", "write a static HTML report (tables, plots, manifest, degraded counts, question browser) into this folder; open DIR/index.html")
 	rootCmd.AddCommand(r)
@@ -119,8 +127,9 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 }
 
 // addCIFlags registers the table-statistics flags of commands that print
-// tables (config keys report.ci and report.resamples).
+// tables (config keys report.ci, report.resamples and report.interval).
 func addCIFlags(c *cobra.Command) {
 	c.Flags().String("ci", "off", "confidence intervals in Markdown/LaTeX tables: off, pm (68.4 ± 4.1) or interval (68.4 [64.2, 72.6]); JSON/CSV always carry them")
 	c.Flags().Int("resamples", 10000, "bootstrap resamples and Monte-Carlo permutations per cell or comparison")
+	c.Flags().String("interval", "studentized", "bootstrap interval (and the paired p-value read off the same resamples): studentized, percentile or basic")
 }

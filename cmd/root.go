@@ -43,6 +43,7 @@ var flagKeys = map[string]string{
 	// Commands that print tables define these locally.
 	"ci":              "report.ci",
 	"resamples":       "report.resamples",
+	"interval":        "report.interval",
 	"assume-accuracy": "report.assumed_accuracy",
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/arbor-eval/arbor/datasets"
 	_ "github.com/arbor-eval/arbor/datasets/branchmemeval"
+	_ "github.com/arbor-eval/arbor/datasets/locomo"
+	_ "github.com/arbor-eval/arbor/datasets/longmemeval"
 )
 
 // TestBadFiles: every loader answers a broken file with one line that names
@@ -70,5 +72,23 @@ func TestBadFiles(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestEndlessFile: a device that never ends (/dev/zero passed as --data) is
+// refused by every single-file loader with one line, without being read
+// into memory (BranchMemEval, which reads its file whole, read it until it
+// was killed for memory).
+func TestEndlessFile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero on this system")
+	}
+	for _, bench := range []string{"longmemeval", "locomo", "branchmemeval"} {
+		t.Run(bench, func(t *testing.T) {
+			_, err := datasets.Load(context.Background(), bench, "/dev/zero", datasets.Options{})
+			if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "zero") {
+				t.Fatalf("want one line naming /dev/zero, got %v", err)
+			}
+		})
 	}
 }

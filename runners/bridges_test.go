@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/baselines/sidecar"
+	"github.com/arbor-eval/arbor/internal/realdeps"
 	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
@@ -19,7 +20,7 @@ import (
 // them for the questions, and its model calls reach the cost table.
 func TestEvalMem0EndToEnd(t *testing.T) {
 	if msg := sidecar.Mem0NodeMissing("../scripts/bridges"); msg != "" {
-		t.Skip(msg)
+		realdeps.Missing(t, msg)
 	}
 	script, err := filepath.Abs("../scripts/bridges/mem0/sidecar.mjs")
 	if err != nil {
@@ -110,7 +111,7 @@ for line in sys.stdin:
 // fresh process.
 func TestEvalBrokenSidecar(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not found")
+		realdeps.Missing(t, "python3 not found")
 	}
 	script := filepath.Join(t.TempDir(), "bad.py")
 	if err := os.WriteFile(script, []byte(badSidecar), 0o644); err != nil {

@@ -1,7 +1,13 @@
 package runners
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/memory"
@@ -81,4 +87,72 @@ func (b *bundleLog) close() error {
 		}
 	}
 	return err
+}
+
+// expectsBundle reports whether sample s was answered from a recalled
+// bundle, so that bundles.jsonl should explain it: every sample but those
+// whose recall (or the whole episode) failed.
+func expectsBundle(s record.Sample) bool {
+	return s.Error == "" || strings.HasPrefix(s.Error, "answer: ") || strings.HasPrefix(s.Error, "score ")
+}
+
+// missingBundles lists the samples of run folder dir that should
+// have a bundle in its bundles.jsonl and do not; nil when the run records
+// no bundles (run.bundles: off, no file) or the file cannot be read (the
+// HTML report says so itself).
+func missingBundles(dir string, samples []record.Sample) []record.Sample {
+	f, err := os.Open(filepath.Join(dir, "bundles.jsonl"))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	have := map[string]bool{}
+	rd := bufio.NewReaderSize(f, 1<<16)
+	for {
+		line, err := rd.ReadBytes('\n')
+		var b record.Bundle
+		// Only the key fields are needed; a torn last line is skipped.
+		if len(line) > 0 && json.Unmarshal(line, &struct {
+			Benchmark *string `json:"benchmark"`
+			Episode   *string `json:"episode"`
+			Question  *string `json:"question"`
+			System    *string `json:"system"`
+			Variant   *string `json:"variant"`
+			Budget    *int    `json:"budget"`
+		}{&b.Benchmark, &b.Episode, &b.Question, &b.System, &b.Variant, &b.Budget}) == nil {
+			have[b.Key()] = true
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil
+		}
+	}
+	var out []record.Sample
+	for _, s := range samples {
+		if expectsBundle(s) && !have[s.Key()] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// warnMissingBundles writes one line naming the samples of dir without
+// their bundle (at most a few by name), and how to complete them.
+func warnMissingBundles(w io.Writer, dir string, samples []record.Sample) {
+	missing := missingBundles(dir, samples)
+	if len(missing) == 0 || w == nil {
+		return
+	}
+	var shown []string
+	for _, s := range missing[:min(len(missing), 5)] {
+		shown = append(shown, fmt.Sprintf("%s/%s %s %s budget %d", s.Episode, s.Question, s.System, variantLabel(s.Variant), s.Budget))
+	}
+	more := ""
+	if len(missing) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(missing)-len(shown))
+	}
+	fmt.Fprintf(w, "warning: %s: %d of %d samples have no bundle in bundles.jsonl (%s%s); the question browser cannot show their evidence; re-running the eval command completes them\n",
+		dir, len(missing), len(samples), strings.Join(shown, ", "), more)
 }

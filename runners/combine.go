@@ -36,8 +36,13 @@ func Combine(dirs []string, outDir string, out io.Writer, opts ...ReportOptions)
 		if err != nil {
 			return fmt.Errorf("combine %s: %w", dir, err)
 		}
+		m, merr := record.ReadManifest(dir)
+		if merr != nil {
+			m = nil
+		}
+		s, e, _ = selectSamples(m, o, s, e, out, filepath.Base(dir))
 		samples, episodes = append(samples, s...), append(episodes, e...)
-		if m, err := record.ReadManifest(dir); err == nil {
+		if m != nil {
 			m.Config, m.History = nil, nil // the sources list names runs; each run keeps its own config
 			sources = append(sources, *m)
 			if len(m.Heuristic) > 0 {

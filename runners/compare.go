@@ -308,3 +308,32 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 	}
 	return nil
 }
+
+// WriteComparisonRow prints a comparison as one row of the README's
+// equivalence table (scripts/readme-figures.sh), labelled label.
+func WriteComparisonRow(w io.Writer, label string, c *Comparison) error {
+	replies, varied := 0, 0
+	for _, p := range c.Speaker {
+		replies += p.Replies
+		for _, n := range p.Noisy {
+			varied += n
+		}
+	}
+	calls := thousandsInt(int(c.Metrics.ModelCalls))
+	if varied > 0 {
+		calls += " (" + thousandsInt(varied) + " replies varied)"
+	}
+	_, err := fmt.Fprintf(w, "| %s | %d / %d | %d / %d | %.3f / %.3f | %s | %d | %d (%d) |\n", label,
+		c.SamePlacement, c.Interactions, c.SameBundle, c.Questions, c.OfflineRecall, c.ModelRecall,
+		calls, c.Degraded.Repaired, c.Degraded.BadReplies, c.Unrepairable())
+	return err
+}
+
+// thousandsInt prints n with thousands separators (9,554).
+func thousandsInt(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -58,8 +58,13 @@ type run struct {
 	// of commits, and a bar counting questions alone would sit still.
 	toIngest int
 	ingested atomic.Int64
+	// planned counts each system's units still to do (commits and
+	// answers), for the progress bar's cost-weighted ETA.
+	planned map[string]int
 	// fp is the config fingerprint every new sample records.
 	fp string
+	// deadOnce says once that a model role was given up.
+	deadOnce sync.Once
 }
 
 // Run executes the plan: replays every selected episode through every
@@ -98,10 +103,12 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	defer lock.Unlock()
+	record.RemoveStaleTemps(dir) // a killed run's half-written manifest or subset
 	m, err := newManifest(dir, &p, d, statsOf(src.subset).Questions)
 	if err != nil {
 		return nil, err
 	}
+	m.AddSelection(selectionOf(&p, eps, src.available))
 	if src.subset != nil {
 		if err := writeSubset(dir, p.Benchmark, src.subset, p.Log); err != nil {
 			return nil, err
@@ -128,11 +135,16 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	defer r.bundles.close()
 
 	jobs, total, done := r.jobs(eps)
-	// A run with nothing to do leaves its manifest as it is.
 	if len(jobs) > 0 || !manifestReadable(dir) {
+		m.Updated = time.Now().UTC()
 		if err := record.WriteManifest(dir, m); err != nil {
 			return nil, err
 		}
+	} else if m, err = recordSelection(dir, m.Latest()); err != nil {
+		// A run with nothing to do leaves its manifest as it was (a forced
+		// resume must not claim the old samples for its config) but for
+		// its selection, which is what its tables cover.
+		return nil, err
 	}
 	// The bar counts answers and commits alike: on LongMemEval hundreds of
 	// commits come before each question. Under -v the log lines are the
@@ -141,6 +153,30 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if done > 0 {
 		r.bar.Skip(done, fmt.Sprintf("(resumed %d)", done))
 	}
+	for sys, n := range r.planned {
+		r.bar.Plan(sys, n)
+	}
+	// While every endpoint of a role fails, no answer or commit moves the
+	// bar; this keeps its line saying so (and its rate, hence its ETA,
+	// falling) until the role recovers or is given up.
+	stopTicker := make(chan struct{})
+	var ticking sync.WaitGroup
+	ticking.Add(1)
+	go func() {
+		defer ticking.Done()
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopTicker:
+				return
+			case <-t.C:
+				if r.d.models.Failing() != "" {
+					r.bar.Add(0, r.status())
+				}
+			}
+		}
+	}()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.workers())
 	// Episodes are decoded again and handed to the workers as they come:
@@ -157,6 +193,8 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err == nil && serr != nil {
 		err = serr
 	}
+	close(stopTicker)
+	ticking.Wait()
 	r.bar.Finish()
 	if p.Config.Run.Verbose && len(d.models.Metrics.Rows()) > 0 {
 		_ = d.models.Metrics.WriteTable(p.Log)
@@ -175,6 +213,7 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	ro.Tables = p.Tables
+	ro.Selection = m.Latest()
 	o, err := Report(dir, p.Out, ro)
 	if err != nil {
 		return nil, err
@@ -230,6 +269,8 @@ type source struct {
 	// subset is the sampled or pinned subset before sharding and limits;
 	// nil without one.
 	subset []header
+	// available is the number of episodes the dataset offered.
+	available int
 }
 
 // index reads every episode's header and applies the plan's selection
@@ -261,6 +302,7 @@ func (s *source) index(ctx context.Context) ([]header, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.available = len(hs)
 	sel, subset, err := selectHeaders(p, hs)
 	if err != nil {
 		return nil, err
@@ -417,6 +459,7 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 								done++
 							} else {
 								missing = true
+								r.addWork(sys, 1)
 							}
 						}
 					}
@@ -424,11 +467,20 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 				if missing {
 					jobs[h.id] = append(jobs[h.id], job{system: sys, build: build, variants: vs})
 					r.toIngest += h.interactions
+					r.addWork(sys, h.interactions)
 				}
 			}
 		}
 	}
 	return jobs, total, done
+}
+
+// addWork adds n units of sys to the work the bar's ETA weighs.
+func (r *run) addWork(sys string, n int) {
+	if r.planned == nil {
+		r.planned = map[string]int{}
+	}
+	r.planned[sys] += n
 }
 
 // groupVariants maps each construction-time variant to the variants that can
@@ -470,6 +522,9 @@ func (r *run) replay(ctx context.Context, j job) error {
 	}
 	stat := record.EpisodeStat{Benchmark: p.Benchmark, Episode: j.ep.ID, System: j.system, Variant: j.build,
 		Heuristic: r.d.heuristics(j.system)}
+	if err := r.d.models.Dead(); err != nil {
+		return r.failDead(j, stat, err)
+	}
 	ingCtx, ingUsage := llm.WithUsage(ctx)
 	sys, err := factory(ingCtx, j.ep.ID)
 	if err != nil {
@@ -498,14 +553,20 @@ func (r *run) replay(ctx context.Context, j job) error {
 				commitErr = fmt.Errorf("%s: %w", j.system, err) // systems name the interaction themselves
 			}
 		}
-		ingest += time.Since(t0)
+		took := time.Since(t0)
+		ingest += took
 		committed = append(committed, in.ID)
 		r.ingested.Add(1)
-		r.bar.Add(1, r.status())
+		r.bar.Work(j.system, 1, took, r.status())
 	}
 	for i, st := range j.ep.Steps {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if err := r.d.models.Dead(); err != nil {
+			// Spending the rest of the episode on fallbacks and failed
+			// answers would take minutes and measure nothing.
+			return r.failDead(j, stat, err)
 		}
 		if st.Interaction != nil {
 			prefetchNext(ingCtx, sys, j.ep.Steps, i)
@@ -529,7 +590,10 @@ func (r *run) replay(ctx context.Context, j job) error {
 		}
 		for _, v := range j.variants {
 			for _, b := range p.Budgets {
-				if r.samples.done(r.key(j.ep.ID, q.ID, j.system, v, b)) {
+				if key := r.key(j.ep.ID, q.ID, j.system, v, b); r.samples.done(key) {
+					if err := r.recallAgain(ctx, j, sys, q, v, b, key); err != nil {
+						return err
+					}
 					continue
 				}
 				s, bundle := r.answer(ctx, j, sys, q, v, b, lat)
@@ -538,10 +602,18 @@ func (r *run) replay(ctx context.Context, j job) error {
 					// recorded as an error sample, resuming would skip it.
 					return err
 				}
-				if err := r.samples.write(s); err != nil {
+				// A recorded sample is skipped on resume, so its replies
+				// must be in the cache before it is: a kill between the two
+				// would otherwise leave replies that a re-run asks for again.
+				r.d.models.Cache.Sync()
+				// The bundle before its sample: a kill between the two
+				// leaves a bundle whose sample is made again (and its
+				// bundle superseded), never a recorded sample that resume
+				// skips without its bundle.
+				if err := r.bundles.write(s, q, bundle, sys); err != nil {
 					return err
 				}
-				if err := r.bundles.write(s, q, bundle, sys); err != nil {
+				if err := r.samples.write(s); err != nil {
 					return err
 				}
 				r.progress(s)
@@ -562,7 +634,34 @@ func (r *run) replay(ctx context.Context, j job) error {
 	}
 	stat.Degraded = degradedOf(sys, commitErrs)
 	localization(&stat, j.ep, sys, committed)
+	r.d.models.Cache.Sync() // as for samples: the episode's replies before its record
 	return r.episodes.write(stat)
+}
+
+// recallAgain makes the recall of a sample recorded by an earlier run,
+// which resume does not answer again. A system may keep what a recall
+// computed for the commit that follows it (ArborMem reuses the question's
+// localization when the question's own interaction is committed); without
+// the recall that commit would make those calls itself, moving them into
+// the episode's ingest cost and the memory off the state an uninterrupted
+// run reaches. Its calls were counted in the recorded sample, so they are
+// not counted again. The recall also completes a bundle that a run killed
+// between a sample and its bundle (before bundles were written first) or
+// a bundle write that failed left missing.
+func (r *run) recallAgain(ctx context.Context, j job, sys memory.System, q *datasets.Question, variant string, budget int, key string) error {
+	qctx, _ := llm.WithUsage(ctx)
+	query := memory.Query{ID: q.ID, Text: q.Text, Time: q.Time, Budget: budget, Benchmark: r.plan.Benchmark}
+	if variant != j.build {
+		query.Variant = variant
+	}
+	bundle, err := sys.Recall(qctx, query)
+	if err != nil || ctx.Err() != nil {
+		return ctx.Err() // a failed recall changes nothing: the sample stands
+	}
+	if r.bundles == nil || r.bundles.Has(key) || r.samples.failedBefore[key] {
+		return nil
+	}
+	return r.bundles.write(r.baseSample(j, q, variant, budget), q, &bundle, sys)
 }
 
 // prefetchNext lets sys start on the interaction of steps[i+1] (when that
@@ -574,6 +673,18 @@ func prefetchNext(ctx context.Context, sys memory.System, steps []datasets.Step,
 		return
 	}
 	p.Prefetch(ctx, *steps[i+1].Interaction)
+}
+
+// failDead records what is left of job j as errors once a model role has
+// been given up (every endpoint failing for retry.dead_after): the
+// remaining questions become error samples at once and the episode record
+// an error, so that --retry-errors redoes them when the endpoints are back.
+// The first call says so on the log.
+func (r *run) failDead(j job, stat record.EpisodeStat, cause error) error {
+	r.deadOnce.Do(func() {
+		fmt.Fprintf(r.plan.Log, "error: %v; the remaining questions are recorded as errors; once the endpoints are back, run the same command with --retry-errors\n", cause)
+	})
+	return r.failEpisode(j, stat, cause)
 }
 
 func (r *run) failEpisode(j job, stat record.EpisodeStat, cause error) error {
@@ -706,7 +817,7 @@ func (r *run) progress(s record.Sample) {
 		r.bar.Skip(1, r.status()) // instant: it must not speed up the ETA
 		return
 	}
-	r.bar.Add(1, r.status())
+	r.bar.Work(s.System, 1, time.Duration(s.Latency.FullQuery*float64(time.Second)), r.status())
 }
 
 // fromCache reports whether every model call of a sample was a cache hit
@@ -739,6 +850,11 @@ func (r *run) status() string {
 	}
 	if r.toIngest > 0 {
 		s += fmt.Sprintf(" · ingested %d/%d", r.ingested.Load(), r.toIngest)
+	}
+	if r.d != nil {
+		if f := r.d.models.Failing(); f != "" {
+			s += " · " + f
+		}
 	}
 	return s
 }

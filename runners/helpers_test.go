@@ -269,7 +269,8 @@ type tableJSON struct {
 			Value *float64 `json:"value"`
 		} `json:"cells"`
 	} `json:"rows"`
-	Notes []string `json:"notes"`
+	Notes   []string `json:"notes"`
+	Caption string   `json:"caption"`
 }
 
 func readTable(t testing.TB, dir, name string) tableJSON {

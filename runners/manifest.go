@@ -134,7 +134,24 @@ func newManifest(dir string, p *Plan, d *deps, subsetQuestions int) (*record.Man
 		m.History[i].Commands = append(m.History[i].Commands, p.Command)
 	}
 	m.Degraded = old.Degraded
+	m.Selections = old.Selections
+	m.Updated = old.Updated
 	return m, nil
+}
+
+// selectionOf is the selection a plan made of the dataset's episodes: the
+// selected headers (their questions already filtered by --categories) and
+// the plan's systems, budgets and variants.
+func selectionOf(p *Plan, sel []header, available int) record.Selection {
+	s := record.Selection{Command: p.Command, Started: time.Now().UTC(), Available: available,
+		Systems: slices.Clone(p.Systems), Budgets: slices.Clone(p.Budgets)}
+	if len(p.Variants) > 1 || (len(p.Variants) == 1 && p.Variants[0] != "") {
+		s.Variants = slices.Clone(p.Variants)
+	}
+	for _, h := range sel {
+		s.Episodes = append(s.Episodes, record.SelectedEpisode{ID: h.id, Questions: slices.Clone(h.questions)})
+	}
+	return s
 }
 
 // describeDataset records the dataset's absolute path and hash, or for an

@@ -26,6 +26,7 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 	systems, budgets, variants := map[string]bool{}, map[int]bool{}, map[string]bool{}
 	var shards []string
 	var history []record.Contribution
+	var manifests []*record.Manifest
 	for _, src := range srcs {
 		m, err := record.ReadManifest(src)
 		if err != nil {
@@ -39,6 +40,7 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 			return nil, fmt.Errorf("merge: %s is %s, %s is %s", src, m.Benchmark, srcs[0], first.Benchmark)
 		}
 		shards = append(shards, m.Shard)
+		manifests = append(manifests, m)
 		history = mergeHistory(history, m)
 		for _, s := range m.Systems {
 			systems[s] = true
@@ -97,6 +99,11 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 	sort.Ints(m.Budgets)
 	m.Command = append([]string{"arbor", "merge"}, srcs...)
 	m.History = history
+	// The shards' selections together are the plan's.
+	m.Selections = nil
+	if u := unionSelection(manifests, m.Command); u != nil {
+		m.Selections = []record.Selection{*u}
+	}
 	if err := record.WriteManifest(dst, &m); err != nil {
 		return nil, err
 	}

@@ -158,6 +158,7 @@ func DryRun(ctx context.Context, p Plan, models []Model, opt DryOptions) (*DryRe
 	if err := rep.estimate(ctx, entries, p.Kind, opt); err != nil {
 		return nil, err
 	}
+	rep.localEstimate()
 	rep.notes(entries, p)
 	return rep, nil
 }

@@ -33,7 +33,7 @@ func (r *DryReport) notes(entries []Model, p Plan) {
 	if chatOps {
 		r.Notes = append(r.Notes, "Memory operations were answered with what the offline rules extract (a speaking fake), so none was repaired. Calls that depend on what the model extracts are counted as the rules extract: ArborMem's fact-collision audit (at most one chat call per ingested interaction) and its fact embeddings (at most one embed call per ingested interaction); a model may extract more or less. Prompts overridden with prompts_dir are not recognised by the fake and count their repair calls.")
 	}
-	if r.Upper == 0 {
+	if r.Upper == 0 && !r.allLocal() {
 		r.Notes = append(r.Notes, "No time estimate: give --throughput role=calls/s (e.g. chat=20,judge=40) or --probe to measure the endpoints.")
 	} else if slices.ContainsFunc(r.Roles, func(rc RoleCount) bool { return strings.HasPrefix(rc.Source, "probe") }) {
 		r.Notes = append(r.Notes, "Probe latencies are one-token replies to a short prompt: real calls (long prompts, longer replies) take longer, so probe-based times are lower bounds.")
@@ -41,7 +41,7 @@ func (r *DryReport) notes(entries []Model, p Plan) {
 	if p.Kind == "latency" {
 		r.Notes = append(r.Notes, "The efficiency run keeps one episode in flight (paper §6.4, sequential execution).")
 	}
-	if r.Upper > 0 {
+	if r.Upper > 0 && !r.allLocal() {
 		r.Notes = append(r.Notes, fmt.Sprintf("Inside a memory instance (one episode and system) commits and answers run one after another: with %d instances, at most %d calls of a role are in flight, whatever its endpoints' capacity; times are stretched accordingly.", r.Ingestions, r.Ingestions))
 	}
 }
@@ -64,7 +64,9 @@ func (r *DryReport) Write(w io.Writer) error {
 	b.WriteString(r.callTable().Markdown())
 	b.WriteString("\n")
 	if r.Upper > 0 {
-		b.WriteString(r.timeTable().Markdown())
+		if tt := r.timeTable(); len(tt.Rows) > 0 {
+			b.WriteString(tt.Markdown())
+		}
 		fmt.Fprintf(&b, "\nEstimated wall time: %s if the roles overlap fully, %s if they run one after another.\n", human(r.Lower), human(r.Upper))
 	}
 	if len(r.Notes) > 0 {

@@ -309,4 +309,8 @@ func TestDryRunResolutionOffline(t *testing.T) {
 	if !strings.Contains(out.String(), "accuracy this offline dry run observed") {
 		t.Errorf("report:\n%s", out.String())
 	}
+	// Every role is local: the plan gives a time and asks for no throughput.
+	if rep.Upper <= 0 || strings.Contains(out.String(), "give --throughput") || !strings.Contains(out.String(), "Estimated wall time") {
+		t.Errorf("an all-local plan asks for a throughput or gives no time (upper %v):\n%s", rep.Upper, out.String())
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/arbor-eval/arbor/pkg/record"
@@ -66,24 +67,72 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	samples, episodes, err := readRun(dir)
+	r, err := buildReport(dir, o, out)
 	if err != nil {
-		return nil, nil, fmt.Errorf("report %s: %w", dir, err)
-	}
-	kind, bench := "eval", ""
-	reserve := 0.0
-	if m, err := record.ReadManifest(dir); err == nil {
-		kind, bench = m.Kind, m.Benchmark
-		reserve, _ = configNumber(m.Config, "arbormem", "evidence_reserve")
-	}
-	if bench == "" && len(samples) > 0 {
-		bench = samples[0].Benchmark
+		return nil, nil, err
 	}
 	tdir := o.OutDir
 	if tdir == "" {
 		tdir = filepath.Join(dir, "tables")
 	}
+	if err := writeTables(tdir, filepath.Base(dir), o.withForm(r.tables), out, o.Tables == TablesAll); err != nil {
+		return nil, nil, err
+	}
+	for _, pl := range r.plots {
+		if err := table.WriteSVG(tdir, pl.name, pl.plot); err != nil {
+			return nil, nil, err
+		}
+	}
+	if out != nil {
+		fmt.Fprintf(out, "results: %s (tables in %s)\n", dir, tdir)
+		warnMissingBundles(out, dir, r.o.Samples)
+	}
+	return r.o, r.tables, nil
+}
+
+// builtReport is a run's tables and plots, made in memory.
+type builtReport struct {
+	o      *Outcome
+	tables []namedTable
+	plots  []namedPlot
+}
+
+type namedPlot struct {
+	name string
+	plot table.Plot
+}
+
+// buildReport makes the tables and plots of run folder dir from its logs
+// (notes on the selection go to out, when not nil), writing no file.
+func buildReport(dir string, o ReportOptions, out io.Writer) (*builtReport, error) {
+	samples, episodes, err := readRun(dir)
+	if err != nil {
+		return nil, fmt.Errorf("report %s: %w", dir, err)
+	}
+	kind, bench := "eval", ""
+	reserve := 0.0
+	m, merr := record.ReadManifest(dir)
+	if merr == nil {
+		kind, bench = m.Kind, m.Benchmark
+		reserve, _ = configNumber(m.Config, "arbormem", "evidence_reserve")
+	} else {
+		m = nil
+	}
+	samples, episodes, selNote := selectSamples(m, o, samples, episodes, out, filepath.Base(dir))
+	if bench == "" && len(samples) > 0 {
+		bench = samples[0].Benchmark
+	}
 	ts := tablesFor(kind, bench, samples, episodes, o.Stats)
+	if selNote != "" {
+		for i := range ts {
+			ts[i].t.Notes = append(ts[i].t.Notes, selNote)
+		}
+	}
+	if fake := fakeNote(m); fake != "" {
+		for i := range ts {
+			ts[i].t.Caption = strings.TrimSpace(ts[i].t.Caption + " " + fake)
+		}
+	}
 	if reserve > 0 {
 		for i := range ts {
 			if strings.HasPrefix(ts[i].name, "budget-") {
@@ -94,28 +143,21 @@ func report(dir string, out io.Writer, opts ...ReportOptions) (*Outcome, []named
 	if len(o.Compare) > 0 {
 		ct, err := compareTable(samples, o)
 		if err != nil {
-			return nil, nil, fmt.Errorf("report %s: %w", dir, err)
+			return nil, fmt.Errorf("report %s: %w", dir, err)
 		}
 		ts = append(ts, ct)
 	}
-	if err := writeTables(tdir, filepath.Base(dir), o.withForm(ts), out, o.Tables == TablesAll); err != nil {
-		return nil, nil, err
-	}
+	r := &builtReport{o: &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, tables: ts}
 	if budgets(samples) > 1 {
 		metrics := []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall}
 		if bench != "branchmemeval" { // BranchMemEval lists no evidence turns: no source recall
 			metrics = append(metrics, scoring.MetricSourceRecall)
 		}
 		for _, m := range metrics {
-			if err := table.WriteSVG(tdir, "budget-"+string(m), scoring.BudgetPlot(samples, m, o.Stats)); err != nil {
-				return nil, nil, err
-			}
+			r.plots = append(r.plots, namedPlot{"budget-" + string(m), scoring.BudgetPlot(samples, m, o.Stats)})
 		}
 	}
-	if out != nil {
-		fmt.Fprintf(out, "results: %s (tables in %s)\n", dir, tdir)
-	}
-	return &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, ts, nil
+	return r, nil
 }
 
 // configNumber reads a number from a manifest's recorded config (YAML keys,
@@ -141,7 +183,8 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 	if budgets(samples) > 1 {
 		ts = append(ts,
 			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy, st...), kind == "sweep"},
-			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall, st...), false})
+			// sweep budgets' help promises the recall table beside accuracy.
+			namedTable{"budget-evidence-recall", scoring.BudgetTable(samples, scoring.MetricEvidenceRecall, st...), kind == "sweep"})
 		if bench != "branchmemeval" {
 			ts = append(ts, namedTable{"budget-source-recall", scoring.BudgetTable(samples, scoring.MetricSourceRecall, st...), false})
 		}
@@ -233,8 +276,29 @@ func readRun(dir string) ([]record.Sample, []record.EpisodeStat, error) {
 		return nil, nil, err
 	}
 	// A record redone by --retry-errors is appended after the failed one
-	// it supersedes: only the latest record of each key counts.
-	return record.Latest(samples, record.Sample.Key), record.Latest(episodes, record.EpisodeStat.Key), nil
+	// it supersedes: only the latest record of each key counts. The logs'
+	// line order depends on concurrency and resumes; tables must not, so
+	// records are ordered by key before anything is computed from them.
+	samples, episodes = record.Latest(samples, record.Sample.Key), record.Latest(episodes, record.EpisodeStat.Key)
+	sortByKey(samples, record.Sample.Key)
+	sortByKey(episodes, record.EpisodeStat.Key)
+	return samples, episodes, nil
+}
+
+// sortByKey orders records by key (keys are unique after record.Latest).
+func sortByKey[T any](recs []T, key func(T) string) {
+	idx := make([]int, len(recs))
+	ks := make([]string, len(recs))
+	for i, r := range recs {
+		ks[i] = key(r)
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return ks[idx[a]] < ks[idx[b]] })
+	sorted := make([]T, len(recs))
+	for i, j := range idx {
+		sorted[i] = recs[j]
+	}
+	copy(recs, sorted)
 }
 
 // writeTables writes each table in every format under tdir and prints the
@@ -246,6 +310,7 @@ func writeTables(tdir, run string, ts []namedTable, out io.Writer, all bool) err
 	if err := os.MkdirAll(tdir, 0o755); err != nil {
 		return err
 	}
+	record.RemoveStaleTemps(tdir) // a killed report's half-written tables
 	for _, nt := range ts {
 		if err := table.WriteAllLabel(tdir, nt.name, "tab:"+latexLabelPart(run)+":"+nt.name, nt.t); err != nil {
 			return err

@@ -1,20 +1,22 @@
 package runners
 
 import (
+	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/arbor-eval/arbor/pkg/htmlreport"
 	"github.com/arbor-eval/arbor/pkg/record"
+	"github.com/arbor-eval/arbor/pkg/table"
+	"github.com/arbor-eval/arbor/scoring"
 )
 
-// ReportHTML rebuilds each run's tables and plots (as Report does, into the
-// run's tables/) and writes one static HTML report of all the runs into
-// outDir: tables, plots, manifests, degraded counts and the question
+// ReportHTML rebuilds each run's tables and plots in memory (as Report
+// makes them, but writing nothing into the runs, which may be read-only or
+// still being written) and writes one static HTML report of all the runs
+// into outDir: tables, plots, manifests, degraded counts and the question
 // browser over samples.jsonl and bundles.jsonl. With several runs it also
 // shows the combined tables (as Combine renders them).
 func ReportHTML(dirs []string, outDir string, out io.Writer) (*htmlreport.Stats, error) {
@@ -24,22 +26,30 @@ func ReportHTML(dirs []string, outDir string, out io.Writer) (*htmlreport.Stats,
 		episodes []record.EpisodeStat
 	)
 	for _, dir := range dirs {
-		o, ts, err := report(dir, nil)
+		br, err := buildReport(dir, DefaultReportOptions(), nil)
 		if err != nil {
 			return nil, err
 		}
+		o, ts := br.o, br.tables
 		m, err := htmlreport.ReadManifest(dir)
 		if err != nil {
 			return nil, fmt.Errorf("report %s: %w", dir, err)
 		}
 		run := htmlreport.Run{Dir: dir, Manifest: m, Samples: o.Samples, Episodes: o.Episodes,
-			Bundles: filepath.Join(dir, "bundles.jsonl"), Texts: filepath.Join(dir, "bundle-texts.jsonl")}
+			Bundles: filepath.Join(dir, "bundles.jsonl"), Texts: filepath.Join(dir, "bundle-texts.jsonl"),
+			BudgetLabel: scoring.BudgetLabel}
+		bench, _ := m["benchmark"].(string)
+		if bench == "" && len(o.Samples) > 0 {
+			bench = o.Samples[0].Benchmark
+		}
+		run.CategoryLabel = func(c string) string { return scoring.CategoryLabel(bench, c) }
 		for _, t := range ts {
 			run.Tables = append(run.Tables, htmlreport.Table{Name: t.name, Table: t.t})
 		}
-		if run.Plots, err = readPlots(filepath.Join(dir, "tables")); err != nil {
+		if run.Plots, err = drawPlots(br.plots); err != nil {
 			return nil, err
 		}
+		warnMissingBundles(out, dir, o.Samples)
 		runs = append(runs, run)
 		all, episodes = append(all, o.Samples...), append(episodes, o.Episodes...)
 	}
@@ -60,20 +70,16 @@ func ReportHTML(dirs []string, outDir string, out io.Writer) (*htmlreport.Stats,
 	return st, nil
 }
 
-// readPlots reads the SVG figures of a run's tables folder, by name.
-func readPlots(tdir string) ([]htmlreport.Plot, error) {
-	paths, err := filepath.Glob(filepath.Join(tdir, "*.svg"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(paths)
+// drawPlots draws the plots as SVG, in name order.
+func drawPlots(ps []namedPlot) ([]htmlreport.Plot, error) {
 	var out []htmlreport.Plot
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
+	for _, p := range ps {
+		var buf bytes.Buffer
+		if err := table.LinePlotSVG(&buf, p.plot); err != nil {
+			return nil, fmt.Errorf("plot %s: %w", p.name, err)
 		}
-		out = append(out, htmlreport.Plot{Name: strings.TrimSuffix(filepath.Base(p), ".svg"), SVG: b})
+		out = append(out, htmlreport.Plot{Name: p.name, SVG: buf.Bytes()})
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }

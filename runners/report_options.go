@@ -26,6 +26,12 @@ type ReportOptions struct {
 	Tables string
 	// OutDir is where the tables are written; "" is the run's tables/.
 	OutDir string
+	// Selection restricts the tables to one command's selection (Run sets
+	// its own); nil takes the manifest's latest selection.
+	Selection *record.Selection
+	// Union tables every sample of a folder written by several selections
+	// (arbor report --union).
+	Union bool
 }
 
 // DefaultReportOptions are configs/default.yaml's report settings.
@@ -43,8 +49,9 @@ func ReportOptionsFrom(cfg *config.Config) (ReportOptions, error) {
 	}
 	return ReportOptions{
 		Stats: scoring.StatsOptions{
-			Options: stats.Options{Resamples: r.Resamples, Level: r.Level, Seed: uint64(cfg.Run.Seed), Interval: r.Interval},
-			Cluster: r.Cluster.Units(),
+			Options:     stats.Options{Resamples: r.Resamples, Level: r.Level, Seed: uint64(cfg.Run.Seed), Interval: r.Interval},
+			Cluster:     r.Cluster.Units(),
+			MinClusters: r.MinClusters,
 		},
 		CIForm: form,
 	}, nil

@@ -17,6 +17,9 @@ type resumable[T any] struct {
 	retry  bool
 	mu     sync.Mutex
 	redo   map[string]bool
+	// failedBefore holds the keys whose latest record, when the log was
+	// opened, had failed.
+	failedBefore map[string]bool
 }
 
 // openResumable opens the log at path; with retry, keys whose latest record
@@ -26,10 +29,11 @@ func openResumable[T any](path string, key func(T) string, failed func(T) bool, 
 	if err != nil {
 		return nil, err
 	}
-	r := &resumable[T]{Log: l, key: key, failed: failed, retry: retry, redo: map[string]bool{}}
-	if retry {
-		for _, rec := range record.Latest(prev, key) {
-			if failed(rec) {
+	r := &resumable[T]{Log: l, key: key, failed: failed, retry: retry, redo: map[string]bool{}, failedBefore: map[string]bool{}}
+	for _, rec := range record.Latest(prev, key) {
+		if failed(rec) {
+			r.failedBefore[key(rec)] = true
+			if retry {
 				r.redo[key(rec)] = true
 			}
 		}

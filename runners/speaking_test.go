@@ -3,7 +3,9 @@ package runners
 import (
 	"context"
 	"io"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,6 +87,18 @@ func TestModelPathSmoke(t *testing.T) {
 	}
 	if !slices.Contains(cfg.Models.Embed.Endpoints, cfg.Models.Chat.Endpoints[0]) {
 		t.Error("embed role not on the fake")
+	}
+	// Every table of a run against the fake says what it measures.
+	files, _ := filepath.Glob(filepath.Join(res.Dir, "tables", "*.json"))
+	if len(files) == 0 {
+		t.Fatal("no tables written")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		tb := readTable(t, res.Dir, name)
+		if !strings.Contains(tb.Caption, "plumbing and parsing, not memory quality") {
+			t.Errorf("%s: caption does not say the fake measures plumbing: %q", name, tb.Caption)
+		}
 	}
 }
 

@@ -558,11 +558,16 @@ func MainTable(samples []record.Sample, st ...StatsOptions) table.Table {
 	if o, ok := firstStats(st); ok {
 		addStats(&t, grid, 100, o)
 	}
-	caption := "Answer accuracy (%) per benchmark. LoCoMo results cover Categories 1–4"
-	if scoredByTokenF1(samples) {
-		caption += " and are token F1 (%), LoCoMo's official metric"
+	// The caption speaks of the benchmarks in the table only.
+	caption := "Answer accuracy (%) per benchmark."
+	if slices.ContainsFunc(benches, func(b string) bool { return benchKey(b) == "locomo" }) {
+		caption = strings.TrimSuffix(caption, ".") + ". LoCoMo results cover Categories 1–4"
+		if scoredByTokenF1(samples) {
+			caption += " and are token F1 (%), LoCoMo's official metric"
+		}
+		caption += "."
 	}
-	caption += "." + beamScoringNote(samples) + " The best result is shown in bold, and the strongest baseline is underlined."
+	caption += beamScoringNote(samples) + " The best result is shown in bold, and the strongest baseline is underlined."
 	t.Caption = withHeuristic(caption, heuristicNote(samples, nil, false))
 	if len(benches) > 0 {
 		t.Notes = append(t.Notes, countNote("Questions", benches, BenchmarkName, counts))

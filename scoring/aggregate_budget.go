@@ -123,6 +123,11 @@ func budgetCells(samples []record.Sample, metric Metric) (budgets []int, systems
 func metricName(metric Metric, samples []record.Sample) (title, unit string, ok bool) {
 	switch metric {
 	case MetricAccuracy:
+		if f1, only := tokenF1Share(samples); only {
+			return "Token F1", "Token F1 (%)", true
+		} else if f1 {
+			return "Answer accuracy, LoCoMo token F1", "Accuracy, LoCoMo token F1 (%)", true
+		}
 		return "Answer accuracy", "Accuracy (%)", true
 	case MetricEvidenceRecall:
 		if answerInBundle(samples) {
@@ -133,6 +138,21 @@ func metricName(metric Metric, samples []record.Sample) (title, unit string, ok 
 		return "Source recall", "Source recall (%)", true
 	}
 	return "Answer accuracy", "Accuracy (%)", false
+}
+
+// tokenF1Share reports whether any sample is scored by LoCoMo token F1,
+// and whether every one is: LoCoMo's accuracy is token F1 wherever it
+// appears, and a table of LoCoMo alone is titled so.
+func tokenF1Share(samples []record.Sample) (any, all bool) {
+	if !scoredByTokenF1(samples) {
+		return false, false
+	}
+	for _, s := range samples {
+		if benchKey(s.Benchmark) != "locomo" || s.Primary != "locomo-f1" {
+			return true, false
+		}
+	}
+	return true, true
 }
 
 // recallCaption says which recall figure a table or plot shows; "" for
@@ -242,7 +262,7 @@ func BudgetPlot(samples []record.Sample, metric Metric, st ...StatsOptions) tabl
 				s.X = append(s.X, float64(b))
 				s.Y = append(s.Y, *v)
 				if withCI {
-					iv := o.interval(ob[b][sys])
+					iv, _ := o.interval(ob[b][sys])
 					s.Lo, s.Hi = append(s.Lo, iv.Lo*100), append(s.Hi, iv.Hi*100)
 				}
 			}
@@ -323,8 +343,9 @@ func AblationTable(samples []record.Sample, models []string, st ...StatsOptions)
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	t.Caption = withHeuristic(fmt.Sprintf("Accuracy (%%) of ArborMem's reference configuration and its ablations on %s. "+
-		"Parenthetical values indicate relative changes from the reference configuration; compare within each model column.", dashIfEmpty(benchList(samples))),
+	acc, _, _ := metricName(MetricAccuracy, samples)
+	t.Caption = withHeuristic(fmt.Sprintf("%s (%%) of ArborMem's reference configuration and its ablations on %s. "+
+		"Parenthetical values indicate relative changes from the reference configuration; compare within each model column.", acc, dashIfEmpty(benchList(samples))),
 		heuristicNote(samples, nil, false))
 	if o, ok := firstStats(st); ok {
 		grid := newGrid(len(variants), len(models))

@@ -1,7 +1,9 @@
 package scoring
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/pkg/table"
@@ -138,7 +140,7 @@ func LatencyTable(samples []record.Sample, episodes []record.EpisodeStat) table.
 		Highlight: table.Highlight{By: table.ByColumn},
 	}
 	errs := map[string]int{}
-	var order []string
+	var order, cached []string
 	for _, k := range runsOf(samples) {
 		order = append(order, k.label())
 		var prep, ttft, full aggMean
@@ -167,9 +169,22 @@ func LatencyTable(samples []record.Sample, episodes []record.EpisodeStat) table.
 			m, q := total/60, float64(n)/(total/3600)
 			totalMin, throughput = &m, &q
 		}
-		t.Rows = append(t.Rows, table.Row{Label: k.label(), Cells: []table.Cell{
+		cells := []table.Cell{
 			valueCell(perTurn), valueCell(prep.value(1)), valueCell(ttft.value(1)), valueCell(full.value(1)), valueCell(totalMin), valueCell(throughput),
-		}})
+		}
+		if hits, calls := runCacheHits(k, samples, episodes); hits > 0 {
+			// A reply from the cache takes no time: the figures would time
+			// the cache (a cached run once showed 476,433 q/h and 0.0 min).
+			for i := range cells {
+				cells[i] = table.Cell{Text: FromCache}
+			}
+			cached = append(cached, fmt.Sprintf("%s %d of %d", k.label(), hits, calls))
+		}
+		t.Rows = append(t.Rows, table.Row{Label: k.label(), Cells: cells})
+	}
+	if len(cached) > 0 {
+		t.Notes = append(t.Notes, "\""+FromCache+"\": model replies came from the response cache ("+strings.Join(cached, ", ")+
+			"), so the timings would measure the cache, not the models; run arbor latency (cache off) for them.")
 	}
 	t.Caption = withHeuristic("Efficiency comparison on "+dashIfEmpty(benchList(samples))+". Times are means per ingested interaction or per question; "+
 		"total time adds all ingestion and full-query time as for sequential processing. Lower is better for latency and runtime, higher for throughput.",
@@ -178,6 +193,30 @@ func LatencyTable(samples []record.Sample, episodes []record.EpisodeStat) table.
 		t.Notes = append(t.Notes, e)
 	}
 	return t
+}
+
+// FromCache is what a timing cell says when its system's model replies
+// came from the response cache.
+const FromCache = "from cache"
+
+// runCacheHits counts k's model calls answered from the cache, and all its
+// calls, over its samples and episode records.
+func runCacheHits(k runKey, samples []record.Sample, episodes []record.EpisodeStat) (hits, calls int) {
+	for _, s := range samples {
+		if s.System == k.system && s.Variant == k.variant {
+			for _, c := range s.Calls {
+				hits, calls = hits+c.CacheHits, calls+c.Count
+			}
+		}
+	}
+	for _, e := range episodes {
+		if canonSystem(e.System) == canonSystem(k.system) && e.Variant == k.variant {
+			for _, c := range e.Calls {
+				hits, calls = hits+c.CacheHits, calls+c.Count
+			}
+		}
+	}
+	return hits, calls
 }
 
 // roleOrder lists model-call roles in table order; others follow by name.

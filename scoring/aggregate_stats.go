@@ -10,6 +10,7 @@ package scoring
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/arbor-eval/arbor/pkg/record"
@@ -26,14 +27,29 @@ type StatsOptions struct {
 	// (questions sharing a conversation are resampled together) or
 	// "question". A missing entry means "episode".
 	Cluster map[string]string
+	// MinClusters is the number of resampling units below which a cell's
+	// interval is marked as resting on too few (report.min_clusters,
+	// default 20; 0 takes the default, a negative value marks none).
+	MinClusters int
+}
+
+// DefaultMinClusters is report.min_clusters' default: below about 20
+// clusters a bootstrap interval's coverage is rough whatever the method.
+const DefaultMinClusters = 20
+
+func (o StatsOptions) minClusters() int {
+	if o.MinClusters == 0 {
+		return DefaultMinClusters
+	}
+	return max(o.MinClusters, 0)
 }
 
 // DefaultStats are configs/default.yaml's report settings: 10,000
-// percentile-bootstrap resamples at 95%, seed 42, LongMemEval resampled by
+// studentized-bootstrap resamples at 95%, seed 42, LongMemEval resampled by
 // question and the other benchmarks by episode.
 func DefaultStats() StatsOptions {
 	return StatsOptions{
-		Options: stats.Options{Resamples: 10000, Level: 0.95, Seed: 42, Interval: stats.Percentile},
+		Options: stats.Options{Resamples: 10000, Level: 0.95, Seed: 42, Interval: stats.Studentized},
 		Cluster: map[string]string{"longmemeval": "question", "locomo": "episode", "beam": "episode", "branchmemeval": "episode", "": "episode"},
 	}
 }
@@ -89,17 +105,47 @@ func (o StatsOptions) clusterID(x obs) string {
 	return x.bench + "\x1f" + x.episode
 }
 
-// interval is the bootstrap interval of the mean of xs.
-func (o StatsOptions) interval(xs []obs) stats.Interval {
+// canonical orders observations by resampling unit, then by question, so
+// that clusters are drawn in an order that depends on the samples alone,
+// never on the order samples.jsonl holds them in (which concurrency and
+// resumes change).
+func (o StatsOptions) canonical(xs []obs) []obs {
+	type keyed struct {
+		id, key string
+		x       obs
+	}
+	ks := make([]keyed, len(xs))
+	for i, x := range xs {
+		ks[i] = keyed{o.clusterID(x), x.key(), x}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if c := strings.Compare(a.id, b.id); c != 0 {
+			return c
+		}
+		return strings.Compare(a.key, b.key)
+	})
+	out := make([]obs, len(xs))
+	for i, k := range ks {
+		out[i] = k.x
+	}
+	return out
+}
+
+// interval is the bootstrap interval of the mean of xs and the number of
+// clusters it rests on.
+func (o StatsOptions) interval(xs []obs) (stats.Interval, int) {
+	xs = o.canonical(xs)
 	vals := make([]float64, len(xs))
 	ids := make([]string, len(xs))
 	for i, x := range xs {
 		vals[i], ids[i] = x.v, o.clusterID(x)
 	}
-	return stats.Bootstrap(stats.Group(vals, ids), o.Options)
+	e := stats.Resample(stats.Group(vals, ids), o.Options)
+	return e.CI, e.Clusters
 }
 
-// compare is a against b on the questions both answered.
+// compare is a against b on the questions both answered, paired in
+// canonical order.
 func (o StatsOptions) compare(a, b []obs) stats.Paired {
 	at := make(map[string]float64, len(a))
 	for _, x := range a {
@@ -107,7 +153,7 @@ func (o StatsOptions) compare(a, b []obs) stats.Paired {
 	}
 	var va, vb []float64
 	var ids []string
-	for _, y := range b {
+	for _, y := range o.canonical(b) {
 		if v, ok := at[y.key()]; ok {
 			va, vb, ids = append(va, v), append(vb, y.v), append(ids, o.clusterID(y))
 		}
@@ -142,8 +188,8 @@ func addStats(t *table.Table, g statGrid, scale float64, o StatsOptions) {
 	for r := range t.Rows {
 		for c := range t.Rows[r].Cells {
 			if xs := g.at(r, c); len(xs) > 0 && t.Rows[r].Cells[c].Value != nil {
-				iv := o.interval(xs)
-				t.Rows[r].Cells[c].CI = &table.Interval{Lo: iv.Lo * scale, Hi: iv.Hi * scale}
+				iv, k := o.interval(xs)
+				t.Rows[r].Cells[c].CI = &table.Interval{Lo: iv.Lo * scale, Hi: iv.Hi * scale, Clusters: k}
 			}
 		}
 	}
@@ -173,7 +219,7 @@ func addStats(t *table.Table, g statGrid, scale float64, o StatsOptions) {
 			}
 		}
 	}
-	t.Stats = &table.StatsInfo{Level: o.norm().Level, Method: o.method(g)}
+	t.Stats = &table.StatsInfo{Level: o.norm().Level, Method: o.method(g), MinClusters: o.minClusters()}
 }
 
 // bestOf is the first cell of line marked Best that has observations.
@@ -201,7 +247,7 @@ func compareLine(t *table.Table, g statGrid, scale float64, o StatsOptions, line
 		}
 		t.Rows[p[0]].Cells[p[1]].VsBest = &table.Comparison{
 			Best: label, N: pr.N, Diff: pr.Diff * scale, Lo: pr.CI.Lo * scale, Hi: pr.CI.Hi * scale,
-			P: pr.P, Distinct: pr.Distinct(),
+			P: pr.P, Distinct: pr.Distinct(), Clusters: pr.Clusters,
 		}
 	}
 }
@@ -249,11 +295,14 @@ func (o StatsOptions) methodFor(benches []string) string {
 			parts = append(parts, strings.Join(orderedNames(units[u]), ", ")+" "+u)
 		}
 	}
-	kind := "percentile"
-	if o.Interval == stats.Basic {
-		kind = "basic"
+	kind := "percentile bootstrap"
+	switch o.Interval {
+	case stats.Basic:
+		kind = "basic bootstrap"
+	case stats.Studentized:
+		kind = "studentized bootstrap (symmetric bootstrap-t)"
 	}
-	s := fmt.Sprintf("%s bootstrap, %s resamples", kind, thousands(o.norm().Resamples))
+	s := fmt.Sprintf("%s, %s resamples", kind, thousands(o.norm().Resamples))
 	if len(parts) > 0 {
 		s += " of " + strings.Join(parts, " and ")
 	}

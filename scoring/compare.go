@@ -98,8 +98,8 @@ func CompareTable(samples []record.Sample, a, b string, o StatsOptions) (table.T
 	t.Stats = &table.StatsInfo{Level: o.norm().Level, Method: o.methodFor(benches)}
 	lv := table.Format(o.norm().Level*100, 0)
 	t.Caption = withHeuristic(fmt.Sprintf("%s minus %s in accuracy points on the questions both answered, with the %s%% paired interval of the difference (%s) "+
-		"and the two-sided p-value of the sign-flip permutation test (exact when every sign pattern could be enumerated). "+
-		"A difference whose interval includes zero is not distinguishable from no difference.", na, nb, lv, o.methodFor(benches)),
+		"and the two-sided p-value read off the same resamples (never below 2^(1−K) for K units). "+
+		"A difference whose interval includes zero (equivalently, p ≥ %s) is not distinguishable from no difference.", na, nb, lv, o.methodFor(benches), table.Format(1-o.norm().Level, 2)),
 		heuristicNote(keepSamples(samples, func(s record.Sample) bool { return s.System == sa || s.System == sb }), nil, false))
 	return t, nil
 }

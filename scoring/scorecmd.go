@@ -131,8 +131,18 @@ func (j ScoreJob) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if n := len(cov.Unmatched); n > 0 {
-		fmt.Fprintf(j.Stderr, "warning: %d predictions name no question of %s and were skipped (first: %s)\n", n, j.Data, cov.Unmatched[0])
+	if len(cov.Unmatched) > 0 {
+		left, unknown := j.splitUnmatched(ctx, cov.Unmatched)
+		if n := len(left); n > 0 {
+			by := "the benchmark's default categories (--categories all scores them)"
+			if len(j.Categories) > 0 {
+				by = "--categories " + strings.Join(j.Categories, ",")
+			}
+			fmt.Fprintf(j.Stderr, "note: %d predictions are of questions left out by %s and were not scored (first: %s)\n", n, by, left[0])
+		}
+		if n := len(unknown); n > 0 {
+			fmt.Fprintf(j.Stderr, "warning: %d predictions name no question of %s and were skipped (first: %s)\n", n, j.Data, unknown[0])
+		}
 	}
 	if cov.Unanswered > 0 {
 		fmt.Fprintf(j.Stderr, "warning: %d questions of %s have no prediction and are not scored\n", cov.Unanswered, j.Data)
@@ -223,6 +233,32 @@ func (j ScoreJob) prepare(ctx context.Context, withPrimary bool) ([]*datasets.Qu
 	}
 	scorers, err := j.scorers(withPrimary)
 	return qs, scorers, err
+}
+
+// splitUnmatched tells the unmatched prediction ids of questions that
+// --categories left out from ids the data does not hold at all.
+func (j ScoreJob) splitUnmatched(ctx context.Context, ids []string) (left, unknown []string) {
+	if j.Load == nil {
+		return nil, ids
+	}
+	eps, err := j.Load(ctx, j.Bench, j.Data, datasets.Options{Categories: []string{"all"}})
+	if err != nil {
+		return nil, ids
+	}
+	all := map[string]bool{}
+	for _, e := range eps {
+		for _, q := range e.Questions() {
+			all[q.ID] = true
+		}
+	}
+	for _, id := range ids {
+		if all[id] {
+			left = append(left, id)
+		} else {
+			unknown = append(unknown, id)
+		}
+	}
+	return left, unknown
 }
 
 func (j ScoreJob) questions(ctx context.Context) ([]*datasets.Question, error) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -168,5 +169,40 @@ func TestScoreJobRun(t *testing.T) {
 	job.Bench = "beam"
 	if err := job.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "longmemeval run") {
 		t.Fatalf("want a benchmark mismatch error, got %v", err)
+	}
+}
+
+// TestScoreLeftOutByCategories: a prediction of a question that
+// --categories left out is named as such, not as naming no question of the
+// data; an id the data does not hold at all still is.
+func TestScoreLeftOutByCategories(t *testing.T) {
+	load := func(_ context.Context, _, _ string, opt datasets.Options) ([]datasets.Episode, error) {
+		var keep []datasets.Episode
+		for _, e := range lmeEpisodes() {
+			c := e.Steps[0].Question.Category
+			if len(opt.Categories) == 0 || opt.Categories[0] == "all" || slices.Contains(opt.Categories, c) {
+				keep = append(keep, e)
+			}
+		}
+		return keep, nil
+	}
+	dir := t.TempDir()
+	preds := filepath.Join(dir, "hyp.jsonl")
+	os.WriteFile(preds, []byte(`{"question_id": "q1", "hypothesis": "Paris"}
+{"question_id": "q3_abs", "hypothesis": "Tom"}
+{"question_id": "nosuch", "hypothesis": "x"}
+`), 0o644)
+	var out, errw bytes.Buffer
+	job := ScoreJob{Bench: "longmemeval", Data: "lme.json", Predictions: preds, Categories: []string{"single-session-user"},
+		Judges: []JudgeConfig{{Name: "lexical", Judge: config.Judge{Mode: "lexical"}}}, Load: load, Stdout: &out, Stderr: &errw}
+	if err := job.Run(context.Background()); err != nil {
+		t.Fatalf("%v\n%s", err, errw.String())
+	}
+	msg := errw.String()
+	if !strings.Contains(msg, "1 predictions are of questions left out by --categories single-session-user and were not scored (first: q3_abs)") {
+		t.Errorf("no note on the left-out question:\n%s", msg)
+	}
+	if !strings.Contains(msg, "1 predictions name no question of lme.json and were skipped (first: nosuch)") {
+		t.Errorf("no warning on the unknown id:\n%s", msg)
 	}
 }

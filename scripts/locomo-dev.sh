@@ -4,8 +4,12 @@
 # development conversations (conv-26, -30, -41, -42, -43; categories 1-4) at
 # 256, 512, 1K and 4K tokens, with the embedded offline configuration.
 #
-#   scripts/locomo-dev.sh                     data from ../shared/data/locomo-dev/ beside the repository (or its main checkout)
-#   scripts/locomo-dev.sh path/to/file.json   another copy of the development half
+#   scripts/locomo-dev.sh path/to/locomo10.json  LoCoMo's data/locomo10.json (github.com/snap-research/locomo,
+#                                              CC BY-NC 4.0) or the development half alone; either way only
+#                                              the five development conversations are run (--episodes)
+#   scripts/locomo-dev.sh                     the project workspace's copy, ../shared/data/locomo-dev/ beside
+#                                              the repository (or its main checkout); a plain clone has none:
+#                                              pass the file
 #   scripts/locomo-dev.sh FILE --config my.yaml   extra flags go to `arbor sweep budgets`
 #
 # Nothing is downloaded. The file is never copied into the repository. The run
@@ -26,7 +30,7 @@ if [ -z "$data" ]; then
 	fi
 fi
 if [ ! -f "$data" ]; then
-	echo "locomo-dev: no development half at $data (pass the file as the first argument)" >&2
+	echo "locomo-dev: no LoCoMo file at $data: download data/locomo10.json from https://github.com/snap-research/locomo and pass it as the first argument" >&2
 	exit 2
 fi
 cd "$root"
@@ -35,7 +39,7 @@ if ! git diff --quiet HEAD 2>/dev/null; then rev="$rev-dirty-$(date +%s)"; fi
 results="${ARBOR_RUN_RESULTS:-results}"
 run="locomo-dev-$rev"
 go run . --results "$results" sweep budgets --benchmark locomo --data "$data" --subset 0 \
-	--systems arbormem,bm25 --budgets 256,512,1k,4k --run "$run" "$@"
+	--episodes conv-26,conv-30,conv-41,conv-42,conv-43 --systems arbormem,bm25 --budgets 256,512,1k,4k --run "$run" "$@"
 # The sweep prints accuracy and answer-in-bundle recall; source (evidence)
 # recall, the target figure, is in the run's tables.
 echo

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbor-eval/arbor/internal/realdeps"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
@@ -73,7 +74,7 @@ func bridgePool(t *testing.T, cfg *config.Config, system, benchmark string, env 
 func mem0Ready(t *testing.T) {
 	t.Helper()
 	if msg := Mem0NodeMissing(bridgesDir); msg != "" {
-		t.Skip(msg)
+		realdeps.Missing(t, msg)
 	}
 }
 
@@ -166,7 +167,7 @@ func longForm(t *testing.T) {
 func standIns(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not found: the Python sidecars need it")
+		realdeps.Missing(t, "python3 not found: the Python sidecars need it")
 	}
 	abs, err := filepath.Abs("testdata/python")
 	if err != nil {
@@ -335,7 +336,7 @@ func TestCheckTable(t *testing.T) {
 // start with one line saying how to install it.
 func TestMem0NodeMissing(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not found")
+		realdeps.Missing(t, "node not found")
 	}
 	src, err := os.ReadFile(filepath.Join(bridgesDir, "mem0", "sidecar.mjs"))
 	if err != nil {

@@ -78,18 +78,41 @@ func WriteChecks(w io.Writer, rs []CheckResult) error {
 }
 
 // RunCheck checks systems, prints the table to w and fails naming the
-// bridges that did not start.
+// systems that failed their check. RunCheckRequired is RunCheck where only
+// the required systems' failures fail.
 func RunCheck(ctx context.Context, cfg *config.Config, systems []string, w io.Writer) error {
+	return RunCheckRequired(ctx, cfg, systems, systems, w)
+}
+
+// RunCheckRequired checks systems and prints the table to w. A failed
+// system named in required is an error; any other failed system is an
+// optional bridge that is not installed, which a note names and which does
+// not fail the check: a run needs a bridge only when it names the system.
+func RunCheckRequired(ctx context.Context, cfg *config.Config, systems, required []string, w io.Writer) error {
 	rs := Check(ctx, cfg, systems)
-	var failed []string
+	need := map[string]bool{}
+	for _, s := range required {
+		need[s] = true
+	}
+	var failed, optional []string
 	for _, r := range rs {
-		if r.Status == "FAIL" {
+		if r.Status != "FAIL" {
+			continue
+		}
+		if need[r.System] {
 			failed = append(failed, r.System)
+		} else {
+			optional = append(optional, r.System)
 		}
 	}
-	err := WriteChecks(w, rs)
-	if err == nil && len(failed) > 0 {
-		err = fmt.Errorf("bridges that failed their check: %s (see the ERROR column)", strings.Join(failed, ", "))
+	if err := WriteChecks(w, rs); err != nil {
+		return err
 	}
-	return err
+	if len(optional) > 0 {
+		fmt.Fprintf(w, "note: optional bridges not available: %s (see the ERROR column); runs that do not name them are unaffected; name a system with --systems to require it\n", strings.Join(optional, ", "))
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("bridges that failed their check: %s (see the ERROR column)", strings.Join(failed, ", "))
+	}
+	return nil
 }

@@ -292,6 +292,12 @@ func parseChat(data []byte, ep *datasets.Episode) (map[int64]string, time.Time, 
 	if err := json.Unmarshal(data, &batches); err != nil {
 		return nil, time.Time{}, loadkit.FieldError(err)
 	}
+	// A chat of null, [] or batches without messages would load as an
+	// episode with nothing to remember, and its questions would be answered
+	// against an empty memory as if that were a result.
+	if batches == nil {
+		return nil, time.Time{}, fmt.Errorf("expected a list of batches, got null")
+	}
 	byMsg := map[int64]string{}
 	var anchor time.Time
 	for b, bt := range batches {
@@ -349,6 +355,9 @@ func parseChat(data []byte, ep *datasets.Episode) (map[int64]string, time.Time, 
 				ep.Steps = append(ep.Steps, datasets.Step{Interaction: in})
 			}
 		}
+	}
+	if len(byMsg) == 0 {
+		return nil, time.Time{}, fmt.Errorf("no messages: expected a list of batches with turns of messages, got %d batches and no message", len(batches))
 	}
 	return byMsg, anchor, nil
 }

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -182,6 +183,12 @@ type Retry struct {
 	// it is re-probed after EjectFor.
 	FailuresToEject int           `mapstructure:"failures_to_eject" yaml:"failures_to_eject"`
 	EjectFor        time.Duration `mapstructure:"eject_for" yaml:"eject_for"`
+	// DeadAfter gives a role up once every one of its endpoints has been
+	// failing for this long (no success since): its calls then fail at
+	// once, the run records the remaining questions as error samples, and
+	// --retry-errors redoes them. 0 never gives up. Ours: the paper says
+	// nothing of dead servers.
+	DeadAfter time.Duration `mapstructure:"dead_after" yaml:"dead_after"`
 }
 
 // Run holds run-wide settings.
@@ -205,7 +212,9 @@ type Run struct {
 // name maps to a key in flagKeys. Unknown keys and wrong types are errors that
 // name the key and the source.
 //
-// With file "", ARBOR_CONFIG names the file. ARBOR_* variables that match
+// With file "", ARBOR_CONFIG names the file. A shipped config named by its
+// repository path (configs/a800.yaml) is read from the binary when the
+// working directory has no such file. ARBOR_* variables that match
 // no key are errors, as unknown keys in a file are.
 func Load(file string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, error) {
 	if file == "" {
@@ -214,7 +223,7 @@ func Load(file string, fs *pflag.FlagSet, flagKeys map[string]string) (*Config, 
 	if file == "" {
 		return LoadYAML(nil, "", fs, flagKeys)
 	}
-	b, err := os.ReadFile(file)
+	b, err := readConfigFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", file, err)
 	}
@@ -273,6 +282,8 @@ func LoadYAML(data []byte, source string, fs *pflag.FlagSet, flagKeys map[string
 		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(
 			durationHook,
 			stringToStructuredHook,
+			wholeNumberHook,
+			endpointHook,
 		)
 	})
 	if err != nil {
@@ -431,10 +442,66 @@ func checkEnv(c *Config) error {
 		}
 	}
 	if len(unknown) == 0 {
+		for _, kv := range os.Environ() {
+			name, _, _ := strings.Cut(kv, "=")
+			if known[name] || !strings.HasPrefix(name, "ARBOR_") {
+				continue
+			}
+			if want, ok := misspeltKey(name); ok {
+				return fmt.Errorf("environment: %s matches no config key; did you mean %s? (keys are ARBOR_ plus the key upper-cased with _ for .; see arbor config show)", name, want)
+			}
+		}
 		return nil
 	}
 	sort.Strings(unknown)
 	return fmt.Errorf("environment: %s matches no config key (keys are ARBOR_ plus the key upper-cased with _ for ., e.g. ARBOR_ANSWER_BUDGET; see arbor config show)", strings.Join(unknown, ", "))
+}
+
+// misspeltKey reports whether ARBOR_* variable name is a config key's
+// variable with its section misspelt (ARBOR_ANSWR_BUDGET for
+// ARBOR_ANSWER_BUDGET), and which: the words after ARBOR_ split into a
+// section within two edits of a real one and the exact rest of one of its
+// keys. Requiring the rest to be a key of that section keeps other ARBOR_*
+// variables (test switches, keys handed to sidecars) from being taken for
+// config.
+func misspeltKey(name string) (string, bool) {
+	words := strings.Split(strings.ToLower(strings.TrimPrefix(name, "ARBOR_")), "_")
+	for _, k := range keys() {
+		section, rest, nested := strings.Cut(k, ".")
+		if !nested {
+			continue
+		}
+		restWords := strings.Split(strings.ReplaceAll(rest, ".", "_"), "_")
+		if len(words) <= len(restWords) || !slices.Equal(words[len(words)-len(restWords):], restWords) {
+			continue
+		}
+		got := strings.Join(words[:len(words)-len(restWords)], "_")
+		if got != section && editDistance(got, section) <= 2 {
+			return EnvName(k), true
+		}
+	}
+	return "", false
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // EnvName is the environment variable that sets key ("answer.budget" →
@@ -470,6 +537,99 @@ func durationHook(from, to reflect.Type, data any) (any, error) {
 		return nil, fmt.Errorf("duration %v: needs a unit, e.g. %vs or %vms", data, data, data)
 	}
 	return data, nil
+}
+
+// wholeNumberHook refuses a number with a fraction or out of range where an
+// integer belongs: mapstructure's weak typing would truncate "budget:
+// 4096.7" to 4096 and wrap 99999999999999999999 (which YAML reads as a
+// float) to a negative count.
+func wholeNumberHook(from, to reflect.Type, data any) (any, error) {
+	var lo, hi float64
+	switch to.Kind() {
+	case reflect.Int, reflect.Int64:
+		lo, hi = math.MinInt64, math.MaxInt64
+	case reflect.Int32:
+		lo, hi = math.MinInt32, math.MaxInt32
+	case reflect.Uint, reflect.Uint64:
+		lo, hi = 0, math.MaxUint64
+	default:
+		return data, nil
+	}
+	if to == reflect.TypeOf(time.Duration(0)) {
+		return data, nil
+	}
+	var f float64
+	switch from.Kind() {
+	case reflect.Float32, reflect.Float64:
+		f = reflect.ValueOf(data).Float()
+	case reflect.Uint, reflect.Uint64:
+		if u := reflect.ValueOf(data).Uint(); to.Kind() == reflect.Int || to.Kind() == reflect.Int64 {
+			if u > math.MaxInt64 {
+				return nil, fmt.Errorf("%d is out of range", u)
+			}
+		}
+		return data, nil
+	default:
+		return data, nil
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
+		return nil, fmt.Errorf("expected a whole number, got %v", f)
+	}
+	// float64(MaxInt64) rounds up to 2^63, itself out of range.
+	if f < lo || f >= hi {
+		return nil, fmt.Errorf("%s is out of range", strconv.FormatFloat(f, 'f', -1, 64))
+	}
+	return data, nil
+}
+
+// endpointHook refuses an endpoint's max_inflight or timeout given as zero
+// or less: resolve gives an endpoint that leaves them out the defaults (8
+// requests in flight, 120 s), and without this an explicit "max_inflight:
+// 0" or "timeout: -1s" would be replaced by them without a word.
+func endpointHook(from, to reflect.Type, data any) (any, error) {
+	if to != reflect.TypeOf(Endpoint{}) || from.Kind() != reflect.Map {
+		return data, nil
+	}
+	m, ok := data.(map[string]any)
+	if !ok {
+		return data, nil
+	}
+	if v, ok := m["max_inflight"]; ok {
+		if n, isNum := asFloat(v); !isNum || n <= 0 {
+			return nil, fmt.Errorf("max_inflight: %v must be a positive number of requests (leave it out for the default, 8)", v)
+		}
+	}
+	if v, ok := m["timeout"]; ok {
+		d, err := durationHook(reflect.TypeOf(v), reflect.TypeOf(time.Duration(0)), v)
+		if err != nil {
+			return nil, fmt.Errorf("timeout: %w", err)
+		}
+		if dd, _ := d.(time.Duration); dd <= 0 {
+			return nil, fmt.Errorf("timeout: %v must be positive (leave it out for the default, 120s)", v)
+		}
+	}
+	return data, nil
+}
+
+// asFloat reads a decoded YAML or JSON number (or a numeric string, as an
+// environment variable carries it).
+func asFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case string:
+		var f float64
+		if _, err := fmt.Sscan(strings.TrimSpace(x), &f); err == nil {
+			return f, true
+		}
+	}
+	return 0, false
 }
 
 // stringToStructuredHook lets an environment variable or flag carry a list
@@ -634,6 +794,16 @@ func (c *Config) checkRanges() error {
 			return fmt.Errorf("%s: %d must not be negative (0 means the default)", p.key, p.n)
 		}
 	}
+	for key, t := range map[string]float64{
+		"answer.temperature": c.Answer.Temperature, "judge.temperature": c.Judge.Temperature, "bridges.temperature": c.Bridges.Temperature,
+	} {
+		if t < 0 {
+			return fmt.Errorf("%s: %v must not be negative", key, t)
+		}
+	}
+	if err := checkDurations(reflect.ValueOf(*c), ""); err != nil {
+		return err
+	}
 	a := c.ArborMem
 	for key, f := range map[string]float64{
 		"answer.temperature": c.Answer.Temperature, "judge.temperature": c.Judge.Temperature,
@@ -647,6 +817,35 @@ func (c *Config) checkRanges() error {
 		}
 	}
 	return c.Report.check()
+}
+
+// checkDurations refuses a negative duration anywhere in v, naming its key
+// (a negative retry.base_delay or eject_for would otherwise act as zero).
+func checkDurations(v reflect.Value, prefix string) error {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := strings.Split(f.Tag.Get("mapstructure"), ",")[0]
+		if tag == "" || tag == "-" {
+			continue
+		}
+		key := tag
+		if prefix != "" {
+			key = prefix + "." + tag
+		}
+		fv := v.Field(i)
+		switch {
+		case f.Type == reflect.TypeOf(time.Duration(0)):
+			if d := time.Duration(fv.Int()); d < 0 {
+				return fmt.Errorf("%s: %s must not be negative", key, d)
+			}
+		case f.Type.Kind() == reflect.Struct && f.Type != reflect.TypeOf(time.Time{}):
+			if err := checkDurations(fv, key); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // roleWarnings says what a model-backed config leaves offline: an

@@ -11,9 +11,15 @@ type Report struct {
 	Resamples int `mapstructure:"resamples" yaml:"resamples"`
 	// Level is the confidence level of every interval.
 	Level float64 `mapstructure:"level" yaml:"level"`
-	// Interval is the bootstrap interval type: "percentile" or "basic"
-	// (reverse percentile).
+	// Interval is the bootstrap interval type: "studentized" (the default:
+	// symmetric bootstrap-t, right with few clusters), "percentile" or
+	// "basic" (reverse percentile). The paired test's p-value is read off
+	// the same resamples, so a table's interval and test never disagree.
 	Interval string `mapstructure:"interval" yaml:"interval"`
+	// MinClusters is the number of resampling units below which a table
+	// marks an interval as resting on too few (†); a negative value marks
+	// none.
+	MinClusters int `mapstructure:"min_clusters" yaml:"min_clusters"`
 	// CI is how Markdown and LaTeX tables show intervals: "off" (the
 	// paper's layout), "pm" (68.4 ± 4.1) or "interval" (68.4 [64.2, 72.6]).
 	// JSON and CSV always carry them.
@@ -58,8 +64,8 @@ func (r Report) check() error {
 	if r.AssumedAccuracy < 0 || r.AssumedAccuracy > 1 {
 		return fmt.Errorf("report.assumed_accuracy: %v, want a share between 0 and 1", r.AssumedAccuracy)
 	}
-	if r.Interval != "percentile" && r.Interval != "basic" {
-		return fmt.Errorf("report.interval: %q is not one of percentile, basic", r.Interval)
+	if r.Interval != "percentile" && r.Interval != "basic" && r.Interval != "studentized" {
+		return fmt.Errorf("report.interval: %q is not one of studentized, percentile, basic", r.Interval)
 	}
 	switch r.CI {
 	case "off", "pm", "interval":

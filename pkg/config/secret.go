@@ -40,11 +40,41 @@ func (s Secret) MarshalYAML() (any, error) { return s.String(), nil }
 func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // RedactURL hides the password of a URL's user information
-// ("http://user:key@host" → "http://user:[redacted]@host"), for every place
-// that prints or records an endpoint URL. A string that does not parse as a
-// URL (or has no scheme) is returned with everything before the last "@"
-// (after any "://") hidden.
+// ("http://user:key@host" → "http://user:[redacted]@host") and the value of
+// every query parameter ("?token=X" → "?token=[redacted]": gateways take
+// keys there), for every place that prints or records an endpoint URL. A
+// string that does not parse as a URL (or has no scheme) is returned with
+// everything before the last "@" (after any "://") hidden, and its query
+// values hidden too.
 func RedactURL(raw string) string {
+	base, query, hasQuery := strings.Cut(raw, "?")
+	out := redactUserinfo(base)
+	if hasQuery {
+		out += "?" + redactQuery(query)
+	}
+	return out
+}
+
+// redactQuery hides each value of a raw query string, keeping the names (and
+// a fragment, which may hold anything, is hidden whole).
+func redactQuery(q string) string {
+	q, _, hasFrag := strings.Cut(q, "#")
+	parts := strings.Split(q, "&")
+	for i, p := range parts {
+		if name, _, ok := strings.Cut(p, "="); ok {
+			parts[i] = name + "=" + redacted
+		} else if p != "" {
+			parts[i] = redacted // a bare value may be a key itself
+		}
+	}
+	out := strings.Join(parts, "&")
+	if hasFrag {
+		out += "#" + redacted
+	}
+	return out
+}
+
+func redactUserinfo(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || !strings.Contains(raw, "://") {
 		scheme, rest, ok := strings.Cut(raw, "://")

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/arbor-eval/arbor/internal/realdeps"
 )
 
 // chromium finds a headless-capable Chromium on PATH, or skips the test.
@@ -22,7 +24,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("browser test skipped: no chromium on PATH (Debian: apt-get install chromium)")
+	realdeps.Missing(t, "browser test skipped: no chromium on PATH (Debian: apt-get install chromium)")
 	return ""
 }
 

@@ -25,8 +25,12 @@ type runMeta struct {
 	Categories []string     `json:"categories"`
 	Outcomes   []string     `json:"outcomes"`
 	Budgets    []int        `json:"budgets"`
-	Variants   []string     `json:"variants"`
-	Bundles    bool         `json:"bundles"`
+	// BudgetLabels and CategoryLabels map a value to the name the tables
+	// give it, where they differ.
+	BudgetLabels   map[int]string    `json:"budget_labels,omitempty"`
+	CategoryLabels map[string]string `json:"category_labels,omitempty"`
+	Variants       []string          `json:"variants"`
+	Bundles        bool              `json:"bundles"`
 }
 
 // systemMeta names one system's sample data file.
@@ -186,6 +190,26 @@ func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 		meta.Budgets = append(meta.Budgets, b)
 	}
 	sort.Ints(meta.Budgets)
+	if r.BudgetLabel != nil {
+		for _, b := range meta.Budgets {
+			if l := r.BudgetLabel(b); l != fmt.Sprint(b) {
+				if meta.BudgetLabels == nil {
+					meta.BudgetLabels = map[int]string{}
+				}
+				meta.BudgetLabels[b] = l
+			}
+		}
+	}
+	if r.CategoryLabel != nil {
+		for _, c := range meta.Categories {
+			if l := r.CategoryLabel(c); l != c {
+				if meta.CategoryLabels == nil {
+					meta.CategoryLabels = map[string]string{}
+				}
+				meta.CategoryLabels[c] = l
+			}
+		}
+	}
 	outIdx, varIdx := indexOf(meta.Outcomes), indexOf(meta.Variants)
 	systems = manifestOrder(r.Manifest, systems)
 

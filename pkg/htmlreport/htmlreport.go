@@ -40,6 +40,11 @@ type Run struct {
 	// Texts is the path of bundle-texts.jsonl, which holds the texts that
 	// bundle items refer to; "" or missing shows items without text.
 	Texts string
+	// BudgetLabel and CategoryLabel name a budget and a question category
+	// as the run's tables do ("32K", "Multi-hop (1)"); nil shows the raw
+	// values.
+	BudgetLabel   func(int) string
+	CategoryLabel func(string) string
 }
 
 // Table is one named result table.

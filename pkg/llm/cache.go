@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Cache stores model replies on disk, one file per reply, named by the
@@ -29,7 +30,14 @@ import (
 // Writes happen behind the caller: creating a file costs 0.1–1.5 ms on this
 // machine's disks, more than everything else a cached call does, so a put
 // is kept in memory (and served from there) until a background goroutine
-// has written it. Flush waits for pending writes; call it before exiting.
+// has written it. Sync waits for the writes queued before it: the runner
+// calls it before recording a sample, so that a recorded sample's replies
+// are on disk and a SIGKILL cannot leave a sample whose replies a re-run
+// would have to ask for again. Flush waits for every pending write; call it
+// before exiting.
+//
+// Temporary files are made in one folder, dir/.tmp, and renamed into place;
+// OpenCache removes the ones a killed writer left there.
 type Cache struct {
 	dir       string
 	made      sync.Map // directories already created
@@ -40,7 +48,11 @@ type Cache struct {
 	pending map[string]*pendingEntry // path → entry not yet renamed into place
 	queue   []string                 // paths to write, oldest first
 	writing bool                     // a writer goroutine is running
-	idle    *sync.Cond               // signalled when the queue drains
+	idle    *sync.Cond               // signalled after each write and when the queue drains
+	// queued and written count the paths ever appended to queue and ever
+	// taken off it and written (or failed): Sync waits for written to reach
+	// queued as it was on entry.
+	queued, written int64
 }
 
 type pendingEntry struct {
@@ -50,13 +62,45 @@ type pendingEntry struct {
 
 // OpenCache creates dir if needed. logger (may be nil) hears about the
 // first failed write; a failed write never fails the call that made it.
+// Temporary files of a killed writer left in dir/.tmp are removed, once
+// old enough that no live writer (another run sharing the cache) can still
+// be about to rename them.
 func OpenCache(dir string, logger *slog.Logger) (*Cache, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, tmpDir), 0o755); err != nil {
 		return nil, fmt.Errorf("response cache: %w", err)
 	}
 	c := &Cache{dir: dir, logger: logger, pending: map[string]*pendingEntry{}}
 	c.idle = sync.NewCond(&c.mu)
+	c.removeStale(time.Now().Add(-staleTemp))
 	return c, nil
+}
+
+// tmpDir holds the cache's temporary files, in one place so that cleaning
+// up after a killed writer reads one folder, not every entry's.
+const tmpDir = ".tmp"
+
+// staleTemp is how old a temporary file must be to be taken for a killed
+// writer's: a live write renames its file within milliseconds.
+const staleTemp = time.Minute
+
+// removeStale deletes temporary files last modified before cutoff. A
+// failure only leaves them for the next open.
+func (c *Cache) removeStale(cutoff time.Time) int {
+	ents, err := os.ReadDir(filepath.Join(c.dir, tmpDir))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range ents {
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() || !info.ModTime().Before(cutoff) {
+			continue
+		}
+		if os.Remove(filepath.Join(c.dir, tmpDir, e.Name())) == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // Dir is the cache's directory.
@@ -69,6 +113,20 @@ func (c *Cache) WriteErrors() int64 { return c.writeErrs.Load() }
 func (c *Cache) Flush() {
 	c.mu.Lock()
 	for c.writing {
+		c.idle.Wait()
+	}
+	c.mu.Unlock()
+}
+
+// Sync returns once every entry put before the call is on disk (or has
+// failed); entries put meanwhile by other goroutines are not waited for.
+func (c *Cache) Sync() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	target := c.queued
+	for c.written < target {
 		c.idle.Wait()
 	}
 	c.mu.Unlock()
@@ -122,6 +180,7 @@ func (c *Cache) put(kind, key string, b []byte) {
 	if !e.queued {
 		e.queued = true
 		c.queue = append(c.queue, p)
+		c.queued++
 	}
 	if !c.writing {
 		c.writing = true
@@ -145,6 +204,8 @@ func (c *Cache) drain() {
 		if !e.queued { // not put again meanwhile
 			delete(c.pending, p)
 		}
+		c.written++
+		c.idle.Broadcast()
 		if err != nil && c.writeErrs.Add(1) == 1 && c.logger != nil {
 			c.logger.Warn("response cache write failed (further failures are counted, not logged)", "error", err)
 		}
@@ -163,7 +224,7 @@ func (c *Cache) write(path string, b []byte) error {
 		}
 		c.made.Store(dir, true)
 	}
-	f, err := os.CreateTemp(dir, ".tmp-*")
+	f, err := os.CreateTemp(filepath.Join(c.dir, tmpDir), "put-*")
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // countingChat answers "reply N" and counts calls.
@@ -196,7 +197,7 @@ func TestCacheConcurrentWriters(t *testing.T) {
 		}
 	}
 	checkEntries(t, reader, 10)
-	left, _ := filepath.Glob(filepath.Join(dir, "test", "*", ".tmp-*"))
+	left, _ := filepath.Glob(filepath.Join(dir, tmpDir, "*"))
 	if len(left) != 0 {
 		t.Fatalf("temporary files left: %v", left)
 	}
@@ -274,5 +275,57 @@ func TestCacheWriterProcess(t *testing.T) {
 	c.Flush()
 	if c.WriteErrors() != 0 {
 		t.Fatalf("%d write errors", c.WriteErrors())
+	}
+}
+
+// TestCacheSync: once Sync returns, every entry put before it is readable
+// from disk by another process's cache (one that holds nothing pending), so
+// a run killed right after recording a sample has that sample's replies.
+func TestCacheSync(t *testing.T) {
+	c := openCache(t)
+	other, _ := OpenCache(c.Dir(), nil)
+	for round := range 3 {
+		for i := range 100 {
+			c.putJSON("test", cacheKey(round, i), newPayload("s", i))
+		}
+		c.Sync()
+		for i := range 100 {
+			var p payload
+			if !other.getJSON("test", cacheKey(round, i), &p) || p.N != i {
+				t.Fatalf("round %d: entry %d not on disk after Sync", round, i)
+			}
+		}
+	}
+	var nilCache *Cache
+	nilCache.Sync() // a disabled cache: nothing to wait for
+}
+
+// TestCacheStaleTempRemoved: temporary files a killed writer left behind are
+// removed on the next open; a recent one (a live writer's, perhaps another
+// run's sharing the cache) is left alone.
+func TestCacheStaleTempRemoved(t *testing.T) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, tmpDir)
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old, fresh := filepath.Join(tmp, "put-old"), filepath.Join(tmp, "put-fresh")
+	for _, f := range []string{old, fresh} {
+		if err := os.WriteFile(f, []byte("half an entr"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	past := time.Now().Add(-2 * staleTemp)
+	if err := os.Chtimes(old, past, past); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenCache(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("stale temporary file kept: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("recent temporary file removed: %v", err)
 	}
 }

@@ -46,7 +46,7 @@ func NewChatClient(ep config.Endpoint, hc *http.Client) *ChatClient {
 func newOpenAI(ep config.Endpoint, hc *http.Client) *openai.Client {
 	oc := openai.DefaultConfig(ep.APIKey.Reveal())
 	oc.BaseURL = serverRoot(ep.URL) + "/v1"
-	oc.HTTPClient = openaiDoer{hc}
+	oc.HTTPClient = openaiDoer{hc: hc, query: endpointQuery(ep.URL)}
 	return openai.NewClientWithConfig(oc)
 }
 

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
+
+	"github.com/arbor-eval/arbor/pkg/config"
 )
 
 // NewHTTPClient returns the http.Client every endpoint client shares. It has
@@ -28,10 +32,57 @@ func NewHTTPClient() *http.Client {
 
 // serverRoot strips a trailing "/v1" so that both "http://h:8000" and
 // "http://h:8000/v1" may be configured: vLLM serves /tokenize and TEI serves
-// /rerank at the root, the OpenAI routes under /v1.
-func serverRoot(url string) string {
-	url = strings.TrimRight(url, "/")
-	return strings.TrimSuffix(url, "/v1")
+// /rerank at the root, the OpenAI routes under /v1. It is a path operation:
+// a query string ("?token=X", which some gateways read keys from) is kept
+// aside, never appended to.
+func serverRoot(raw string) string {
+	base, _, _ := strings.Cut(raw, "?")
+	base, _, _ = strings.Cut(base, "#")
+	base = strings.TrimRight(base, "/")
+	return strings.TrimSuffix(base, "/v1")
+}
+
+// endpointQuery is the query string of an endpoint URL ("" when none),
+// which every request to the endpoint carries.
+func endpointQuery(raw string) string {
+	_, q, _ := strings.Cut(raw, "?")
+	q, _, _ = strings.Cut(q, "#")
+	return q
+}
+
+// endpointURL is the URL of path (starting with "/") on the server of the
+// endpoint URL raw, keeping raw's query: "http://h:1/v1?token=X" and
+// "/v1/models" give "http://h:1/v1/models?token=X".
+func endpointURL(raw, path string) string {
+	u := serverRoot(raw) + path
+	if q := endpointQuery(raw); q != "" {
+		u += "?" + q
+	}
+	return u
+}
+
+// withQuery adds the endpoint's query parameters to a request URL built
+// without them (go-openai appends its route to the base URL).
+func withQuery(u *url.URL, query string) {
+	if query == "" {
+		return
+	}
+	if u.RawQuery == "" {
+		u.RawQuery = query
+		return
+	}
+	u.RawQuery = query + "&" + u.RawQuery
+}
+
+// scrubURLError hides the query values and password of the URL that
+// net/http puts in its errors ("Post \"http://h?token=X/...\": refused"),
+// which would otherwise reach logs and error samples.
+func scrubURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		ue.URL = config.RedactURL(ue.URL)
+	}
+	return err
 }
 
 // postJSON sends in as JSON and decodes a 2xx reply into out (by decode).
@@ -52,7 +103,7 @@ func postJSON(ctx context.Context, hc *http.Client, url, key string, in any, dec
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return transportErr(ctx, err)
+		return transportErr(ctx, scrubURLError(err))
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
@@ -87,7 +138,10 @@ func withExchange(ctx context.Context, ex *exchange) context.Context {
 // exchange's patch; it also records the status and Retry-After, which
 // go-openai's error types drop, and wraps streamed bodies so a stream cut
 // before `data: [DONE]` can be told from a finished one.
-type openaiDoer struct{ hc *http.Client }
+type openaiDoer struct {
+	hc    *http.Client
+	query string // the endpoint URL's query, added to every request
+}
 
 func (d openaiDoer) Do(req *http.Request) (*http.Response, error) {
 	ex, _ := req.Context().Value(exchangeKey{}).(*exchange)
@@ -107,9 +161,13 @@ func (d openaiDoer) Do(req *http.Request) (*http.Response, error) {
 	if ex != nil {
 		ex.sent = true
 	}
+	withQuery(req.URL, d.query)
 	resp, err := d.hc.Do(req)
-	if err != nil || ex == nil {
-		return resp, err
+	if err != nil {
+		return resp, scrubURLError(err)
+	}
+	if ex == nil {
+		return resp, nil
 	}
 	ex.status = resp.StatusCode
 	ex.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())

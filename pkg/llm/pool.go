@@ -30,9 +30,36 @@ type PoolOptions struct {
 	// probe request is let through, and success restores it. 0 never ejects.
 	FailuresToEject int
 	EjectFor        time.Duration
+	// DeadAfter gives the role up once every endpoint has been failing
+	// (connection errors, timeouts, 5xx; no success since) for this long:
+	// from then on every call fails at once with a *DeadError, instead of
+	// spending its retries and backoff on servers that are gone while the
+	// run crawls. 0 never gives up.
+	DeadAfter time.Duration
 	// Logger receives ejections (nil: silent).
 	Logger *slog.Logger
 }
+
+// ErrDead is wrapped by a *DeadError: every endpoint of a role has been
+// failing for longer than PoolOptions.DeadAfter. It is not retried.
+var ErrDead = errors.New("every endpoint failing")
+
+// DeadError says which role gave up, after how long, and the last failure.
+type DeadError struct {
+	Role string
+	// For is how long every endpoint had been failing (DeadAfter).
+	For time.Duration
+	// Last is the last failure, naming its endpoint.
+	Last string
+}
+
+// Error reads "chat: every endpoint failing for 1m0s (last: ...)".
+func (e *DeadError) Error() string {
+	return fmt.Sprintf("%s: %v for %s (last: %s)", e.Role, ErrDead, e.For, e.Last)
+}
+
+// Unwrap makes errors.Is(err, ErrDead) hold.
+func (e *DeadError) Unwrap() error { return ErrDead }
 
 // Pool spreads requests over endpoints serving the same model: each request
 // goes to the endpoint with the fewest requests in flight (ties rotate), never
@@ -52,6 +79,10 @@ type member[T any] struct {
 	requests     int64
 	failures     int
 	ejectedUntil time.Time
+	// failingSince is the first endpoint fault since the last success
+	// (zero while healthy or not yet tried); lastErr the latest fault.
+	failingSince time.Time
+	lastErr      string
 }
 
 // NewPool returns a pool over ms (MaxInflight < 1 counts as 1).
@@ -112,8 +143,14 @@ func (p *Pool[T]) Do(ctx context.Context, fn func(context.Context, T) error) err
 	if len(p.members) == 0 {
 		return fmt.Errorf("%s: no endpoints configured", p.opts.Role)
 	}
+	if err := p.Dead(); err != nil {
+		return err
+	}
 	a, _ := ctx.Value(attemptKey{}).(*attempt)
 	m, err := p.acquire(ctx, a)
+	if errors.Is(err, ErrDead) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("%s: waiting for a free endpoint: %w", p.opts.Role, err)
 	}
@@ -126,7 +163,7 @@ func (p *Pool[T]) Do(ctx context.Context, fn func(context.Context, T) error) err
 		err = fmt.Errorf("%w after %s: %v", ErrTimeout, m.Timeout, err)
 	}
 	cancel()
-	p.release(m, err == nil, err != nil && ctx.Err() == nil && endpointFault(err))
+	p.release(m, err, err != nil && ctx.Err() == nil && endpointFault(err))
 	if err != nil {
 		if a != nil {
 			a.fail(m)
@@ -139,7 +176,12 @@ func (p *Pool[T]) Do(ctx context.Context, fn func(context.Context, T) error) err
 func (p *Pool[T]) acquire(ctx context.Context, a *attempt) (*member[T], error) {
 	for {
 		p.mu.Lock()
-		m, reprobe := p.pick(time.Now(), a)
+		now := time.Now()
+		if err := p.deadLocked(now); err != nil {
+			p.mu.Unlock()
+			return nil, err
+		}
+		m, reprobe := p.pick(now, a)
 		if m != nil {
 			m.inflight++
 			m.requests++
@@ -150,6 +192,14 @@ func (p *Pool[T]) acquire(ctx context.Context, a *attempt) (*member[T], error) {
 			p.wake = make(chan struct{})
 		}
 		wake := p.wake
+		// A caller waiting for an ejected endpoint wakes when the role
+		// would be given up, so that it fails then rather than at the next
+		// re-probe.
+		if d, failing := p.failingForLocked(now); failing && p.opts.DeadAfter > 0 {
+			if left := p.opts.DeadAfter - d; reprobe == 0 || left < reprobe {
+				reprobe = max(left, time.Millisecond)
+			}
+		}
 		p.mu.Unlock()
 		var timer *time.Timer
 		var timeout <-chan time.Time
@@ -217,14 +267,73 @@ func (p *Pool[T]) ejected(m *member[T]) bool {
 	return p.opts.FailuresToEject > 0 && m.failures >= p.opts.FailuresToEject
 }
 
-func (p *Pool[T]) release(m *member[T], ok, fault bool) {
+// Failing reports how long every endpoint has been failing (the time since
+// the last of them started to fail), and false while any is healthy or
+// untried: what a progress line shows while a run stalls on dead servers.
+func (p *Pool[T]) Failing() (time.Duration, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.failingForLocked(time.Now())
+}
+
+func (p *Pool[T]) failingForLocked(now time.Time) (time.Duration, bool) {
+	if len(p.members) == 0 {
+		return 0, false
+	}
+	var latest time.Time
+	for _, m := range p.members {
+		if m.failingSince.IsZero() {
+			return 0, false
+		}
+		if m.failingSince.After(latest) {
+			latest = m.failingSince
+		}
+	}
+	return now.Sub(latest), true
+}
+
+// Dead returns a *DeadError once every endpoint has been failing for
+// PoolOptions.DeadAfter, else nil.
+func (p *Pool[T]) Dead() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.deadLocked(time.Now())
+}
+
+func (p *Pool[T]) deadLocked(now time.Time) error {
+	if p.opts.DeadAfter <= 0 {
+		return nil
+	}
+	d, failing := p.failingForLocked(now)
+	if !failing || d < p.opts.DeadAfter {
+		return nil
+	}
+	last := ""
+	var lastAt time.Time
+	for _, m := range p.members {
+		if !m.failingSince.Before(lastAt) {
+			lastAt, last = m.failingSince, m.URL+": "+m.lastErr
+		}
+	}
+	return &DeadError{Role: p.opts.Role, For: p.opts.DeadAfter, Last: last}
+}
+
+func (p *Pool[T]) release(m *member[T], err error, fault bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	m.inflight--
 	switch {
-	case ok:
+	case err == nil:
 		m.failures = 0
+		m.failingSince = time.Time{}
 	case fault:
+		if m.failingSince.IsZero() {
+			m.failingSince = time.Now()
+		}
+		m.lastErr = err.Error()
+		if len(m.lastErr) > 200 {
+			m.lastErr = m.lastErr[:200] + "…"
+		}
 		m.failures++
 		if p.ejected(m) {
 			m.ejectedUntil = time.Now().Add(p.opts.EjectFor)

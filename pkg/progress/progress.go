@@ -33,7 +33,24 @@ type Reporter struct {
 	skipped int
 	eta     eta
 	now     func() time.Time
+	// cost holds the planned and finished work per class (a system) when
+	// the caller declares it (Plan): the ETA is then the remaining units
+	// weighted by each class's measured time per unit, since one system's
+	// unit can cost a hundred of another's.
+	cost map[string]*classCost
+	busy time.Duration // summed unit durations over classes
+	// width is the terminal's width in columns (0: not a terminal); the
+	// bar's line is cut to it, since a line that wraps is redrawn below its
+	// stale first half on every update.
+	width int
 }
+
+// barReserve is what the bar's line holds besides the description: the
+// bar itself (barWidth), the count and the elapsed time.
+const (
+	barWidth   = 12
+	barReserve = barWidth + 34
+)
 
 // eta is an exponentially smoothed rate of worked units per second,
 // sampled at least every etaWindow.
@@ -61,7 +78,13 @@ func New(w io.Writer, desc string, total int, enabled bool) *Reporter {
 	r.start = r.now()
 	r.eta.at = r.start
 	if f, ok := w.(*os.File); ok && enabled && term.IsTerminal(int(f.Fd())) {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+			r.width = cols
+		} else {
+			r.width = 80
+		}
 		r.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWidth(barWidth),
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionSetDescription(desc),
 			progressbar.OptionShowCount(),
@@ -74,6 +97,71 @@ func New(w io.Writer, desc string, total int, enabled bool) *Reporter {
 		)
 	}
 	return r
+}
+
+// classCost is one class's planned units, finished units and the wall time
+// they took (summed over units that may have run concurrently).
+type classCost struct {
+	planned, done int
+	took          time.Duration
+}
+
+// Plan declares units of work of class still to do (one system's commits
+// and answers), turning on the cost-weighted ETA.
+func (r *Reporter) Plan(class string, units int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cost == nil {
+		r.cost = map[string]*classCost{}
+	}
+	c := r.cost[class]
+	if c == nil {
+		c = &classCost{}
+		r.cost[class] = c
+	}
+	c.planned += units
+}
+
+// Work records n finished units of class that took took of wall time
+// between them (concurrent units each count their own time).
+func (r *Reporter) Work(class string, n int, took time.Duration, status string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c := r.cost[class]; c != nil {
+		c.done += n
+		c.took += took
+		r.busy += took
+	}
+	r.add(n, status)
+}
+
+// weightedETA is the time left as the remaining units of every class times
+// that class's measured time per unit (the mean over all classes for a
+// class not yet measured), divided by the measured parallelism (unit time
+// per wall second); false until some unit was measured.
+func (r *Reporter) weightedETA(now time.Time) (time.Duration, bool) {
+	if r.cost == nil || r.busy <= 0 {
+		return 0, false
+	}
+	wall := now.Sub(r.start)
+	if wall <= 0 {
+		return 0, false
+	}
+	done := 0
+	for _, c := range r.cost {
+		done += c.done
+	}
+	mean := r.busy.Seconds() / float64(max(done, 1))
+	left := 0.0
+	for _, c := range r.cost {
+		per := mean
+		if c.done > 0 {
+			per = c.took.Seconds() / float64(c.done)
+		}
+		left += float64(max(c.planned-c.done, 0)) * per
+	}
+	parallel := r.busy.Seconds() / wall.Seconds()
+	return time.Duration(left / parallel * float64(time.Second)), true
 }
 
 // SetInterval changes how often plain lines are printed.
@@ -111,7 +199,7 @@ func (r *Reporter) add(n int, status string) {
 	now := r.now()
 	r.sampleRate(now)
 	if r.bar != nil {
-		r.bar.Describe(r.desc + " " + status + " · eta " + r.etaString())
+		r.bar.Describe(r.describe(status))
 		_ = r.bar.Add(n)
 		return
 	}
@@ -119,6 +207,30 @@ func (r *Reporter) add(n int, status string) {
 		r.last = now
 		r.line()
 	}
+}
+
+// describe is the bar's description: the name, the ETA, then the status,
+// cut with an ellipsis so that the whole line fits the terminal (the status
+// goes first: the ETA and the name say more at a glance).
+func (r *Reporter) describe(status string) string {
+	d := r.desc + " · eta " + r.etaString()
+	if status != "" {
+		d += " · " + status
+	}
+	return fitWidth(d, r.width-barReserve)
+}
+
+// fitWidth cuts s to at most max runes, ending it with "…" when cut; max
+// below 1 (or no terminal width) leaves s whole.
+func fitWidth(s string, max int) string {
+	if max < 1 {
+		return s
+	}
+	rs := []rune(s)
+	if len(rs) <= max {
+		return s
+	}
+	return string(rs[:max-1]) + "…"
 }
 
 // sampleRate folds the worked units since the last sample into the
@@ -142,10 +254,13 @@ func (r *Reporter) sampleRate(now time.Time) {
 // until a rate has been measured.
 func (r *Reporter) etaString() string {
 	left := r.total - r.done
-	switch {
-	case left <= 0:
+	if left <= 0 {
 		return "0s"
-	case r.eta.rate <= 0:
+	}
+	if d, ok := r.weightedETA(r.now()); ok {
+		return d.Round(time.Second).String()
+	}
+	if r.eta.rate <= 0 {
 		return "?"
 	}
 	return time.Duration(float64(left) / r.eta.rate * float64(time.Second)).Round(time.Second).String()

@@ -96,3 +96,61 @@ func TestETAIgnoresSkippedAndIsSmoothed(t *testing.T) {
 		t.Fatalf("smoothed eta = %s, want 1m34s", got)
 	}
 }
+
+// TestDescribeFitsWidth: on an 80-column terminal the bar's description
+// leaves room for the bar, the count and the elapsed time, however long
+// the status (five systems' accuracies), and keeps the ETA.
+func TestDescribeFitsWidth(t *testing.T) {
+	long := "acc full 61.2% recent 50.1% bm25 55.0% summary 40.3% arbormem 70.2% · ingested 12345/67890"
+	for _, width := range []int{80, 120, 200} {
+		r := &Reporter{desc: "eval locomo", width: width, now: time.Now}
+		d := r.describe(long)
+		if n := len([]rune(d)); n+barReserve > width {
+			t.Errorf("width %d: description of %d runes leaves no room for the bar: %q", width, n, d)
+		}
+		if !strings.Contains(d, "eta ") {
+			t.Errorf("width %d: the ETA was cut: %q", width, d)
+		}
+	}
+	r := &Reporter{desc: "eval", now: time.Now}
+	if d := r.describe(long); !strings.HasSuffix(d, long) {
+		t.Errorf("without a terminal width the status is cut: %q", d)
+	}
+}
+
+// TestWeightedETA: nine hundred cheap units (a baseline's commits, 10 ms)
+// and a hundred expensive ones (ArborMem's, 1 s), one at a time, the cheap
+// ones dominating the first quarter as they do in a run. At a quarter of
+// the units the count-based ETA (units left over the units-per-second seen)
+// is off several-fold; the weighted one, from each class's time per unit,
+// is within 30% of the truth.
+func TestWeightedETA(t *testing.T) {
+	const cheap, dear = 10 * time.Millisecond, time.Second
+	clock := time.Unix(0, 0)
+	r := New(nil, "eval", 1000, false)
+	r.now = func() time.Time { return clock }
+	r.start, r.eta.at = clock, clock
+	r.Plan("bm25", 900)
+	r.Plan("arbormem", 100)
+	// The first quarter: 240 cheap units and 10 expensive ones.
+	for i := range 250 {
+		class, d := "bm25", cheap
+		if i%25 == 24 {
+			class, d = "arbormem", dear
+		}
+		clock = clock.Add(d)
+		r.Work(class, 1, d, "")
+	}
+	truth := 660*cheap + 90*dear
+	got, ok := r.weightedETA(clock)
+	if !ok {
+		t.Fatal("no weighted ETA after 250 measured units")
+	}
+	if ratio := got.Seconds() / truth.Seconds(); ratio < 0.7 || ratio > 1.3 {
+		t.Errorf("weighted ETA %v, truth %v (ratio %.2f)", got, truth, ratio)
+	}
+	counted := 750 / (250 / clock.Sub(time.Unix(0, 0)).Seconds())
+	if counted/truth.Seconds() > 0.5 {
+		t.Fatalf("fixture too easy: the count-based ETA %.1fs is within 2x of %v", counted, truth)
+	}
+}

@@ -69,3 +69,28 @@ func (l *Lock) Unlock() error {
 	l.f = nil
 	return err
 }
+
+// Holder reports whether a process holds run folder dir's lock (an eval or
+// merge still writing it) and, if so, who, as the holder wrote it into the
+// lock file. It never takes the lock from a writer: it probes only when the
+// lock file names a holder (a writer that finished emptied it), and then
+// with a shared lock that it releases at once, so a writer starting at
+// that instant is refused only if it loses a race of microseconds.
+func Holder(dir string) (string, bool) {
+	path := filepath.Join(dir, LockFile)
+	b, err := os.ReadFile(path)
+	if err != nil || len(strings.TrimSpace(string(b))) == 0 {
+		return "", false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	held, err := tryShared(f)
+	if err != nil || !held {
+		unlock(f)
+		return "", false // a killed writer's stale name
+	}
+	return strings.TrimSpace(string(b)), true
+}

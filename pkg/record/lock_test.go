@@ -93,3 +93,40 @@ func TestLockDirKilledHolder(t *testing.T) {
 	}
 	_ = l.Unlock()
 }
+
+// TestHolder: a folder held by a live writer names it; one whose writer
+// finished, one whose writer was killed (its name left in the lock file)
+// and one never locked do not; and probing does not disturb the writer.
+func TestHolder(t *testing.T) {
+	if _, held := Holder(t.TempDir()); held {
+		t.Error("a folder never locked is held")
+	}
+	dir := t.TempDir()
+	cmd, stdin := startLockHolder(t, dir)
+	who, held := Holder(dir)
+	if want := fmt.Sprintf("pid %d (arbor eval helper)", cmd.Process.Pid); !held || who != want {
+		t.Errorf("live writer: Holder = %q, %v; want %q", who, held, want)
+	}
+	if _, err := LockDir(dir, nil); !errors.Is(err, ErrLocked) {
+		t.Errorf("after the probe, a second writer: %v; want ErrLocked", err)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, held := Holder(dir); held {
+		t.Error("a finished writer still holds the folder")
+	}
+	killed := t.TempDir()
+	cmd, _ = startLockHolder(t, killed)
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if _, held := Holder(killed); held {
+		t.Error("a killed writer still holds the folder")
+	}
+	l, err := LockDir(killed, nil)
+	if err != nil {
+		t.Fatalf("lock after probing a killed writer's folder: %v", err)
+	}
+	_ = l.Unlock()
+}

@@ -24,3 +24,18 @@ func tryLock(f *os.File) (held bool, err error) {
 }
 
 func unlock(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// tryShared takes a shared flock on f without blocking; held reports that
+// another open file description holds the exclusive lock.
+func tryShared(f *os.File) (held bool, err error) {
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return true, nil
+		}
+		return false, err
+	}
+}

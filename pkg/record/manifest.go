@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -55,6 +56,12 @@ type Manifest struct {
 	// repaired and unparsed replies, ingest errors, unparsed judge replies,
 	// failed samples); empty before a run finishes.
 	Degraded []SystemDegraded `json:"degraded,omitempty"`
+	// Selections lists, oldest first, each distinct selection of episodes,
+	// questions, systems, budgets and variants that a command wrote into
+	// the folder, with the latest command that made it. Reports table the
+	// latest one unless asked for the union; empty in runs made before
+	// selections were recorded and in merged runs (every sample counts).
+	Selections []Selection `json:"selections,omitempty"`
 }
 
 // Contribution is one config that contributed samples to a run.
@@ -141,6 +148,52 @@ func WriteManifest(dir string, m *Manifest) error {
 		return fmt.Errorf("encode manifest: %w", err)
 	}
 	return WriteFileAtomic(filepath.Join(dir, "manifest.json"), append(b, '\n'))
+}
+
+// StaleTempAge is how old a temporary file of WriteFileAtomic must be for
+// RemoveStaleTemps to take it for a killed writer's: a live write renames
+// its file within milliseconds of making it.
+const StaleTempAge = time.Minute
+
+// RemoveStaleTemps removes from dir the temporary files that WriteFileAtomic
+// leaves behind when its process is killed mid-write (".<name>.<digits>"),
+// once older than StaleTempAge. It returns how many it removed; one it cannot
+// remove (a read-only folder) is left for a later run.
+func RemoveStaleTemps(dir string) int {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	cutoff := time.Now().Add(-StaleTempAge)
+	n := 0
+	for _, e := range ents {
+		if !isAtomicTemp(e.Name()) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() || !info.ModTime().Before(cutoff) {
+			continue
+		}
+		if os.Remove(filepath.Join(dir, e.Name())) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// isAtomicTemp reports whether name is one of WriteFileAtomic's temporary
+// names: "." + a file name + "." + CreateTemp's random digits.
+func isAtomicTemp(name string) bool {
+	dot := strings.LastIndexByte(name, '.')
+	if !strings.HasPrefix(name, ".") || dot <= 1 || dot == len(name)-1 {
+		return false
+	}
+	for _, c := range name[dot+1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // WriteFileAtomic writes data to a temporary file beside path, syncs it and

@@ -45,26 +45,37 @@ func unitLevels(c Clusters) (*levels, bool) {
 	return lv, lv.k > 0
 }
 
-func (lv *levels) resampleMeans(r *rand.Rand, out []float64) {
+// resample fills means (and ses, when not nil) as the general resample
+// does, from level counts drawn from the multinomial.
+func (lv *levels) resample(r *rand.Rand, means, ses []float64) {
 	k := float64(lv.k)
+	set := func(b int, n0, n1, n2 float64) {
+		m := (n0*lv.vals[0] + n1*lv.level(1) + n2*lv.level(2)) / k
+		means[b] = m
+		if ses != nil {
+			d0, d1, d2 := lv.vals[0]-m, lv.level(1)-m, lv.level(2)-m
+			ss := n0*d0*d0 + n1*d1*d1 + n2*d2*d2
+			ses[b] = math.Sqrt(k/(k-1)*ss) / k
+		}
+	}
 	switch len(lv.vals) {
 	case 1:
-		for b := range out {
-			out[b] = lv.vals[0]
+		for b := range means {
+			set(b, k, 0, 0)
 		}
 		return
 	case 2:
 		lv.first = binomialCDF(lv.k, float64(lv.count[0])/k)
-		for b := range out {
+		for b := range means {
 			n0 := float64(draw(r, lv.first))
-			out[b] = (n0*lv.vals[0] + (k-n0)*lv.vals[1]) / k
+			set(b, n0, k-n0, 0)
 		}
 		return
 	}
 	lv.first = binomialCDF(lv.k, float64(lv.count[0])/k)
 	lv.rest = map[int][]float64{}
 	p1 := float64(lv.count[1]) / float64(lv.count[1]+lv.count[2])
-	for b := range out {
+	for b := range means {
 		n0 := draw(r, lv.first)
 		m := lv.k - n0
 		t, ok := lv.rest[m]
@@ -73,8 +84,17 @@ func (lv *levels) resampleMeans(r *rand.Rand, out []float64) {
 			lv.rest[m] = t
 		}
 		n1 := draw(r, t)
-		out[b] = (float64(n0)*lv.vals[0] + float64(n1)*lv.vals[1] + float64(m-n1)*lv.vals[2]) / k
+		set(b, float64(n0), float64(n1), float64(m-n1))
 	}
+}
+
+// level is the i-th level's value, 0 beyond the levels present (its count
+// is then 0).
+func (lv *levels) level(i int) float64 {
+	if i < len(lv.vals) {
+		return lv.vals[i]
+	}
+	return 0
 }
 
 // binomialCDF is the cumulative distribution of Binomial(n, p) at 0..n,

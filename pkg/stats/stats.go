@@ -28,7 +28,7 @@ type Options struct {
 	// Seed seeds every generator (run.seed).
 	Seed uint64
 	// Interval is the bootstrap interval type (report.interval): Percentile
-	// (the default) or Basic.
+	// (the zero value), Basic or Studentized (configs/default.yaml's).
 	Interval string
 }
 
@@ -40,6 +40,9 @@ const (
 	// (Davison & Hinkley 1997, §5.2), correcting a skewed bootstrap
 	// distribution's shift.
 	Basic = "basic"
+	// Studentized is the bootstrap-t interval: each resample's mean is
+	// standardised by its own cluster-robust standard error (see Resample).
+	Studentized = "studentized"
 )
 
 // DefaultOptions are 10,000 resamples at 95% with seed 42.
@@ -144,35 +147,205 @@ func (c Clusters) Mean() float64 {
 	return s / n
 }
 
-// Bootstrap is the bootstrap interval of the mean: clusters are drawn with
-// replacement, as many as there are, and the percentile interval's ends are
-// the (1−Level)/2 and (1+Level)/2 quantiles (inverse empirical CDF) of the
-// resampled means (reflected about the mean for Basic). One observation or none gives a zero-width interval at
-// the mean (NaN when empty).
-func Bootstrap(c Clusters, o Options) Interval {
-	o = o.norm()
-	k := c.Len()
-	m := c.Mean()
-	if k <= 1 {
-		return Interval{m, m}
-	}
-	means := make([]float64, o.Resamples)
-	resampleMeans(c, o.rng(), means)
-	iv := percentile(means, o.Level)
-	if o.Interval == Basic {
-		iv = Interval{2*m - iv.Hi, 2*m - iv.Lo}
-	}
-	return iv
+// Bootstrap is the bootstrap interval of the mean (Resample's interval).
+func Bootstrap(c Clusters, o Options) Interval { return Resample(c, o).CI }
+
+// Estimate is a mean with its interval and the p-value of "the mean is
+// zero", both read off the same resamples.
+type Estimate struct {
+	Mean     float64
+	CI       Interval
+	P        float64
+	Clusters int
 }
 
-// resampleMeans fills out with the means of len(out) cluster resamples,
-// allocating nothing per resample. Each 64-bit draw yields two cluster
-// indices by Lemire's multiply-shift on its 32-bit halves (bias below k/2³²,
-// immaterial next to Monte-Carlo error); when every cluster holds one
-// observation the count is known and is not summed.
-func resampleMeans(c Clusters, r *rand.Rand, out []float64) {
+// Resample draws o.Resamples cluster resamples (as many clusters as there
+// are, with replacement) and reads the interval and the test of "the mean is
+// zero" off the same draws, so that they cannot disagree: with two clusters
+// or more the interval excludes zero exactly when P < 1 − Level.
+//
+// Percentile and Basic take the resampled means m*_b (reflected about the
+// mean, 2m − m*_b, for Basic) as points u_b, kept within the range of the
+// cluster means, which no resampled mean can leave; with j the smallest count
+// for which 2j/B ≥ α (α = 1 − Level) the interval is [u_(j), u_(B−j+1)] and
+// P = min(1, 2·min(#{u ≤ 0}, #{u ≥ 0})/B), the p-value that inverts it.
+//
+// Studentized is the symmetric bootstrap-t (Hall 1988; Davison & Hinkley
+// 1997, §5.2.1): each resample's t*_b = (m*_b − m)/se*_b, se being the
+// cluster-robust standard error of the ratio mean Σs/Σn; with q the
+// smallest |t*| such that fewer than αB resamples lie beyond it, the
+// interval is m ± q·se and P = #{|t*_b| ≥ |m|/se}/B. Standardising each
+// resample is what the percentile interval lacks with few clusters (it is
+// too narrow by about the t-quantile's excess over the normal); a
+// resample whose standard error is zero (all its clusters alike) has an
+// infinite |t*|, which makes the interval wider, never narrower. The
+// interval is clipped to the cluster means' range unless that would change
+// whether it holds zero.
+//
+// One cluster gives a zero-width interval at the mean and P = 1;
+// no observation gives NaN.
+func Resample(c Clusters, o Options) Estimate {
+	return resampleEstimate(c, o.norm())
+}
+
+// floorP keeps a comparison's p-value at or above 2^(1−K): no test of K
+// exchangeable clusters can be surer than when every cluster lies on one
+// side (the sign-flip bound), so with five clusters or fewer a 95% interval
+// of a difference always holds zero. Where the floor reaches α the interval
+// is widened to hold zero, keeping the two one condition.
+func floorP(est Estimate, o Options) Estimate {
+	if k := est.Clusters; k >= 2 && k < 64 {
+		floor := math.Ldexp(1, 1-k)
+		if est.P < floor {
+			est.P = floor
+			if est.P >= o.alpha() {
+				est.CI.Lo, est.CI.Hi = min(est.CI.Lo, 0), max(est.CI.Hi, 0)
+			}
+		}
+	}
+	return est
+}
+
+// resampleEstimate is Resample without the floor on P.
+func resampleEstimate(c Clusters, o Options) Estimate {
+	k := c.Len()
+	m := c.Mean()
+	est := Estimate{Mean: m, Clusters: k, CI: Interval{m, m}, P: 1}
+	if k == 0 {
+		est.P = math.NaN()
+		return est
+	}
+	if k == 1 {
+		return est
+	}
+	B := o.Resamples
+	alpha := o.alpha()
+	lo, hi := c.hull()
+	u := make([]float64, B)
+	if o.Interval != Studentized {
+		resample(c, o.rng(), u, nil)
+		for b, mb := range u {
+			if o.Interval == Basic {
+				mb = 2*m - mb
+			}
+			u[b] = min(max(mb, lo), hi)
+		}
+		le, ge := 0, 0
+		for _, x := range u {
+			if x <= 0 {
+				le++
+			}
+			if x >= 0 {
+				ge++
+			}
+		}
+		j := tail(B, alpha, 2)
+		slices.Sort(u)
+		est.CI = Interval{u[j-1], u[B-j]}
+		est.P = min(1, 2*float64(min(le, ge))/float64(B))
+		return est
+	}
+	se := clusterSE(c, m)
+	if se == 0 {
+		// Every cluster sits at the mean: so does every resample.
+		if m != 0 {
+			est.P = 0
+		}
+		return est
+	}
+	ses := make([]float64, B)
+	resample(c, o.rng(), u, ses)
+	t0 := math.Abs(m) / se
+	beyond := 0
+	for b, mb := range u {
+		t := 0.0
+		switch {
+		case ses[b] > 0:
+			t = math.Abs(mb-m) / ses[b]
+		case mb != m:
+			t = math.Inf(1)
+		}
+		u[b] = t
+		if t >= t0 {
+			beyond++
+		}
+	}
+	j := tail(B, alpha, 1)
+	slices.Sort(u)
+	q := u[B-j]
+	est.P = float64(beyond) / float64(B)
+	est.CI = Interval{max(m-q*se, lo), min(m+q*se, hi)}
+	// The interval and the test are one condition on the same |t*|s;
+	// rounding in m ± q·se and the clipping must not part them.
+	excluded := est.P < alpha
+	if !excluded {
+		est.CI.Lo, est.CI.Hi = min(est.CI.Lo, 0), max(est.CI.Hi, 0)
+	} else if est.CI.Contains(0) {
+		if m > 0 {
+			est.CI.Lo = math.Nextafter(0, 1)
+		} else {
+			est.CI.Hi = math.Nextafter(0, -1)
+		}
+	}
+	return est
+}
+
+// alpha is 1 − Level rounded to 12 decimals, so that 0.95 gives the 0.05
+// a reader compares p-values with, not 0.050000000000000044.
+func (o Options) alpha() float64 { return math.Round((1-o.Level)*1e12) / 1e12 }
+
+// tail is the smallest j ≥ 1 with sides·j/B ≥ alpha, computed as P is, so
+// that "fewer than j resamples beyond" and "P < alpha" are one condition
+// (sides is 2 for an equal-tailed interval, 1 for a symmetric one).
+func tail(b int, alpha float64, sides int) int {
+	f := float64(sides)
+	j := max(1, int(alpha*float64(b)/f)-2)
+	for j > 1 && f*float64(j-1)/float64(b) >= alpha {
+		j--
+	}
+	for f*float64(j)/float64(b) < alpha {
+		j++
+	}
+	return min(j, b)
+}
+
+// clusterSE is the cluster-robust standard error of the ratio mean m =
+// Σs/Σn: sqrt(K/(K−1) · Σ(s_i − m·n_i)²) / Σn (the linearisation of the
+// ratio estimator with the usual small-sample factor).
+func clusterSE(c Clusters, m float64) float64 {
+	k := float64(c.Len())
+	var ss, n float64
+	for i, s := range c.Sums {
+		r := s - m*c.Counts[i]
+		ss += r * r
+		n += c.Counts[i]
+	}
+	if k < 2 || n == 0 {
+		return 0
+	}
+	return math.Sqrt(k/(k-1)*ss) / n
+}
+
+// hull is the range of the cluster means: every resampled mean lies in it.
+func (c Clusters) hull() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i, s := range c.Sums {
+		if c.Counts[i] > 0 {
+			lo, hi = min(lo, s/c.Counts[i]), max(hi, s/c.Counts[i])
+		}
+	}
+	return lo, hi
+}
+
+// resample fills means with the means of len(means) cluster resamples and,
+// when ses is not nil, ses with each resample's cluster-robust standard
+// error, allocating nothing per resample. Each 64-bit draw yields two
+// cluster indices by Lemire's multiply-shift on its 32-bit halves (bias
+// below k/2³², immaterial next to Monte-Carlo error); when every cluster
+// holds one observation the count is known and is not summed.
+func resample(c Clusters, r *rand.Rand, means, ses []float64) {
 	if lv, ok := unitLevels(c); ok {
-		lv.resampleMeans(r, out)
+		lv.resample(r, means, ses)
 		return
 	}
 	k := len(c.Sums)
@@ -182,27 +355,41 @@ func resampleMeans(c Clusters, r *rand.Rand, out []float64) {
 		unit = unit && n == 1
 	}
 	sums, counts := c.Sums, c.Counts
-	for b := range out {
-		var s, n float64
-		for i := 0; i < k; i += 2 {
-			x := r.Uint64()
-			j1 := ((x >> 32) * uk) >> 32
-			s += sums[j1]
-			if !unit {
-				n += counts[j1]
+	fk := float64(k)
+	for b := range means {
+		// s, n: Σs and Σn; q, x, nn: Σs², Σs·n, Σn² for the standard error.
+		var s, n, q, x, nn float64
+		add := func(j uint64) {
+			sj := sums[j]
+			s += sj
+			if ses != nil {
+				q += sj * sj
 			}
-			if i+1 < k {
-				j2 := ((x & 0xffffffff) * uk) >> 32
-				s += sums[j2]
-				if !unit {
-					n += counts[j2]
+			if !unit {
+				nj := counts[j]
+				n += nj
+				if ses != nil {
+					x += sj * nj
+					nn += nj * nj
 				}
 			}
 		}
-		if unit {
-			n = float64(k)
+		for i := 0; i < k; i += 2 {
+			v := r.Uint64()
+			add(((v >> 32) * uk) >> 32)
+			if i+1 < k {
+				add(((v & 0xffffffff) * uk) >> 32)
+			}
 		}
-		out[b] = s / n
+		if unit {
+			n, x, nn = fk, s, fk
+		}
+		m := s / n
+		means[b] = m
+		if ses != nil {
+			ss := max(q-2*m*x+m*m*nn, 0)
+			ses[b] = math.Sqrt(fk/(fk-1)*ss) / n
+		}
 	}
 }
 
@@ -231,9 +418,12 @@ type Paired struct {
 	Diff float64
 	// CI is the paired bootstrap interval of Diff.
 	CI Interval
-	// P is the two-sided p-value of the sign-flip permutation test of "no
-	// difference", exact when every sign pattern was enumerated (Exact).
-	P     float64
+	// P is the two-sided bootstrap p-value of "no difference", read off the
+	// resamples that made CI (Resample): CI excludes zero exactly when
+	// P < 1 − Level.
+	P float64
+	// Exact is kept for readers of older tables; the bootstrap p-value is
+	// never exact.
 	Exact bool
 }
 
@@ -244,11 +434,12 @@ func (p Paired) Distinct() bool { return p.Clusters >= 2 && !p.CI.Contains(0) }
 
 // Compare tests a against b, paired by index (a[i] and b[i] are the two
 // systems' scores on question i, which belongs to cluster ids[i]; nil ids
-// make every question its own cluster). The interval resamples clusters of
-// differences; the permutation test flips the sign of each cluster's summed
-// difference (the systems' labels are exchangeable per cluster under the
-// null), enumerating all 2^K patterns when that is no more than
-// o.Resamples, else drawing o.Resamples of them (p = (1+hits)/(1+draws)).
+// make every question its own cluster). Clusters of differences are
+// resampled once, and the interval and the p-value both come from those
+// resamples (Resample), so the two cannot disagree; P is never below
+// 2^(1−K) (floorP). Clusters are taken in
+// the order of ids' first appearance: callers that want results independent
+// of their input's order sort it first.
 func Compare(a, b []float64, ids []string, o Options) Paired {
 	o = o.norm()
 	n := min(len(a), len(b))
@@ -268,13 +459,15 @@ func Compare(a, b []float64, ids []string, o Options) Paired {
 		out.CI = Interval{math.NaN(), math.NaN()}
 		return out
 	}
-	out.CI = Bootstrap(c, o)
-	out.P, out.Exact = SignFlip(c.Sums, o)
+	e := floorP(Resample(c, o), o)
+	out.CI, out.P = e.CI, e.P
 	return out
 }
 
 // SignFlip is the two-sided p-value of the sign-flip permutation test on
-// per-unit summed differences: the share of sign patterns whose |Σ±s| is at
+// per-unit summed differences (kept as an independent check of Compare; the
+// tables use the bootstrap p-value, which cannot disagree with their
+// intervals): the share of sign patterns whose |Σ±s| is at
 // least the observed |Σs|. It enumerates every pattern when 2^len(s) ≤
 // o.Resamples (exact), else draws o.Resamples patterns.
 func SignFlip(s []float64, o Options) (p float64, exact bool) {

@@ -9,12 +9,15 @@ import (
 type Interval struct {
 	Lo float64 `json:"lo"`
 	Hi float64 `json:"hi"`
+	// Clusters is the number of resampling units the interval rests on
+	// (0 when unknown).
+	Clusters int `json:"clusters,omitempty"`
 }
 
 // Comparison is a cell's paired comparison with the best cell of its line
 // (row or column, by the table's Highlight): the same questions answered by
 // both, the difference best − this cell with its interval, and the
-// permutation test's p-value.
+// p-value read off the same resamples as the interval.
 type Comparison struct {
 	// Best is the label of the cell compared against (a column name for a
 	// row-highlighted table, a row label for a column-highlighted one).
@@ -25,8 +28,11 @@ type Comparison struct {
 	Hi   float64 `json:"hi"`
 	P    float64 `json:"p"`
 	// Distinct is false when the interval of the difference includes zero:
-	// the two cannot be told apart on these questions.
+	// the two cannot be told apart on these questions. It is the same
+	// condition as P < 1 − level: both come from one set of resamples.
 	Distinct bool `json:"distinct"`
+	// Clusters is the number of resampling units of the comparison.
+	Clusters int `json:"clusters,omitempty"`
 }
 
 // StatsInfo says how a table's intervals were made, for captions.
@@ -39,6 +45,18 @@ type StatsInfo struct {
 	// Against names what the comparisons are with, for the caption; ""
 	// means the best of each row (or column, by Highlight).
 	Against string `json:"against,omitempty"`
+	// MinClusters is the number of resampling units below which an
+	// interval is marked FewClusters (0: none is marked).
+	MinClusters int `json:"min_clusters,omitempty"`
+}
+
+// FewClusters marks an interval that rests on fewer resampling units than
+// StatsInfo.MinClusters.
+const FewClusters = "†"
+
+// few reports whether the cell's interval rests on too few clusters.
+func (t Table) few(cl Cell) bool {
+	return t.Stats != nil && cl.CI != nil && cl.CI.Clusters > 0 && cl.CI.Clusters < t.Stats.MinClusters
 }
 
 // CIForm is how Markdown and LaTeX show intervals; JSON and CSV always carry
@@ -95,10 +113,14 @@ func (t Table) ciText(r, c int) string {
 		return ""
 	}
 	d := t.Columns[c].Decimals
-	if t.CIForm == CIPlusMinus {
-		return "± " + Format((cl.CI.Hi-cl.CI.Lo)/2, d)
+	mark := ""
+	if t.few(cl) {
+		mark = FewClusters
 	}
-	return "[" + Format(cl.CI.Lo, d) + ", " + Format(cl.CI.Hi, d) + "]"
+	if t.CIForm == CIPlusMinus {
+		return "± " + Format((cl.CI.Hi-cl.CI.Lo)/2, d) + mark
+	}
+	return "[" + Format(cl.CI.Lo, d) + ", " + Format(cl.CI.Hi, d) + "]" + mark
 }
 
 // indistinct reports whether the cell is marked as not distinguishable
@@ -142,7 +164,18 @@ func (t Table) ciCaption() string {
 		if t.Stats != nil && t.Stats.Against != "" {
 			against = t.Stats.Against
 		}
-		s += fmt.Sprintf(" %s marks a result not distinguishable from %s: the %s%% interval of the paired difference on the same questions includes zero.", Indistinct, against, lv)
+		s += fmt.Sprintf(" %s marks a result not distinguishable from %s: the %s%% interval of the paired difference on the same questions includes zero (equivalently, p ≥ %s from the same resamples).", Indistinct, against, lv, Format(1-level/100, 2))
+	}
+	fewest := 0
+	for r := range t.Rows {
+		for c := range t.Columns {
+			if cl := t.cell(r, c); t.few(cl) && (fewest == 0 || cl.CI.Clusters < fewest) {
+				fewest = cl.CI.Clusters
+			}
+		}
+	}
+	if fewest > 0 {
+		s += fmt.Sprintf(" %s marks an interval resting on fewer than %d resampling units (as few as %d): its coverage is rough.", FewClusters, t.Stats.MinClusters, fewest)
 	}
 	return s
 }

@@ -13,7 +13,7 @@ import (
 // is not.
 func ciSample() Table {
 	cell := func(v, lo, hi float64, vs *Comparison) Cell {
-		return Cell{Value: &v, CI: &Interval{lo, hi}, VsBest: vs}
+		return Cell{Value: &v, CI: &Interval{Lo: lo, Hi: hi}, VsBest: vs}
 	}
 	return Table{
 		Title:   "Accuracy",
@@ -87,7 +87,7 @@ func TestCINonFinite(t *testing.T) {
 	v := 50.0
 	tb := Table{
 		Columns: []Column{{Name: "A", Decimals: 1}},
-		Rows:    []Row{{Label: "x", Cells: []Cell{{Value: &v, CI: &Interval{math.NaN(), 60}, VsBest: &Comparison{P: math.NaN()}}}}},
+		Rows:    []Row{{Label: "x", Cells: []Cell{{Value: &v, CI: &Interval{Lo: math.NaN(), Hi: 60}, VsBest: &Comparison{P: math.NaN()}}}}},
 	}
 	if _, err := tb.JSON(); err != nil {
 		t.Fatalf("non-finite interval breaks JSON: %v", err)

@@ -40,7 +40,7 @@ func FuzzRender(f *testing.F) {
 			Groups:  []Group{{Name: group, Span: span}},
 			Columns: []Column{{Name: label, Decimals: span % 8, Better: Lower}, {Name: text, Align: Center, Decimals: 2}},
 			Rows: []Row{{Label: label, Indent: span % 3, Cells: []Cell{
-				{Value: &v, Note: note, CI: &Interval{v - 1, v * 2}, VsBest: &Comparison{Best: label, Diff: v, Lo: -v, Hi: v, P: v}},
+				{Value: &v, Note: note, CI: &Interval{Lo: v - 1, Hi: v * 2}, VsBest: &Comparison{Best: label, Diff: v, Lo: -v, Hi: v, P: v}},
 				{Text: text},
 			}}, {Label: text, Cells: []Cell{V(v)}}},
 			Highlight: Highlight{By: ByColumn, Second: true},

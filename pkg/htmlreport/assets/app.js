@@ -94,14 +94,14 @@ var ARBOR = (function () {
       var on = !st.systems || st.systems[s.name];
       return '<label><input type="checkbox" value="' + esc(s.name) + '"' + (on ? ' checked' : '') + '>' + esc(s.name) + '</label>';
     }).join('') + '</fieldset>';
-    h += sel('f-cat', 'Category', r.categories, st.cat);
+    h += sel('f-cat', 'Category', r.categories, st.cat, r.category_labels);
     h += '<label>Outcome <select id="f-out"><option value="">all</option>' + r.outcomes.map(function (o, i) {
       return '<option value="' + i + '"' + (String(i) === st.out ? ' selected' : '') + '>' + esc(o) + '</option>';
     }).join('') + '</select></label>';
     h += '<label>of <select id="f-outsys"><option value="*">any system</option>' + r.systems.map(function (s) {
       return '<option' + (s.name === st.outSys ? ' selected' : '') + '>' + esc(s.name) + '</option>';
     }).join('') + '</select></label>';
-    h += sel('f-bud', 'Budget', r.budgets, st.bud);
+    h += sel('f-bud', 'Budget', r.budgets, st.bud, r.budget_labels);
     if (r.variants.length > 1) {
       h += '<label>Variant <select id="f-var"><option value="">all</option>' + r.variants.map(function (v, i) {
         return '<option value="' + i + '"' + (String(i) === st.vi ? ' selected' : '') + '>' + esc(v || 'reference') + '</option>';
@@ -111,10 +111,16 @@ var ARBOR = (function () {
     return h + '</div>';
   }
 
-  function sel(id, label, values, cur) {
+  function sel(id, label, values, cur, labels) {
     return '<label>' + label + ' <select id="' + id + '"><option value="">all</option>' + values.map(function (v) {
-      return '<option' + (String(v) === cur ? ' selected' : '') + '>' + esc(v) + '</option>';
+      return '<option value="' + esc(v) + '"' + (String(v) === cur ? ' selected' : '') + '>' + esc(named(labels, v)) + '</option>';
     }).join('') + '</select></label>';
+  }
+
+  // named is a value's name in the run's tables ("32K" for 30968), the
+  // value itself where the tables use it as it is.
+  function named(labels, v) {
+    return labels && labels[v] !== undefined ? labels[v] : String(v);
   }
 
   function bindControls() {
@@ -183,7 +189,7 @@ var ARBOR = (function () {
       cur.systems.map(function (s) { return '<th>' + esc(s.name) + '</th>'; }).join('') + '<th>Gold</th></tr></thead><tbody>';
     for (i = from; i < to; i++) {
       var row = hits[i], q = qs[row.qi];
-      h += '<tr><td>' + esc(q[0]) + '</td><td><a href="' + link(st.run, q, row) + '">' + esc(q[1]) + '</a>' + (q[5] ? '<br><span class="muted">' + esc(clip(q[5], 120)) + '</span>' : '') + '</td><td>' + esc(q[2]) + '</td><td>' + row.b + '</td>' +
+      h += '<tr><td>' + esc(q[0]) + '</td><td><a href="' + link(st.run, q, row) + '">' + esc(q[1]) + '</a>' + (q[5] ? '<br><span class="muted">' + esc(clip(q[5], 120)) + '</span>' : '') + '</td><td>' + esc(named(r.category_labels, q[2])) + '</td><td>' + esc(named(r.budget_labels, row.b)) + '</td>' +
         (multiVar ? '<td>' + esc(r.variants[row.vi] || 'reference') + '</td>' : '');
       cur.systems.forEach(function (s) {
         var x = row.per[s.name];
@@ -248,7 +254,7 @@ var ARBOR = (function () {
 
   function renderQuestion(ri, q, row, rows, sys) {
     var r = runs[ri];
-    var h = '<h3>' + esc(q[0]) + ' / ' + esc(q[1]) + ' <small class="muted">' + esc(q[2]) + ' · budget ' + row.b + (r.variants.length > 1 ? ' · ' + esc(r.variants[row.vi] || 'reference') : '') + '</small></h3>';
+    var h = '<h3>' + esc(q[0]) + ' / ' + esc(q[1]) + ' <small class="muted">' + esc(named(r.category_labels, q[2])) + ' · budget ' + esc(named(r.budget_labels, row.b)) + (r.variants.length > 1 ? ' · ' + esc(r.variants[row.vi] || 'reference') : '') + '</small></h3>';
     if (q[5]) h += '<div class="qtext" id="qtext">' + esc(q[5]) + '</div>';
     h += '<dl class="trace"><dt>Gold</dt><dd><mark>' + esc(q[3]) + '</mark></dd>';
     if (q[4]) h += '<dt>Confounder</dt><dd>' + esc(q[4]) + '</dd>';

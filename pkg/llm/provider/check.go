@@ -198,9 +198,12 @@ const preflightTimeout = 15 * time.Second
 
 // Preflight lists the models of every configured endpoint before a run,
 // without the chat, embedding or rerank calls of Check (so it costs the
-// servers nothing). A role none of whose endpoints answers is an error, in
-// one line: the run could only record failures. An unreachable endpoint
-// among others, or a model a server does not list, is a warning on log.
+// servers nothing). Each listing is retried under the retry policy as any
+// other call: one 429 or 503 from a busy server must not abort a run that
+// every later request would have retried through. A role none of whose
+// endpoints answers is an error, in one line: the run could only record
+// failures. An unreachable endpoint among others, or a model a server does
+// not list, is a warning on log.
 func Preflight(ctx context.Context, cfg *config.Config, log io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 	defer cancel()
@@ -221,7 +224,15 @@ func Preflight(ctx context.Context, cfg *config.Config, log io.Writer) error {
 	}
 	var wg sync.WaitGroup
 	for i := range results {
-		wg.Go(func() { results[i].ids, results[i].err = served(ctx, hc, results[i].ep) })
+		wg.Go(func() {
+			res := &results[i]
+			retry := llm.NewRetrier(cfg.Retry, res.role, nil)
+			res.err = retry.Do(ctx, func(ctx context.Context) error {
+				var err error
+				res.ids, err = served(ctx, hc, res.ep)
+				return err
+			})
+		})
 	}
 	wg.Wait()
 	up := map[string]int{}

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/llm"
@@ -43,7 +44,51 @@ type Set struct {
 	// Cache is the response cache (nil when disabled).
 	Cache *llm.Cache
 
-	info []EndpointInfo
+	info   []EndpointInfo
+	health *[]roleHealth // shared with the builder, which adds each pool
+}
+
+// roleHealth is what a Set asks of one role's pool.
+type roleHealth struct {
+	role    string
+	dead    func() error
+	failing func() (time.Duration, bool)
+}
+
+// Dead returns the first role given up (every endpoint failing for
+// retry.dead_after; an error wrapping llm.ErrDead that names the role and
+// the last failure), or nil.
+func (s *Set) Dead() error {
+	if s == nil || s.health == nil {
+		return nil
+	}
+	for _, h := range *s.health {
+		if err := h.dead(); err != nil {
+			return fmt.Errorf("models.%s: %w", h.role, err)
+		}
+	}
+	return nil
+}
+
+// Failing names the roles whose every endpoint is failing, with how long,
+// in role order ("" when none): a run's progress line shows it while the
+// run stalls.
+func (s *Set) Failing() string {
+	if s == nil || s.health == nil {
+		return ""
+	}
+	var parts []string
+	for _, h := range *s.health {
+		if d, ok := h.failing(); ok {
+			parts = append(parts, fmt.Sprintf("%s endpoints failing for %s", h.role, d.Round(time.Second)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// watch registers p's health under role.
+func watch[T any](health *[]roleHealth, role string, p *llm.Pool[T]) {
+	*health = append(*health, roleHealth{role: role, dead: p.Dead, failing: p.Failing})
 }
 
 // EndpointInfo names one role's endpoint for manifests. It never holds a key.
@@ -59,7 +104,7 @@ type EndpointInfo struct {
 // each batch is retried on its own. It makes no network call.
 func New(ctx context.Context, cfg *config.Config) (*Set, error) {
 	_ = ctx // reserved: construction is offline; probing is Check's job
-	b := builder{cfg: cfg, hc: llm.NewHTTPClient(), logger: slog.Default()}
+	b := builder{cfg: cfg, hc: llm.NewHTTPClient(), logger: slog.Default(), health: &[]roleHealth{}}
 	var callLog *slog.Logger
 	if cfg.Run.Verbose {
 		callLog = b.logger
@@ -72,7 +117,7 @@ func New(ctx context.Context, cfg *config.Config) (*Set, error) {
 		}
 		b.cache = c
 	}
-	s := &Set{Metrics: b.metrics, Cache: b.cache, info: Describe(cfg)}
+	s := &Set{Metrics: b.metrics, Cache: b.cache, info: Describe(cfg), health: b.health}
 	m := &cfg.Models
 	if !m.Chat.Local() {
 		s.Chat, s.ChatCapacity = b.chat("chat", m.Chat)
@@ -168,6 +213,7 @@ type builder struct {
 	cache   *llm.Cache
 	metrics *llm.Metrics
 	logger  *slog.Logger
+	health  *[]roleHealth
 }
 
 // members turns a role's endpoints into pool members with clients made by mk.
@@ -180,7 +226,8 @@ func members[T any](r config.Role, mk func(config.Endpoint) T) []llm.Member[T] {
 }
 
 func (b builder) poolOptions(role string) llm.PoolOptions {
-	return llm.PoolOptions{Role: role, FailuresToEject: b.cfg.Retry.FailuresToEject, EjectFor: b.cfg.Retry.EjectFor, Logger: b.logger}
+	return llm.PoolOptions{Role: role, FailuresToEject: b.cfg.Retry.FailuresToEject, EjectFor: b.cfg.Retry.EjectFor,
+		DeadAfter: b.cfg.Retry.DeadAfter, Logger: b.logger}
 }
 
 func (b builder) retrier(role string) llm.Retrier { return llm.NewRetrier(b.cfg.Retry, role, b.logger) }
@@ -201,6 +248,7 @@ func modelKey(r config.Role) string {
 
 func (b builder) chat(role string, r config.Role) (llm.Client, int) {
 	p := llm.NewPool(members(r, func(ep config.Endpoint) llm.Client { return llm.NewChatClient(ep, b.hc) }), b.poolOptions(role))
+	watch(b.health, role, p)
 	c := llm.RetryChat(llm.PoolChat(p), b.retrier(role))
 	if b.cache != nil {
 		c = llm.CacheChat(c, b.cache, role, modelKey(r))
@@ -210,6 +258,7 @@ func (b builder) chat(role string, r config.Role) (llm.Client, int) {
 
 func (b builder) embed(r config.Role) llm.Embedder {
 	p := llm.NewPool(members(r, func(ep config.Endpoint) llm.Embedder { return llm.NewEmbedClient(ep, r.Dim, b.hc) }), b.poolOptions("embed"))
+	watch(b.health, "embed", p)
 	e := llm.BatchEmbed(llm.RetryEmbed(llm.PoolEmbed(p, r.Dim), b.retrier("embed")), r.BatchSize, p.Capacity())
 	if b.cache != nil {
 		e = llm.CacheEmbed(e, b.cache, "embed", modelKey(r))
@@ -219,6 +268,7 @@ func (b builder) embed(r config.Role) llm.Embedder {
 
 func (b builder) rerank(r config.Role) llm.Reranker {
 	p := llm.NewPool(members(r, func(ep config.Endpoint) llm.Reranker { return llm.NewRerankClient(ep, r.API, b.hc) }), b.poolOptions("rerank"))
+	watch(b.health, "rerank", p)
 	// At most 32 texts a request, TEI's default max client batch; a size
 	// <= 0 leaves BatchRerank's default, which is that same 32.
 	rr := llm.BatchRerank(llm.RetryRerank(llm.PoolRerank(p), b.retrier("rerank")), min(r.BatchSize, 32), p.Capacity())
@@ -236,6 +286,7 @@ func (b builder) rerank(r config.Role) llm.Reranker {
 
 func (b builder) tokenizer(r config.Role) llm.Tokenizer {
 	p := llm.NewPool(members(r, func(ep config.Endpoint) llm.Tokenizer { return llm.NewTokenizeClient(ep, b.hc) }), b.poolOptions("tokenizer"))
+	watch(b.health, "tokenizer", p)
 	t := llm.RetryTokenizer(llm.PoolTokenizer(p), b.retrier("tokenizer"))
 	if b.cache != nil {
 		t = llm.CacheTokenizer(t, b.cache, "tokenizer", modelKey(r))
