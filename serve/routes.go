@@ -272,9 +272,15 @@ func (s *Server) forget(w http.ResponseWriter, r *http.Request) int {
 		return code
 	}
 	sc, err := s.scopes.drop(r.Context(), name)
+	if err == nil {
+		err = s.scopes.settled(r.Context(), name)
+	}
 	if err != nil {
 		return fail(w, http.StatusServiceUnavailable, "scope %s is busy: %v", name, err)
 	}
+	// Until the store has forgotten it, the scope is not loaded again.
+	left := s.scopes.leave(name)
+	defer left()
 	if sc != nil {
 		sc.mu.Lock()
 		_ = sc.settle()

@@ -62,10 +62,31 @@ type table struct {
 	mu      sync.Mutex
 	scopes  map[string]*scope
 	loading map[string]chan struct{}
+	// leaving holds the scopes being unloaded, closed when done: a load
+	// or a forget of the same name waits, so that a late snapshot never
+	// lands after either.
+	leaving map[string]chan struct{}
 }
 
 func newTable(s *Server) *table {
-	return &table{s: s, scopes: map[string]*scope{}, loading: map[string]chan struct{}{}}
+	return &table{s: s, scopes: map[string]*scope{}, loading: map[string]chan struct{}{}, leaving: map[string]chan struct{}{}}
+}
+
+// settled waits until name is not being unloaded.
+func (t *table) settled(ctx context.Context, name string) error {
+	for {
+		t.mu.Lock()
+		ch, ok := t.leaving[name]
+		t.mu.Unlock()
+		if !ok {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // acquire returns the loaded scope, loading it from the store if needed;
@@ -88,6 +109,15 @@ func (t *table) acquire(ctx context.Context, name string) (*scope, error) {
 				return nil, ctx.Err()
 			}
 		}
+		if leaving, ok := t.leaving[name]; ok {
+			t.mu.Unlock()
+			select {
+			case <-leaving:
+				continue
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
 		done := make(chan struct{})
 		t.loading[name] = done
 		t.mu.Unlock()
@@ -103,19 +133,20 @@ func (t *table) acquire(ctx context.Context, name string) (*scope, error) {
 		t.scopes[name] = sc
 		evict := t.overflowLocked()
 		t.mu.Unlock()
-		for _, old := range evict {
-			t.s.unload(old)
-		}
+		t.s.unloadAll(evict)
 		return sc, nil
 	}
 }
 
-// release ends a request's use of sc.
+// release ends a request's use of sc; scopes beyond max_scopes that are
+// now idle are unloaded.
 func (t *table) release(sc *scope) {
 	t.mu.Lock()
 	sc.refs--
 	sc.lastUsed = time.Now()
+	evict := t.overflowLocked()
 	t.mu.Unlock()
+	t.s.unloadAll(evict)
 }
 
 // overflowLocked takes out of the table the least recently used idle
@@ -312,6 +343,36 @@ func (s *Server) snapshot(ctx context.Context, sc *scope) error {
 	}
 	sc.sinceSnap = 0
 	return nil
+}
+
+// unloadAll unloads scopes taken out of the table, in the background: a
+// request does not wait for another scope's snapshot. Close waits for them.
+func (s *Server) unloadAll(scs []*scope) {
+	for _, sc := range scs {
+		left := s.scopes.leave(sc.name)
+		s.unloading.Add(1)
+		go func() {
+			defer s.unloading.Done()
+			defer left()
+			s.unload(sc)
+		}()
+	}
+}
+
+// leave marks name as leaving until the returned func is called: loads and
+// forgets of it wait meanwhile. name must not be leaving already, which
+// holds for a scope just taken out of the table (its load waited).
+func (t *table) leave(name string) func() {
+	done := make(chan struct{})
+	t.mu.Lock()
+	t.leaving[name] = done
+	t.mu.Unlock()
+	return func() {
+		t.mu.Lock()
+		delete(t.leaving, name)
+		t.mu.Unlock()
+		close(done)
+	}
 }
 
 // unload finishes a scope taken out of the table: its background commit,

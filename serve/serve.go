@@ -61,8 +61,10 @@ type Server struct {
 	mux      *http.ServeMux
 	stop     chan struct{}
 	stopped  chan struct{}
-	closing  sync.Once
-	closeErr error
+	// unloading counts scopes being unloaded in the background.
+	unloading sync.WaitGroup
+	closing   sync.Once
+	closeErr  error
 }
 
 // New opens the memory database in opts.DataDir and builds the model
@@ -161,9 +163,7 @@ func (s *Server) janitor() {
 		case <-s.stop:
 			return
 		case <-tk.C:
-			for _, sc := range s.scopes.idle(s.cfg.Serve.IdleTimeout) {
-				s.unload(sc)
-			}
+			s.unloadAll(s.scopes.idle(s.cfg.Serve.IdleTimeout))
 		}
 	}
 }
@@ -174,9 +174,8 @@ func (s *Server) Close() error {
 	s.closing.Do(func() {
 		close(s.stop)
 		<-s.stopped
-		for _, sc := range s.scopes.all() {
-			s.unload(sc)
-		}
+		s.unloadAll(s.scopes.all())
+		s.unloading.Wait()
 		s.closeErr = errors.Join(s.store.Close(), s.models.Close())
 	})
 	return s.closeErr

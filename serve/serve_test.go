@@ -104,7 +104,7 @@ func getForest(t testing.TB, url, scope string) forestReply {
 var interleaved = []string{
 	"I'm planning a trip to Lisbon in May; the budget is $2,400 and we fly on May 3.",
 	"For the Lisbon trip, book a hotel near Alfama with a view of the river.",
-	"Completely different subject: my car's brakes squeal, the garage quoted $380 for new pads.",
+	"On another note, my car's brakes squeal; the garage quoted $380 for new pads.",
 	"The garage can take the car on Thursday morning for the brake pads.",
 	"Back to the Lisbon trip: what's the budget again?",
 }
