@@ -202,15 +202,17 @@ func (s *Server) interaction(sc *scope, id string, at time.Time, user, assistant
 
 // forestNode is one node of GET …/forest.
 type forestNode struct {
-	ID          string    `json:"id"`
-	Parent      string    `json:"parent,omitempty"`
-	Root        string    `json:"root"`
-	Depth       int       `json:"depth"`
-	Time        time.Time `json:"time"`
-	Summary     string    `json:"summary"`
-	Topic       string    `json:"topic"`
-	PathSummary string    `json:"path_summary"`
-	Entities    []string  `json:"entities,omitempty"`
+	ID     string    `json:"id"`
+	Parent string    `json:"parent,omitempty"`
+	Root   string    `json:"root"`
+	Depth  int       `json:"depth"`
+	Time   time.Time `json:"time"`
+	// User is the user's message of the turn.
+	User        string   `json:"user"`
+	Summary     string   `json:"summary"`
+	Topic       string   `json:"topic"`
+	PathSummary string   `json:"path_summary"`
+	Entities    []string `json:"entities,omitempty"`
 }
 
 // forest is GET /v1/memory/{scope}/forest: branches, nodes and summaries.
@@ -224,7 +226,7 @@ func forestView(name string, sys *arbormem.System, heuristic bool) map[string]an
 	nodes := make([]forestNode, 0, f.Len())
 	var roots []string
 	for _, n := range f.Nodes {
-		fn := forestNode{ID: n.ID(), Root: f.Nodes[n.Root].ID(), Depth: n.Depth, Time: n.Time(), Summary: n.Summary,
+		fn := forestNode{ID: n.ID(), Root: f.Nodes[n.Root].ID(), Depth: n.Depth, Time: n.Time(), User: userText(n.Interaction), Summary: n.Summary,
 			Topic: n.TopicKey, PathSummary: n.PathSummary, Entities: n.Entities}
 		if n.Parent >= 0 {
 			fn.Parent = f.Nodes[n.Parent].ID()
@@ -305,4 +307,14 @@ func (s *Server) background(sc *scope, in dialog.Interaction) {
 		// reply must not lose the turn.
 		sc.commitErr = s.remember(context.Background(), sc, in)
 	}()
+}
+
+// userText is the user's message of an interaction.
+func userText(in dialog.Interaction) string {
+	for _, t := range in.Turns {
+		if t.Role == dialog.RoleUser {
+			return t.Content
+		}
+	}
+	return ""
 }

@@ -399,3 +399,5 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 }
+
+func stringsReader(s string) io.Reader { return strings.NewReader(s) }
