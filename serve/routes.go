@@ -34,6 +34,7 @@ func (s *Server) routes() {
 			s.metrics.requests.WithLabelValues(route, strconv.Itoa(code)).Inc()
 		})
 	}
+	handle("GET /", "page", s.index)
 	handle("GET /healthz", "healthz", func(w http.ResponseWriter, _ *http.Request) int {
 		return writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "heuristic": s.Heuristic()})
 	})

@@ -1,56 +1,25 @@
 package htmlreport
 
 import (
-	"bytes"
-	"context"
 	"image/color"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/arbor-eval/arbor/internal/realdeps"
 )
 
-// chromium finds a headless-capable Chromium on PATH, or skips the test.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	realdeps.Missing(t, "browser test skipped: no chromium on PATH (Debian: apt-get install chromium)")
-	return ""
-}
+// chromium is realdeps.Chromium.
+func chromium(t *testing.T) string { return realdeps.Chromium(t) }
 
-// browse opens page (a file URL with its hash) in headless Chromium and
-// returns the DOM after the page's scripts ran; with shot set, it saves a
-// screenshot there instead. The virtual time budget lets the lazily loaded
-// data scripts finish before the dump.
+// browse is realdeps.Browse with the inline script's source taken out of
+// the DOM: only markup counts.
 func browse(t *testing.T, bin, url, shot string, extra ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-		"--disable-dev-shm-usage", "--user-data-dir=" + t.TempDir(), "--virtual-time-budget=10000", "--window-size=1400,1600"}, extra...)
-	if shot != "" {
-		args = append(args, "--screenshot="+shot)
-	} else {
-		args = append(args, "--dump-dom")
-	}
-	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %s: %v\n%s", url, err, errb.String())
-	}
-	// The inline script's source is in the DOM too; only markup counts.
-	return scriptRE.ReplaceAllString(out.String(), "")
+	return scriptRE.ReplaceAllString(realdeps.Browse(t, bin, url, shot, extra...), "")
 }
 
 var scriptRE = regexp.MustCompile(`(?s)<script>.*?</script>`)

@@ -1,0 +1,26 @@
+package serve
+
+import (
+	_ "embed"
+	"net/http"
+)
+
+// page is the page GET / serves: the scopes, and for one scope its forest
+// drawn as a tree (branches coloured, the node a recall chose circled, each
+// node's summary on hover), redrawn as the conversation goes. It reads the
+// memory API, so it shows what the caller's token may read.
+//
+//go:embed assets/page.html
+var page []byte
+
+// index serves the page.
+func (s *Server) index(w http.ResponseWriter, r *http.Request) int {
+	if r.URL.Path != "/" {
+		return fail(w, http.StatusNotFound, "no such page: %s", r.URL.Path)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(page)
+	return http.StatusOK
+}
