@@ -1,13 +1,17 @@
 package runners
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/pkg/forestview"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
@@ -18,8 +22,11 @@ import (
 // candidate with its score parts) and which channels filled the budget.
 // The memory is rebuilt by replaying the episode with cfg, which should be
 // the run's config: model calls come from the response cache when it is.
-// data "" means the run's dataset (its manifest's absolute path).
-func Explain(ctx context.Context, runDir string, cfg *config.Config, data, episode, question string, out, log io.Writer) error {
+// data "" means the run's dataset (its manifest's absolute path). With
+// htmlPath set it also writes the forest drawn as a tree there
+// (pkg/forestview, the drawing arbor serve's page uses), the question's
+// chosen parent circled.
+func Explain(ctx context.Context, runDir string, cfg *config.Config, data, episode, question, htmlPath string, out, log io.Writer) error {
 	m, err := record.ReadManifest(runDir)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
@@ -75,7 +82,10 @@ func Explain(ctx context.Context, runDir string, cfg *config.Config, data, episo
 		if q.ID == question {
 			query := memory.Query{ID: q.ID, Text: q.Text, Time: q.Time, Budget: budget}
 			fmt.Fprintf(out, "question %s (%s): %s\ngold: %s\n", q.ID, q.Category, q.Text, q.Gold)
-			return arbormem.ExplainContext(ctx, out, am, &query)
+			if err := arbormem.ExplainContext(ctx, out, am, &query); err != nil {
+				return err
+			}
+			return explainHTML(ctx, htmlPath, episode, am, &query, out)
 		}
 		if q.Canonical != nil {
 			if err := sys.Commit(ctx, *q.Canonical); err != nil {
@@ -86,5 +96,39 @@ func Explain(ctx context.Context, runDir string, cfg *config.Config, data, episo
 	if question != "" {
 		return fmt.Errorf("explain: question %q is not in episode %s", question, episode)
 	}
-	return arbormem.ExplainContext(ctx, out, am, nil)
+	if err := arbormem.ExplainContext(ctx, out, am, nil); err != nil {
+		return err
+	}
+	return explainHTML(ctx, htmlPath, episode, am, nil, out)
+}
+
+// explainHTML writes the episode's forest as a page to path ("" writes
+// nothing); with q, the node q localizes to is circled and the rules that
+// chose it are named.
+func explainHTML(ctx context.Context, path, episode string, am *arbormem.System, q *memory.Query, out io.Writer) error {
+	if path == "" {
+		return nil
+	}
+	chosen, note, title := "", "", "ArborMem forest of "+episode
+	if q != nil {
+		b, err := am.Recall(ctx, *q)
+		if err != nil {
+			return err
+		}
+		title += ", question " + q.ID
+		note = fmt.Sprintf("Question %s: %s\n", q.ID, q.Text)
+		if tr := b.Trace; tr != nil {
+			chosen = tr.Parent
+			note += fmt.Sprintf("Localized to %s (%s).", cmp.Or(tr.Parent, "a new root"), strings.Join(tr.Rules, "; "))
+		}
+	}
+	var buf bytes.Buffer
+	if err := forestview.WritePage(&buf, title, forestview.Of(episode, am), chosen, note); err != nil {
+		return err
+	}
+	if err := record.WriteFileAtomic(path, buf.Bytes()); err != nil {
+		return fmt.Errorf("explain: %w", err)
+	}
+	fmt.Fprintf(out, "forest page: %s\n", path)
+	return nil
 }

@@ -2,6 +2,8 @@ package runners
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,13 +17,24 @@ func TestExplainReplaysToTheQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	if err := Explain(deadline(t), res.Dir, cfg, "", eps[0].ID, qs[0].ID, &out, io.Discard); err != nil {
+	page := filepath.Join(t.TempDir(), "forest.html")
+	if err := Explain(deadline(t), res.Dir, cfg, "", eps[0].ID, qs[0].ID, page, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
-	for _, want := range []string{"question " + qs[0].ID, "forest:", "localization:", "channels (tokens):"} {
+	for _, want := range []string{"question " + qs[0].ID, "forest:", "localization:", "decided by: ", "channels (tokens):", "forest page: " + page} {
 		if !strings.Contains(got, want) {
 			t.Errorf("explain output lacks %q:\n%s", want, got)
+		}
+	}
+	// The page holds the forest's data and the drawing arbor serve's page uses.
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"function drawForest(", `"nodes":[{"id":"` + eps[0].Steps[0].Interaction.ID + `"`, "Localized to "} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the forest page lacks %q", want)
 		}
 	}
 	// Only what was committed before the question may appear in the forest.
@@ -43,10 +56,10 @@ func TestExplainReplaysToTheQuestion(t *testing.T) {
 			t.Errorf("interaction %s, committed after the question, is in the explained forest", st.Interaction.ID)
 		}
 	}
-	if err := Explain(deadline(t), res.Dir, cfg, "", eps[0].ID, "no-such-question", io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "no-such-question") {
+	if err := Explain(deadline(t), res.Dir, cfg, "", eps[0].ID, "no-such-question", "", io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "no-such-question") {
 		t.Errorf("unknown question: got %v", err)
 	}
-	if err := Explain(deadline(t), res.Dir, cfg, "", "no-such-episode", "", io.Discard, io.Discard); err == nil {
+	if err := Explain(deadline(t), res.Dir, cfg, "", "no-such-episode", "", "", io.Discard, io.Discard); err == nil {
 		t.Error("unknown episode: want an error")
 	}
 }

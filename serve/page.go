@@ -3,6 +3,9 @@ package serve
 import (
 	_ "embed"
 	"net/http"
+	"strings"
+
+	"github.com/arbor-eval/arbor/pkg/forestview"
 )
 
 // page is the page GET / serves: the scopes, and for one scope its forest
@@ -11,7 +14,10 @@ import (
 // memory API, so it shows what the caller's token may read.
 //
 //go:embed assets/page.html
-var page []byte
+var pageTemplate string
+
+// page is the page with the forest drawing of pkg/forestview in it.
+var page = []byte(strings.Replace(pageTemplate, "{{FOREST_JS}}", forestview.JS, 1))
 
 // index serves the page.
 func (s *Server) index(w http.ResponseWriter, r *http.Request) int {

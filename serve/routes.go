@@ -12,9 +12,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
+	"github.com/arbor-eval/arbor/pkg/forestview"
 	"github.com/arbor-eval/arbor/pkg/memory"
 )
 
@@ -201,46 +201,9 @@ func (s *Server) interaction(sc *scope, id string, at time.Time, user, assistant
 	return dialog.Interaction{ID: id, Time: at, Turns: turns}
 }
 
-// forestNode is one node of GET …/forest.
-type forestNode struct {
-	ID     string    `json:"id"`
-	Parent string    `json:"parent,omitempty"`
-	Root   string    `json:"root"`
-	Depth  int       `json:"depth"`
-	Time   time.Time `json:"time"`
-	// User is the user's message of the turn.
-	User        string   `json:"user"`
-	Summary     string   `json:"summary"`
-	Topic       string   `json:"topic"`
-	PathSummary string   `json:"path_summary"`
-	Entities    []string `json:"entities,omitempty"`
-}
-
 // forest is GET /v1/memory/{scope}/forest: branches, nodes and summaries.
 func (s *Server) forest(w http.ResponseWriter, _ *http.Request, sc *scope) int {
-	return writeJSON(w, http.StatusOK, forestView(sc.name, sc.sys, s.Heuristic()))
-}
-
-// forestView is a scope's forest as the API and the page show it.
-func forestView(name string, sys *arbormem.System, heuristic bool) map[string]any {
-	f := sys.Forest()
-	nodes := make([]forestNode, 0, f.Len())
-	var roots []string
-	for _, n := range f.Nodes {
-		fn := forestNode{ID: n.ID(), Root: f.Nodes[n.Root].ID(), Depth: n.Depth, Time: n.Time(), User: userText(n.Interaction), Summary: n.Summary,
-			Topic: n.TopicKey, PathSummary: n.PathSummary, Entities: n.Entities}
-		if n.Parent >= 0 {
-			fn.Parent = f.Nodes[n.Parent].ID()
-		} else {
-			roots = append(roots, n.ID())
-		}
-		nodes = append(nodes, fn)
-	}
-	active := ""
-	if f.Active >= 0 {
-		active = f.Nodes[f.Active].ID()
-	}
-	return map[string]any{"scope": name, "heuristic": heuristic, "nodes": nodes, "roots": roots, "active": active}
+	return writeJSON(w, http.StatusOK, forestview.Of(sc.name, sc.sys))
 }
 
 // listScopes is GET /v1/memory: the scopes the caller may use.
@@ -308,14 +271,4 @@ func (s *Server) background(sc *scope, in dialog.Interaction) {
 		// reply must not lose the turn.
 		sc.commitErr = s.remember(context.Background(), sc, in)
 	}()
-}
-
-// userText is the user's message of an interaction.
-func userText(in dialog.Interaction) string {
-	for _, t := range in.Turns {
-		if t.Role == dialog.RoleUser {
-			return t.Content
-		}
-	}
-	return ""
 }
