@@ -2,11 +2,8 @@ package runners
 
 import (
 	"io"
-	"path/filepath"
 	"testing"
 
-	"github.com/arbor-eval/arbor/fake"
-	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -16,16 +13,7 @@ import (
 // records the same calls and prompt and completion tokens per role, for
 // ingestion and for questions; only the cache hits differ.
 func TestCostIndependentOfCache(t *testing.T) {
-	sp, err := fake.New(fake.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := openaifake.New(sp.Install(openaifake.Options{}))
-	defer srv.Close()
-	base := testConfig(t)
-	cfg := SpeakingConfig(base, srv.URL, base.Models.Embed.Dim, 8)
-	cfg.Cache.Enabled = true
-	cfg.Cache.Dir = filepath.Join(t.TempDir(), "cache")
+	cfg, srv := speakingCached(t)
 	run := func(name string) ([]record.EpisodeStat, []record.Sample) {
 		res, err := Run(slowDeadline(t), Plan{Benchmark: "branchmemeval", Limit: 1, Systems: []string{"arbormem"}, RunID: name,
 			Config: cfg, Out: io.Discard, Log: io.Discard})

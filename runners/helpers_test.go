@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/fake"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
@@ -312,4 +313,22 @@ func deadline(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// speakingCached starts a speaking fake for the test and returns it and
+// the offline default's config pointed at it, with a response cache of its
+// own.
+func speakingCached(t *testing.T) (*config.Config, *openaifake.Server) {
+	t.Helper()
+	sp, err := fake.New(fake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := openaifake.New(sp.Install(openaifake.Options{}))
+	t.Cleanup(srv.Close)
+	base := testConfig(t)
+	cfg := SpeakingConfig(base, srv.URL, base.Models.Embed.Dim, 8)
+	cfg.Cache.Enabled = true
+	cfg.Cache.Dir = filepath.Join(t.TempDir(), "cache")
+	return cfg, srv
 }

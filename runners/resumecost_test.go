@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/arbor-eval/arbor/fake"
-	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -20,16 +18,7 @@ import (
 // query-time calls into the episode's ingest count: ArborMem's commit of
 // the question's interaction reuses the localization its recall made.
 func TestResumeKeepsCostsAndBundles(t *testing.T) {
-	sp, err := fake.New(fake.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := openaifake.New(sp.Install(openaifake.Options{}))
-	defer srv.Close()
-	base := testConfig(t)
-	cfg := SpeakingConfig(base, srv.URL, base.Models.Embed.Dim, 8)
-	cfg.Cache.Enabled = true
-	cfg.Cache.Dir = filepath.Join(t.TempDir(), "cache")
+	cfg, _ := speakingCached(t)
 	cfg.Run.Results = t.TempDir()
 	run := func(name string) *Outcome {
 		t.Helper()

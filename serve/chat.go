@@ -110,16 +110,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) int {
 		return fail(w, http.StatusBadRequest, "%v", err)
 	}
 	ctx := r.Context()
-	sc, err := s.scopes.acquire(ctx, name)
+	sc, leave, err := s.enter(ctx, name)
 	if err != nil {
 		return fail(w, http.StatusInternalServerError, "load scope %s: %v", name, err)
 	}
-	defer s.scopes.release(sc)
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	if err := sc.settle(); err != nil {
-		s.log.Warn("background commit failed", "scope", name, "err", err)
-	}
+	defer leave()
 	in := s.interaction(sc, "", time.Time{}, user, "")
 	q := memory.Query{ID: in.ID, Text: user, Time: in.Time, Budget: s.cfg.Serve.Budget}
 	start := time.Now()

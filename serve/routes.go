@@ -109,18 +109,30 @@ func (s *Server) withScope(h func(w http.ResponseWriter, r *http.Request, sc *sc
 		if code := s.authorize(w, r, name); code != 0 {
 			return code
 		}
-		sc, err := s.scopes.acquire(r.Context(), name)
+		sc, leave, err := s.enter(r.Context(), name)
 		if err != nil {
 			return fail(w, http.StatusInternalServerError, "load scope %s: %v", name, err)
 		}
-		defer s.scopes.release(sc)
-		sc.mu.Lock()
-		defer sc.mu.Unlock()
-		if err := sc.settle(); err != nil {
-			s.log.Warn("background commit failed", "scope", name, "err", err)
-		}
+		defer leave()
 		return h(w, r, sc)
 	}
+}
+
+// enter loads scope name and takes its turn lock once its last commit has
+// settled; leave gives both back.
+func (s *Server) enter(ctx context.Context, name string) (sc *scope, leave func(), err error) {
+	sc, err = s.scopes.acquire(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc.mu.Lock()
+	if err := sc.settle(); err != nil {
+		s.log.Warn("background commit failed", "scope", name, "err", err)
+	}
+	return sc, func() {
+		sc.mu.Unlock()
+		s.scopes.release(sc)
+	}, nil
 }
 
 func clip(s string, n int) string {
