@@ -80,8 +80,10 @@ func (s *System) reroute(d *Decision, c *routeCues) {
 			d.Rules = append(d.Rules, ruleReturn)
 		}
 	case newRoot():
+		if d.Parent >= 0 { // named only where it changed the choice
+			d.Rules = append(d.Rules, ruleNewTopic)
+		}
 		d.Parent = -1
-		d.Rules = append(d.Rules, ruleNewTopic)
 	}
 	if d.Parent >= 0 {
 		if latest := s.rootLatest[f.Nodes[d.Parent].Root]; latest != d.Parent {
