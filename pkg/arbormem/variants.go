@@ -111,6 +111,20 @@ func ParseTau(name string) (tau float64, ok bool, err error) {
 	return tau, true, nil
 }
 
+// IsReading reports whether variant is a scoring reading (Readings or any
+// valid "tau=<τ>").
+func IsReading(variant string) bool {
+	if _, ok, err := ParseTau(variant); ok {
+		return err == nil
+	}
+	for _, v := range Readings {
+		if v.Name == variant {
+			return true
+		}
+	}
+	return false
+}
+
 func lookupVariant(name string) (Variant, bool) {
 	for _, list := range [][]Variant{Variants, Readings} {
 		for _, v := range list {
