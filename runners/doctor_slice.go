@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/internal/benchinput"
 	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
@@ -95,11 +96,21 @@ type SliceHealth struct {
 	// another), Calls its model calls and Latency their mean latency, by
 	// role.
 	IngestWall time.Duration            `json:"ingest_wall"`
+	IngestCPU  time.Duration            `json:"ingest_cpu"`
 	Calls      map[string]int           `json:"calls"`
 	Latency    map[string]time.Duration `json:"latency"`
 	// sample is a memory-operation request of the commonest prompt, resent
 	// by the throughput probe.
 	sample *llm.ChatRequest
+}
+
+// CPUPerInteraction is the process CPU time of the configured run per
+// interaction (0 where the platform does not say).
+func (s *SliceHealth) CPUPerInteraction() time.Duration {
+	if s.Forest.Committed == 0 {
+		return 0
+	}
+	return s.IngestCPU / time.Duration(s.Forest.Committed)
 }
 
 // PerInteraction is the configured run's commit wall time per interaction.
@@ -183,12 +194,12 @@ func runSlice(ctx context.Context, cfg *config.Config, opts DoctorOptions) (*Sli
 		d.models.Chat = rec
 	}
 	s := &SliceHealth{Benchmark: opts.Benchmark, Episodes: len(eps), Calls: map[string]int{}, Latency: map[string]time.Duration{}}
-	start := time.Now()
+	start, cpu0 := time.Now(), benchinput.ProcessCPU()
 	s.Forest, s.Metrics, err = replayForest(ctx, d, "", eps)
 	if err != nil {
 		return nil, err
 	}
-	s.IngestWall = time.Since(start)
+	s.IngestWall, s.IngestCPU = time.Since(start), benchinput.ProcessCPU()-cpu0
 	for _, row := range d.models.Metrics.Rows() {
 		s.Calls[row.Role] += int(row.Count)
 		s.Latency[row.Role] += row.LatencyP50 * time.Duration(row.Count)
