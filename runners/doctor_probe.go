@@ -257,7 +257,7 @@ func (p *prober) chat(ctx context.Context, r *DoctorReport) {
 	t := p.cfg.Answer.EnableThinking
 	switch {
 	case thinks(a) && (t == nil || *t):
-		r.add("chat", "thinking", VerdictFail, "the model opens its replies with a thinking block: every memory operation and answer pays for it, and the answers' 512 tokens and the judge's 10 may end inside it",
+		r.add("chat", "thinking", VerdictFail, fmt.Sprintf("the model opens its replies with a thinking block: every memory operation and answer pays for it, and an answer's %d tokens (answer.max_tokens) or a judgement's %d (judge.max_tokens) may end inside it", p.cfg.Answer.MaxTokens, p.cfg.Judge.MaxTokens),
 			"answer.enable_thinking: false (sent as chat_template_kwargs to every chat and judge call)")
 	case thinks(a):
 		r.add("chat", "thinking", VerdictFail, "the model thinks although answer.enable_thinking is false: the server ignores chat_template_kwargs",
