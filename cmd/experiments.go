@@ -64,12 +64,16 @@ entries are named after their chat model. Each model's run is kept under
 results/<run>/models/<name>/; results/<run>/samples.jsonl holds every sample labelled
 with its model.`,
 		Example: `  arbor ablate --benchmark branchmemeval --subset 10
-  arbor ablate --data longmemeval_s_cleaned.json --models 30B=configs/a800.yaml,4B=configs/a800-4b.yaml`,
+  arbor ablate --data longmemeval_s_cleaned.json --models 30B=configs/a800.yaml,4B=configs/a800-4b.yaml
+  arbor ablate --benchmark branchmemeval --subset 0 --variants ce-logit,ce-scaled,no-rerank-instruction,tau=6,tau=10`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := experimentPlan(cmd, "ablate")
 			if err != nil {
 				return err
+			}
+			if v, _ := cmd.Flags().GetString("variants"); v != "" {
+				p.Variants = runners.ParseVariants(v)
 			}
 			models, err := modelsFromFlags(cmd)
 			if err != nil {
@@ -83,6 +87,7 @@ with its model.`,
 		},
 	}
 	addExperimentFlags(ablate)
+	ablate.Flags().String("variants", "", "comma-separated variants instead of the five component ablations, the reference always included: ablations, or the scoring readings ce-logit, ce-scaled, no-rerank-instruction, tau=<τ> (each ingests on its own; a readings table adds new-root share and question-parent accuracy)")
 	ablate.Flags().String("models", "", "comma-separated [name=]config.yaml, one ablation per model and one table column each (replaces --config)")
 	rootCmd.AddCommand(ablate)
 

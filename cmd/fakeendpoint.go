@@ -14,7 +14,7 @@ import (
 func init() {
 	var opts openaifake.Options
 	var sopts fake.Options
-	var addr, kinds string
+	var addr, kinds, scale string
 	var echo bool
 	c := &cobra.Command{
 		Use:   "fake-endpoint",
@@ -28,6 +28,14 @@ the offline providers', so a config whose chat, embed and rerank endpoints
 point here runs the model-backed path end to end. A prompt it does not
 recognise (one overridden with prompts_dir) gets an echo.
 
+The reranker speaks a cross-encoder's scale (--rerank-scale auto): logits
+of about −10…+10 where raw scores are asked for (TEI's raw_scores), their
+sigmoid where a probability is (vLLM's relevance_score). /tokenize counts
+with the exact Qwen3 counter. The realistic switches reproduce what a first
+real server gets wrong, each of which ` + "`arbor doctor`" + ` detects:
+--rerank-scale probability|logit, --thinking, --embed-dim N,
+--embed-unnormalised, --tokenizer-skew RATE, and --noise.
+
 --noise varies a share of the replies the way real chat models do
 (reasoning blocks, code fences, prose around the JSON, reordered or extra
 keys, trailing commas, single quotes, truncation at max_tokens), seeded by
@@ -36,9 +44,10 @@ unparseable. --echo serves the old echoing fake instead. Latency and injected
 faults exercise pools, retries and the cache.`,
 		Example: `  arbor fake-endpoint --addr 127.0.0.1:8001
   arbor fake-endpoint --noise 0.2 --noise-seed 7
+  arbor fake-endpoint --rerank-scale probability --thinking --embed-dim 768
   arbor fake-endpoint --latency 200ms --fail-rate 0.05 --fail-kinds 500,drop`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			for _, k := range strings.Split(kinds, ",") {
 				if k = strings.TrimSpace(k); k != "" {
 					f, err := openaifake.ParseFault(k)
@@ -47,6 +56,9 @@ faults exercise pools, retries and the cache.`,
 					}
 					opts.FaultKinds = append(opts.FaultKinds, f)
 				}
+			}
+			if opts.RerankScale, err = openaifake.ParseRerankScale(scale); err != nil {
+				return err
 			}
 			if echo {
 				return openaifake.Serve(cmd.Context(), addr, opts, cmd.OutOrStdout())
@@ -66,7 +78,12 @@ faults exercise pools, retries and the cache.`,
 	f := c.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:8001", "listen address")
 	f.StringVar(&opts.Model, "model", "fake-model", "served model id")
-	f.IntVar(&opts.Dim, "dim", 1024, "embedding dimension")
+	f.IntVar(&opts.Dim, "embed-dim", 1024, "embedding dimension (models.embed.dim must match it)")
+	f.IntVar(&opts.Dim, "dim", 1024, "embedding dimension (an alias of --embed-dim)")
+	f.StringVar(&scale, "rerank-scale", openaifake.RerankAsAsked, "rerank scores: auto (a cross-encoder's logits when raw scores are asked, as TEI's raw_scores, else their sigmoid, as vLLM's relevance_score), probability (always the sigmoid), logit (always the logit), lexical (the offline reranker's score as is)")
+	f.BoolVar(&opts.Thinking, "thinking", false, "open every chat reply with a Qwen3 thinking block unless chat_template_kwargs.enable_thinking is false")
+	f.BoolVar(&opts.EmbedUnnormalised, "embed-unnormalised", false, "return embeddings that are not unit length")
+	f.Float64Var(&opts.TokenizerSkew, "tokenizer-skew", 0, "multiply /tokenize counts by 1+RATE (a server tokenizer other than the local Qwen3 counter)")
 	f.BoolVar(&echo, "echo", false, "echo the prompt instead of speaking it (the plain fake)")
 	f.Float64Var(&sopts.Noise, "noise", 0, "share of replies varied as real chat models vary them (0 to 1)")
 	f.Uint64Var(&sopts.Seed, "noise-seed", 1, "seed of the noise")

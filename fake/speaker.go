@@ -42,6 +42,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/prompt"
+	"github.com/arbor-eval/arbor/pkg/tokens"
 	"github.com/arbor-eval/arbor/scoring"
 )
 
@@ -156,11 +157,16 @@ func New(opts Options) (*Speaker, error) {
 	return s, nil
 }
 
-// Install returns o with the speaker's chat, embedding and rerank rules.
-// Requests it does not recognise go on to o's own replies (Reply, Replies,
-// or the fake's defaults).
+// Install returns o with the speaker's chat, embedding and rerank rules,
+// and, unless o has its own, /tokenize counts by the exact offline Qwen3
+// counter (the tokenizer of the models the paper serves). Requests it does
+// not recognise go on to o's own replies (Reply, Replies, or the fake's
+// defaults).
 func (s *Speaker) Install(o openaifake.Options) openaifake.Options {
 	o.Speak, o.Embed, o.Rerank, o.Dim = s.Speak, s.Embed, s.Rerank, s.opts.Dim
+	if o.CountPrompt == nil {
+		o.CountPrompt = tokens.Default().Count
+	}
 	return o
 }
 

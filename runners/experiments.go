@@ -192,6 +192,22 @@ func Ablate(ctx context.Context, p Plan) (*Outcome, error) {
 	return Run(ctx, p)
 }
 
+// ParseVariants reads --variants: comma-separated variant names, the
+// reference ("" or "reference") first whether named or not, each once.
+func ParseVariants(s string) []string {
+	out := []string{""}
+	for _, v := range strings.Split(s, ",") {
+		v = strings.TrimSpace(v)
+		if v == "reference" {
+			v = ""
+		}
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 func checkVariants(systems, variants []string) error {
 	for _, v := range variants {
 		if v == "" {

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"slices"
 	"strings"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/pkg/table"
 	"github.com/arbor-eval/arbor/scoring"
@@ -193,6 +195,9 @@ func tablesFor(kind, bench string, samples []record.Sample, episodes []record.Ep
 		t := scoring.AblationTable(samples, nil, st...)
 		t.Notes = append(t.Notes, ingestionNote(variants))
 		ts = append(ts, namedTable{"ablation", t, true})
+		if slices.ContainsFunc(variants, arbormem.IsReading) {
+			ts = append(ts, namedTable{"readings", scoring.ReadingsTable(samples, episodes), true})
+		}
 	}
 	ts = append(ts,
 		namedTable{"latency", latencyTable(kind, samples, episodes), kind == "latency"},

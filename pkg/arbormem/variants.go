@@ -5,6 +5,8 @@ package arbormem
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/arbor-eval/arbor/pkg/config"
@@ -69,20 +71,80 @@ var Variants = []Variant{
 		Doc: "records are extracted but no structured evidence block is shown"},
 }
 
-func lookupVariant(name string) (Variant, bool) {
-	for _, v := range Variants {
-		if v.Name == name {
-			return v, true
+// Readings of the scoring choices the paper leaves to interpretation
+// (docs/FIDELITY.md: arbormem.ce_score, arbormem.rerank_instruction, τ),
+// run as ablation variants to measure how much each decides: they change
+// where every interaction is placed at commit, so none is recall-only.
+const (
+	VariantCELogit             = "ce-logit"
+	VariantCEScaled            = "ce-scaled"
+	VariantNoRerankInstruction = "no-rerank-instruction"
+	// VariantTauPrefix starts "tau=<τ>": the new-root threshold set to τ.
+	VariantTauPrefix = "tau="
+)
+
+// Readings lists the scoring readings, with τ at the values around the
+// paper's 8 that the doctor tries.
+var Readings = []Variant{
+	{Name: VariantCELogit, Switch: "ce_score", Doc: "s_ce is the reranker's logit (the paper's scale)"},
+	{Name: VariantCEScaled, Switch: "ce_score", Doc: "s_ce is ce_scale × the reranker's probability"},
+	{Name: VariantNoRerankInstruction, Switch: "rerank_instruction", Doc: "the reranker gets the bare input, without the instruction"},
+	{Name: "tau=6", Switch: "tau", Doc: "new-root threshold τ = 6"},
+	{Name: "tau=10", Switch: "tau", Doc: "new-root threshold τ = 10"},
+}
+
+// maxTau bounds τ in a "tau=" variant: beyond it every interaction is a
+// root on any reranker's scale.
+const maxTau = 1000
+
+// ParseTau reads the τ of a "tau=<τ>" variant name; ok is false for any
+// other name, err set when the value is not a finite number in [0, 1000].
+func ParseTau(name string) (tau float64, ok bool, err error) {
+	v, found := strings.CutPrefix(name, VariantTauPrefix)
+	if !found {
+		return 0, false, nil
+	}
+	tau, err = strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(tau) || tau < 0 || tau > maxTau {
+		return 0, true, fmt.Errorf("arbormem: variant %q: τ must be a number in [0, %d]", name, maxTau)
+	}
+	return tau, true, nil
+}
+
+// IsReading reports whether variant is a scoring reading (Readings or any
+// valid "tau=<τ>").
+func IsReading(variant string) bool {
+	if _, ok, err := ParseTau(variant); ok {
+		return err == nil
+	}
+	for _, v := range Readings {
+		if v.Name == variant {
+			return true
 		}
+	}
+	return false
+}
+
+func lookupVariant(name string) (Variant, bool) {
+	for _, list := range [][]Variant{Variants, Readings} {
+		for _, v := range list {
+			if v.Name == name {
+				return v, true
+			}
+		}
+	}
+	if _, ok, err := ParseTau(name); ok && err == nil {
+		return Variant{Name: name, Switch: "tau", Doc: "new-root threshold " + name}, true
 	}
 	return Variant{}, false
 }
 
 func variantNames() string {
-	n := make([]string, len(Variants))
-	for i, v := range Variants {
-		n[i] = v.Name
+	var n []string
+	for _, v := range Variants {
+		n = append(n, v.Name)
 	}
+	n = append(n, VariantCELogit, VariantCEScaled, VariantNoRerankInstruction, VariantTauPrefix+"<τ>")
 	return strings.Join(n, ", ")
 }
 
@@ -94,10 +156,18 @@ func RecallOnly(variant string) bool {
 	return ok && v.RecallOnly
 }
 
-// ApplyVariant turns off the component variant ablates in cfg; "" leaves
-// cfg unchanged. Unknown names are errors.
+// ApplyVariant turns off the component variant ablates in cfg, or sets the
+// scoring reading it names (Readings, "tau=<τ>"); "" leaves cfg unchanged.
+// Unknown names are errors.
 func ApplyVariant(cfg *config.ArborMem, variant string) error {
 	if variant == "" {
+		return nil
+	}
+	if tau, ok, err := ParseTau(variant); ok {
+		if err != nil {
+			return err
+		}
+		cfg.Tau = tau
 		return nil
 	}
 	v, ok := lookupVariant(variant)
@@ -115,6 +185,12 @@ func ApplyVariant(cfg *config.ArborMem, variant string) error {
 		cfg.StructuredExtraction = false
 	case VariantNoStructuredEvidence:
 		cfg.StructuredEvidence = false
+	case VariantCELogit:
+		cfg.CEScore = CELogit
+	case VariantCEScaled:
+		cfg.CEScore = CEScaled
+	case VariantNoRerankInstruction:
+		cfg.RerankInstruction = "off"
 	}
 	return nil
 }

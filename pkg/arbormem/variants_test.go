@@ -1,7 +1,9 @@
 package arbormem
 
 import (
+	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/arbor-eval/arbor/pkg/config"
@@ -98,4 +100,51 @@ func TestNoLocalizationKeepsGlobalEvidence(t *testing.T) {
 	if len(itemsOf(b, memory.ChannelFact)) == 0 {
 		t.Error("no-localization must keep globally retrieved facts")
 	}
+}
+
+func TestReadingVariants(t *testing.T) {
+	cases := map[string]func(c config.ArborMem) bool{
+		VariantCELogit:             func(c config.ArborMem) bool { return c.CEScore == CELogit },
+		VariantCEScaled:            func(c config.ArborMem) bool { return c.CEScore == CEScaled },
+		VariantNoRerankInstruction: func(c config.ArborMem) bool { return c.RerankInstruction == "off" },
+		"tau=6":                    func(c config.ArborMem) bool { return c.Tau == 6 },
+		"tau=10.5":                 func(c config.ArborMem) bool { return c.Tau == 10.5 },
+	}
+	for name, ok := range cases {
+		c := config.DefaultArborMem()
+		if err := ApplyVariant(&c, name); err != nil || !ok(c) {
+			t.Errorf("%s: %v %+v", name, err, c)
+		}
+		if RecallOnly(name) {
+			t.Errorf("%s changes commits and must not be recall-only", name)
+		}
+	}
+	for _, bad := range []string{"tau=", "tau=x", "tau=-1", "tau=NaN", "tau=1e9", "tau=Inf"} {
+		c := config.DefaultArborMem()
+		if err := ApplyVariant(&c, bad); err == nil {
+			t.Errorf("%q accepted (τ %v)", bad, c.Tau)
+		}
+	}
+}
+
+func FuzzParseTau(f *testing.F) {
+	for _, s := range []string{"tau=8", "tau=6.5", "tau=", "tau=-0", "tau=1e3", "tau=0x10", "ce-logit", "tau=+Inf"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		tau, ok, err := ParseTau(name)
+		if !ok {
+			if err != nil || strings.HasPrefix(name, VariantTauPrefix) {
+				t.Fatalf("%q: ok=false err=%v", name, err)
+			}
+			return
+		}
+		if err == nil && (math.IsNaN(tau) || tau < 0 || tau > maxTau) {
+			t.Fatalf("%q: τ %v accepted", name, tau)
+		}
+		c := config.DefaultArborMem()
+		if aerr := ApplyVariant(&c, name); (aerr == nil) != (err == nil) || (err == nil && c.Tau != tau) {
+			t.Fatalf("%q: ApplyVariant %v, ParseTau %v %v", name, aerr, tau, err)
+		}
+	})
 }

@@ -69,6 +69,13 @@ type Role struct {
 	// API selects the rerank wire format: "vllm" ({query, documents}) or
 	// "tei" ({query, texts}).
 	API string `mapstructure:"api" yaml:"api,omitempty"`
+	// Scores (rerank only) says what the server's scores are: "auto" (raw
+	// logits from TEI, which is asked for raw_scores; probabilities from
+	// vLLM's relevance_score), "logit" or "probability", for a server that
+	// does otherwise (a vLLM pooler without its sigmoid, a TEI model with
+	// one). `arbor doctor` measures it. ArborMem recovers the logit from a
+	// probability (arbormem.ce_score).
+	Scores string `mapstructure:"scores" yaml:"scores,omitempty"`
 	// BatchSize bounds texts per embedding or rerank request.
 	BatchSize int `mapstructure:"batch_size" yaml:"batch_size,omitempty"`
 	// VerifyEvery (tokenizer with endpoints only): counts come from the
@@ -77,6 +84,16 @@ type Role struct {
 	// disagreement switches to asking the server for every count. 0 asks
 	// the server for every count (one round trip each).
 	VerifyEvery int `mapstructure:"verify_every" yaml:"verify_every,omitempty"`
+}
+
+// RerankLogits reports whether the rerank server's scores are raw logits
+// (models.rerank.scores; auto: TEI's raw scores are, vLLM's relevance_score
+// is a probability).
+func (r Role) RerankLogits() bool {
+	if r.Scores == "auto" || r.Scores == "" {
+		return r.API == "tei"
+	}
+	return r.Scores == "logit"
 }
 
 // NamedRole is a model role with its config key name ("chat", ...).
@@ -127,7 +144,9 @@ type Answer struct {
 	Budget int `mapstructure:"budget" yaml:"budget"`
 	// MaxContext: "Maximum model context 40,960 tokens".
 	MaxContext int `mapstructure:"max_context" yaml:"max_context"`
-	// EnableThinking is passed as chat_template_kwargs.enable_thinking when set.
+	// EnableThinking is passed as chat_template_kwargs.enable_thinking when
+	// set, with every chat and judge call (memory operations, summaries and
+	// judgements too): Qwen3's hybrid models think unless told not to.
 	EnableThinking *bool `mapstructure:"enable_thinking" yaml:"enable_thinking,omitempty"`
 	// Answerer picks "auto" (chat model when the chat role has endpoints,
 	// else the extractive heuristic), "chat" or "heuristic".
@@ -727,6 +746,13 @@ func (c *Config) resolve() error {
 	}
 	if c.Models.Rerank.API != "vllm" && c.Models.Rerank.API != "tei" {
 		return fmt.Errorf("models.rerank.api: %q is not one of vllm, tei", c.Models.Rerank.API)
+	}
+	switch c.Models.Rerank.Scores {
+	case "":
+		c.Models.Rerank.Scores = "auto"
+	case "auto", "logit", "probability":
+	default:
+		return fmt.Errorf("models.rerank.scores: %q is not one of auto, logit, probability", c.Models.Rerank.Scores)
 	}
 	for key, val := range map[string]string{"answer.answerer": c.Answer.Answerer, "arbormem.extractors": c.ArborMem.Extractors, "baselines.summaries": c.Baselines.Summaries} {
 		if val != "auto" && val != "chat" && val != "heuristic" {

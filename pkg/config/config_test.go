@@ -99,6 +99,12 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatal(c.Models.Rerank.API)
 			}
 		}
+	case key == "models.rerank.scores":
+		return "logit", func(c *Config) {
+			if c.Models.Rerank.Scores != "logit" || !c.Models.Rerank.RerankLogits() {
+				t.Fatal(c.Models.Rerank.Scores)
+			}
+		}
 	case key == "answer.answerer" || key == "arbormem.extractors" || key == "baselines.summaries":
 		return "heuristic", func(c *Config) {
 			if got := fieldByKey(reflect.ValueOf(c).Elem(), key).String(); got != "heuristic" {

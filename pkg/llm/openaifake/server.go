@@ -21,6 +21,7 @@ import (
 	"hash/fnv"
 	"io"
 	"log"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -139,7 +140,79 @@ type Options struct {
 	// one per word, when nil), e.g. to stand in for a server whose
 	// tokenizer is the exact offline Qwen3 counter.
 	CountPrompt func(string) int
+
+	// The realistic switches below reproduce what a first real server
+	// gets wrong (arbor doctor detects each one); their zero values keep
+	// the fake as it always was.
+
+	// RerankScale is the scale of rerank scores: "" (RerankLexical) returns
+	// the scorer's relevance in [0, 1] as it is, whatever is asked;
+	// RerankAsAsked maps it onto a cross-encoder's logit scale
+	// (CrossEncoderLogit, about −10…+10) and returns the logit where raw
+	// scores are asked for (TEI's raw_scores) and its sigmoid elsewhere
+	// (vLLM's relevance_score), as BGE-Reranker-v2-M3 served by either does;
+	// RerankProbability always returns the sigmoid (a TEI server that
+	// ignores raw_scores) and RerankLogit always the logit (a vLLM server
+	// whose pooler has no sigmoid).
+	RerankScale string
+	// Thinking makes chat replies open with a Qwen3 thinking block
+	// ("<think>…</think>", in the content, as vLLM without a reasoning
+	// parser returns it) unless the request turns it off with
+	// chat_template_kwargs {"enable_thinking": false}.
+	Thinking bool
+	// EmbedUnnormalised scales every embedding to a norm between 2 and 6
+	// (by the text's hash), as a server without L2 normalisation returns.
+	EmbedUnnormalised bool
+	// TokenizerSkew multiplies the /tokenize count of a prompt by
+	// (1 + TokenizerSkew), rounded: a server tokenizer other than the
+	// local Qwen3 counter.
+	TokenizerSkew float64
 }
+
+// The rerank scales (Options.RerankScale).
+const (
+	RerankLexical     = ""
+	RerankAsAsked     = "auto"
+	RerankProbability = "probability"
+	RerankLogit       = "logit"
+)
+
+// ParseRerankScale reads a --rerank-scale value ("lexical" names the zero value).
+func ParseRerankScale(s string) (string, error) {
+	switch s {
+	case "lexical":
+		return RerankLexical, nil
+	case RerankAsAsked, RerankProbability, RerankLogit:
+		return s, nil
+	}
+	return "", fmt.Errorf("rerank scale %q: want auto, probability, logit or lexical", s)
+}
+
+// CrossEncoderLogit maps a relevance share in [0, 1] onto the logit scale of
+// a cross-encoder such as BGE-Reranker-v2-M3, whose raw scores run from
+// about −10 (unrelated) to +10 (the passage answers the query), on which the
+// paper's τ = 8 is stated. It is monotone, so the order of documents is
+// kept, and concave (share^0.25): a cross-encoder scores a passage on the
+// query's topic well above an unrelated one even when few words are shared,
+// while a lexical share is low for any follow-up turn. A passage sharing a
+// tenth of the query's weight scores about +1, half about +7, the whole
+// query (a lexical share of about 0.86) about +9. (Linear in the share, the
+// paper's defaults still start a new root at about half the turns of
+// BranchMemEval, where a tenth open a branch.)
+func CrossEncoderLogit(share float64) float64 {
+	share = math.Max(0, math.Min(1, share))
+	return crossEncoderLow + (crossEncoderHigh-crossEncoderLow)*math.Pow(share, crossEncoderGamma)
+}
+
+// The ends of CrossEncoderLogit's scale.
+const (
+	crossEncoderLow   = -10.0
+	crossEncoderHigh  = 10.0
+	crossEncoderGamma = 0.25
+)
+
+// ThinkingBlock is what Options.Thinking puts before every reply.
+const ThinkingBlock = "<think>\nThe user asks for a reply. Let me think about what the prompt wants and answer in its format.\n</think>\n\n"
 
 // Stats counts requests.
 type Stats struct {
@@ -466,6 +539,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte, f Fau
 		StreamOptions *struct {
 			IncludeUsage bool `json:"include_usage"`
 		} `json:"stream_options"`
+		ChatTemplateKwargs struct {
+			EnableThinking *bool `json:"enable_thinking"`
+		} `json:"chat_template_kwargs"`
 	}
 	if err := json.Unmarshal(body, &in); err != nil {
 		done()
@@ -481,7 +557,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte, f Fau
 	if in.ResponseFormat != nil {
 		req.ResponseFormat = in.ResponseFormat.Type
 	}
-	words := Tokens(strings.TrimSpace(s.reply(req)))
+	text := strings.TrimSpace(s.reply(req))
+	if s.opts.Thinking && (in.ChatTemplateKwargs.EnableThinking == nil || *in.ChatTemplateKwargs.EnableThinking) {
+		text = ThinkingBlock + text
+	}
+	words := Tokens(text)
 	finishReason := "stop"
 	if in.MaxTokens > 0 && len(words) > in.MaxTokens {
 		words, finishReason = words[:in.MaxTokens], "length"
@@ -724,11 +804,52 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request, body []byte,
 		if s.opts.Embed == nil {
 			v = Vector(texts[i], s.opts.Dim)
 		}
+		if s.opts.EmbedUnnormalised {
+			v = unnormalised(v, texts[i])
+		}
 		data = append(data, map[string]any{"object": "embedding", "index": i, "embedding": v})
 		tok += CountTokens(texts[i])
 	}
 	finish(w, map[string]any{"object": "list", "model": s.opts.Model, "data": data,
 		"usage": map[string]int{"prompt_tokens": tok, "total_tokens": tok}}, f, done)
+}
+
+// unnormalised scales v to a norm between 2 and 6 chosen by text's hash.
+func unnormalised(v []float32, text string) []float32 {
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	if n == 0 {
+		return v
+	}
+	h := fnv.New32a()
+	h.Write([]byte(text))
+	k := (2 + float64(h.Sum32()%5)) / math.Sqrt(n)
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(float64(x) * k)
+	}
+	return out
+}
+
+// rerankScale turns the scorer's relevance shares into the scores the
+// server returns (Options.RerankScale); raw is whether the request asked
+// for raw scores (TEI's raw_scores).
+func (s *Server) rerankScale(scores []float64, raw bool) {
+	mode := s.opts.RerankScale
+	if mode == RerankLexical {
+		return
+	}
+	logit := mode == RerankLogit || (mode == RerankAsAsked && raw)
+	for i, p := range scores {
+		l := CrossEncoderLogit(p)
+		if logit {
+			scores[i] = l
+		} else {
+			scores[i] = 1 / (1 + math.Exp(-l))
+		}
+	}
 }
 
 func (s *Server) rerank(w http.ResponseWriter, r *http.Request, body []byte, f Fault, done func()) {
@@ -737,6 +858,7 @@ func (s *Server) rerank(w http.ResponseWriter, r *http.Request, body []byte, f F
 		Documents []string `json:"documents"`
 		Texts     []string `json:"texts"`
 		TopN      int      `json:"top_n"`
+		RawScores bool     `json:"raw_scores"`
 	}
 	if err := json.Unmarshal(body, &in); err != nil {
 		done()
@@ -764,6 +886,7 @@ func (s *Server) rerank(w http.ResponseWriter, r *http.Request, body []byte, f F
 		}
 		tok += CountTokens(d)
 	}
+	s.rerankScale(scores, tei && in.RawScores)
 	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
 	if in.TopN > 0 && in.TopN < len(idx) {
 		idx = idx[:in.TopN]
@@ -808,6 +931,9 @@ func (s *Server) tokenize(w http.ResponseWriter, r *http.Request, body []byte, f
 		if in.AddGenerationPrompt != nil && !*in.AddGenerationPrompt {
 			n -= 3
 		}
+	}
+	if s.opts.TokenizerSkew != 0 {
+		n = max(0, int(math.Round(float64(n)*(1+s.opts.TokenizerSkew))))
 	}
 	ids := make([]int, n)
 	for i := range ids {

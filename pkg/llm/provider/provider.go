@@ -33,8 +33,8 @@ type Set struct {
 	Embed       llm.Embedder
 	Rerank      llm.Reranker
 	// RerankLogits is set when Rerank returns raw logits (TEI, asked for
-	// raw scores) rather than probabilities (vLLM's relevance_score, the
-	// offline reranker).
+	// raw scores, or models.rerank.scores: logit) rather than probabilities
+	// (vLLM's relevance_score, the offline reranker).
 	RerankLogits bool
 	Tokens       tokens.Counter
 	Metrics      *llm.Metrics
@@ -134,7 +134,7 @@ func New(ctx context.Context, cfg *config.Config) (*Set, error) {
 		s.Rerank = llm.MeterRerank(local.NewReranker(), b.metrics, "rerank")
 	} else {
 		s.Rerank = b.rerank(m.Rerank)
-		s.RerankLogits = m.Rerank.API == "tei"
+		s.RerankLogits = m.Rerank.RerankLogits()
 	}
 	if m.Tokenizer.Local() { // "qwen3" or "local": exact offline Qwen3 counts
 		s.Tokens = tokens.Default()
@@ -253,7 +253,32 @@ func (b builder) chat(role string, r config.Role) (llm.Client, int) {
 	if b.cache != nil {
 		c = llm.CacheChat(c, b.cache, role, modelKey(r))
 	}
+	if t := b.cfg.Answer.EnableThinking; t != nil {
+		// Outside the cache, so that cached replies are keyed with it.
+		c = thinking{c, *t}
+	}
 	return llm.MeterChat(c, b.metrics, role), p.Capacity()
+}
+
+// thinking sends answer.enable_thinking as chat_template_kwargs with every
+// chat call that does not set it itself: memory operations, summaries and
+// judgements as well as answers, since a hybrid Qwen3 thinks by default and
+// a thinking block spends the memory operations' and the judge's token caps.
+type thinking struct {
+	llm.Client
+	on bool
+}
+
+func (t thinking) Chat(ctx context.Context, req llm.ChatRequest) (llm.ChatResponse, error) {
+	if _, ok := req.ChatTemplateKwargs["enable_thinking"]; !ok {
+		kw := make(map[string]any, len(req.ChatTemplateKwargs)+1)
+		for k, v := range req.ChatTemplateKwargs {
+			kw[k] = v
+		}
+		kw["enable_thinking"] = t.on
+		req.ChatTemplateKwargs = kw
+	}
+	return t.Client.Chat(ctx, req)
 }
 
 func (b builder) embed(r config.Role) llm.Embedder {
