@@ -129,6 +129,13 @@ type ArborMem struct {
 	// Results are unchanged; ingest per turn drops to the calls that need
 	// the committed state (ours; the paper does not describe its pipeline).
 	Prefetch bool `mapstructure:"prefetch" yaml:"prefetch"`
+	// VectorStorage is how the dense channels (nodes, facts, records)
+	// keep model embeddings: "float32" (lossless), "int8" (a quarter of
+	// the memory, one scale per row; cosines move by about 0.001) or
+	// "auto" (int8 with model memory operations, float32 with rule-based
+	// ones). The offline embedder's sparse vectors are stored losslessly
+	// either way (ours; the paper does not describe its storage).
+	VectorStorage string `mapstructure:"vector_storage" yaml:"vector_storage"`
 }
 
 // DefaultArborMem is the paper's reference configuration.
@@ -143,6 +150,7 @@ func DefaultArborMem() ArborMem {
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3,
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
+		VectorStorage: "auto",
 	}
 }
 

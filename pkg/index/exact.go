@@ -34,6 +34,9 @@ import (
 type Exact struct {
 	dim     int
 	keepRaw bool
+	// compact stores dense rows as int8 with a per-row scale
+	// (NewExactCompact): a quarter of the memory, approximate scores.
+	compact bool
 
 	mu   sync.RWMutex
 	rows []exactRow
@@ -57,9 +60,12 @@ type exactRow struct {
 }
 
 // denseRow is a unit row and, when the index keeps it and it differs, the
-// vector as given.
+// vector as given; or, in a compact index, the unit row quantised: slot i
+// is q[i]·qscale.
 type denseRow struct {
 	unit, raw []float32
+	q         []int8
+	qscale    float32
 }
 
 // sparseRow is a vector as given, losslessly, in one buffer: a bitmap of
@@ -90,6 +96,20 @@ func NewExact(dim int) *Exact {
 func NewExactRaw(dim int) *Exact {
 	x := NewExact(dim)
 	x.keepRaw = true
+	return x
+}
+
+// NewExactCompact is NewExact storing dense vectors (a model's embeddings)
+// compactly: each unit row as int8 codes and one scale (the largest
+// magnitude over 127), a quarter of float32 storage, with no second copy
+// for Raw, which returns the dequantised unit row. Scores are then
+// approximate: a cosine moves by at most about 0.004 for 1,024-d rows
+// (TestExactCompactCosines measures it). Sparse vectors (the offline
+// embedder's) are stored losslessly as in NewExact, so their scores are
+// bit for bit those of NewExact.
+func NewExactCompact(dim int) *Exact {
+	x := NewExact(dim)
+	x.compact = true
 	return x
 }
 
@@ -158,6 +178,9 @@ func (x *Exact) encode(vec []float32, scale float64) exactRow {
 		for i, f := range vec {
 			unit[i] = float32(float64(f) * scale)
 		}
+	}
+	if x.compact {
+		return exactRow{dense: quantise(unit)}
 	}
 	d := &denseRow{unit: unit}
 	if x.keepRaw && !sameBits(unit, vec) {
@@ -251,6 +274,43 @@ func encodeSparse(vec []float32, nnz int, scale float64, limit int) (sparseRow, 
 		binary.LittleEndian.PutUint64(sp.buf[8*w:], m)
 	}
 	return sp, true
+}
+
+// quantise returns unit's int8 row: codes round(u/qscale), qscale the
+// largest magnitude over 127, so the largest slot is coded exactly.
+func quantise(unit []float32) *denseRow {
+	var m float32
+	for _, f := range unit {
+		m = max(m, float32(math.Abs(float64(f))))
+	}
+	d := &denseRow{q: make([]int8, len(unit))}
+	if m == 0 {
+		return d
+	}
+	d.qscale = m / 127
+	inv := 127 / float64(m)
+	for i, f := range unit {
+		d.q[i] = int8(max(-127, min(127, math.Round(float64(f)*inv))))
+	}
+	return d
+}
+
+// dotInt8 is q·(r·scale). Four accumulators: the loop is the whole cost
+// of a compact search.
+func dotInt8(q []float32, r []int8, scale float32) float32 {
+	r = r[:len(q)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(q); i += 4 {
+		s0 += q[i] * float32(r[i])
+		s1 += q[i+1] * float32(r[i+1])
+		s2 += q[i+2] * float32(r[i+2])
+		s3 += q[i+3] * float32(r[i+3])
+	}
+	for ; i < len(q); i++ {
+		s0 += q[i] * float32(r[i])
+	}
+	return (s0 + s1 + s2 + s3) * scale
 }
 
 // words is the number of mask words of a row of dimension dim.
@@ -387,6 +447,10 @@ func (x *Exact) copyRow(id int, raw bool) []float32 {
 		r.sp.decode(x.dim, false, func(i int, v float32) { out[i] = v })
 	case r.dense == nil:
 		r.sp.unitInto(out)
+	case r.dense.q != nil:
+		for i, c := range r.dense.q {
+			out[i] = float32(c) * r.dense.qscale
+		}
 	case raw && r.dense.raw != nil:
 		copy(out, r.dense.raw)
 	default:
@@ -467,6 +531,10 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 	for i, id := range x.ids {
 		r := &x.rows[i]
 		if r.dense != nil {
+			if r.dense.q != nil {
+				top.push(id, float64(dotInt8(q, r.dense.q, r.dense.qscale)))
+				continue
+			}
 			top.push(id, float64(vek32.Dot(q, r.dense.unit)))
 			continue
 		}
