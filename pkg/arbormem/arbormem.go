@@ -308,7 +308,13 @@ func (s *System) reset() {
 	s.forest = newForest()
 	s.store = newStore()
 	dim := s.deps.Embed.Dim()
-	if s.compactVectors() {
+	if s.cfg.VectorSearch == "ivf" {
+		c := s.compactVectors()
+		s.nodeVec, s.factVec, s.recVec = index.NewExactIVF(dim, c, s.cfg.IVFProbe), index.NewExactIVF(dim, c, s.cfg.IVFProbe), index.NewExactIVF(dim, c, s.cfg.IVFProbe)
+		if !c {
+			s.recVec = index.NewExactIVFRaw(dim, s.cfg.IVFProbe)
+		}
+	} else if s.compactVectors() {
 		// One int8 copy of each dense vector: records keep no raw copy
 		// (their cosines are taken with the dequantised unit row).
 		s.nodeVec, s.factVec, s.recVec = index.NewExactCompact(dim), index.NewExactCompact(dim), index.NewExactCompact(dim)
@@ -353,6 +359,10 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: routing %q: want auto, %s or %s", c.Routing, RoutingPaper, RoutingHeuristic)
 	case !(c.EvidenceReserve >= 0 && c.EvidenceReserve < 1):
 		return fmt.Errorf("arbormem: evidence_reserve %v: want a share in [0,1)", c.EvidenceReserve)
+	case !oneOf(c.VectorSearch, "", "exact", "ivf"):
+		return fmt.Errorf("arbormem: vector_search %q: want exact or ivf", c.VectorSearch)
+	case c.VectorSearch == "ivf" && c.IVFProbe <= 0:
+		return fmt.Errorf("arbormem: ivf_probe %d: want > 0 with vector_search ivf", c.IVFProbe)
 	case !oneOf(c.VectorStorage, "", "auto", "float32", "int8"):
 		return fmt.Errorf("arbormem: vector_storage %q: want auto, float32 or int8", c.VectorStorage)
 	case c.RecordCandidates < 0, c.MaxRecordLines < 0:

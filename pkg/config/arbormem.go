@@ -136,6 +136,13 @@ type ArborMem struct {
 	// ones). The offline embedder's sparse vectors are stored losslessly
 	// either way (ours; the paper does not describe its storage).
 	VectorStorage string `mapstructure:"vector_storage" yaml:"vector_storage"`
+	// VectorSearch is how the dense channels are searched: "exact" (every
+	// row scored; the paper's numbers) or "ivf" (rows grouped by about √n
+	// k-means centroids, IVFProbe nearest groups scored: cost grows as √n,
+	// recall@k below 1). Memories under 1,024 vectors are searched
+	// exactly either way (ours).
+	VectorSearch string `mapstructure:"vector_search" yaml:"vector_search"`
+	IVFProbe     int    `mapstructure:"ivf_probe" yaml:"ivf_probe"`
 }
 
 // DefaultArborMem is the paper's reference configuration.
@@ -150,7 +157,7 @@ func DefaultArborMem() ArborMem {
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3,
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
-		VectorStorage: "auto",
+		VectorStorage: "auto", VectorSearch: "exact", IVFProbe: 32,
 	}
 }
 

@@ -37,6 +37,8 @@ type Exact struct {
 	// compact stores dense rows as int8 with a per-row scale
 	// (NewExactCompact): a quarter of the memory, approximate scores.
 	compact bool
+	// ivf, when set, searches through groups of rows (NewExactIVF).
+	ivf *ivf
 
 	mu   sync.RWMutex
 	rows []exactRow
@@ -412,6 +414,7 @@ func (x *Exact) store(id int, r exactRow) {
 	defer x.mu.Unlock()
 	if i, ok := x.rowOf(id); ok {
 		x.rows[i] = r
+		x.dropGroups()
 		return
 	}
 	if x.row == nil && id != len(x.ids) {
@@ -494,11 +497,22 @@ func (x *Exact) Remove(id int) bool {
 		x.ids[r] = x.ids[last]
 		x.row[x.ids[r]] = r
 	}
+	x.dropGroups()
 	x.rows[last] = exactRow{}
 	x.ids = x.ids[:last]
 	x.rows = x.rows[:last]
 	delete(x.row, id)
 	return true
+}
+
+// dropGroups marks the IVF groups stale after a row changed in place
+// (x.mu locked).
+func (x *Exact) dropGroups() {
+	if x.ivf != nil {
+		x.ivf.mu.Lock()
+		x.ivf.stale = true
+		x.ivf.mu.Unlock()
+	}
 }
 
 // Len is the number of stored vectors.
@@ -527,6 +541,9 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 	normalisedInto(q, query)
 	x.mu.RLock()
 	defer x.mu.RUnlock()
+	if x.ivf != nil && len(x.ids) >= ivfMin {
+		return x.ivfSearch(q, scratch, k)
+	}
 	top := newTopK(min(k, len(x.ids)))
 	for i, id := range x.ids {
 		r := &x.rows[i]
