@@ -29,11 +29,11 @@ type round1 struct {
 	metaDone chan struct{}
 	metaErr  error
 	drafts   []FactDraft
-	arts    []Artifact
-	evs     []Event
-	sts     []State
-	nvec    []float32
-	nvecErr error
+	arts     []Artifact
+	evs      []Event
+	sts      []State
+	nvec     []float32
+	nvecErr  error
 
 	// locVec returns the prefetched input embedding (nil when not
 	// prefetched); it waits for the embedding call.
