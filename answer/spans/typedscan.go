@@ -46,6 +46,20 @@ func foldsOutsideASCII(s string) bool {
 	return strings.Contains(s, "\u017f") || strings.Contains(s, "\u212a")
 }
 
+// nextWord returns the bounds of the first maximal run of [0-9A-Za-z_]
+// at or after i, (len(s), len(s)) when there is none: the words between
+// which RE2's ASCII \b falls.
+func nextWord(s string, i int) (start, end int) {
+	for i < len(s) && !isWordByte(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && isWordByte(s[j]) {
+		j++
+	}
+	return i, j
+}
+
 func isWordByte(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
 }
@@ -81,15 +95,7 @@ func typedScan(s string) (number, date bool) {
 	var buf [16]byte
 	prevLast := false // the previous word was "last" or "next" (ci), followed by one space
 	prevEnd := -1
-	for i := 0; i < len(s); {
-		if !isWordByte(s[i]) {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(s) && isWordByte(s[j]) {
-			j++
-		}
+	for i, j := nextWord(s, 0); i < len(s); i, j = nextWord(s, j) {
 		w := s[i:j]
 		if isDigitByte(w[0]) {
 			number = true
@@ -125,7 +131,6 @@ func typedScan(s string) (number, date bool) {
 		if number && date {
 			return true, true
 		}
-		i = j
 	}
 	return number, date
 }
@@ -251,15 +256,7 @@ func (k *Keywords) MatchString(s string) bool {
 	}
 	buf := make([]byte, 0, 16)
 	prev, prevEnd := "", -2
-	for i := 0; i < len(s); {
-		if !isWordByte(s[i]) {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(s) && isWordByte(s[j]) {
-			j++
-		}
+	for i, j := nextWord(s, 0); i < len(s); i, j = nextWord(s, j) {
 		lw := ""
 		if j-i <= k.long {
 			lw = lowerWord(s[i:j], buf[:0])
@@ -271,7 +268,6 @@ func (k *Keywords) MatchString(s string) bool {
 		if j < len(s) && s[j] == ' ' {
 			prev, prevEnd = lw, j
 		}
-		i = j
 	}
 	return false
 }
