@@ -50,6 +50,9 @@ var (
 	previousQ = regexp.MustCompile(`\b(previous|previously|original|originally|initial|initially|before|former|formerly|used to|earlier|first)\b`)
 	// changeRe marks sentences that report a new value.
 	changeRe = regexp.MustCompile(`(?i)\b(now|new|raised|lowered|changed|switched|moved|updated|increased|decreased|instead|anymore|no longer|accepted|upgraded)\b`)
+	// changeScan is changeRe as a word scan (the regexp's unanchored
+	// search ran at every byte of every evidence sentence).
+	changeScan = spans.NewKeywords(changeRe, "now", "new", "raised", "lowered", "changed", "switched", "moved", "updated", "increased", "decreased", "instead", "anymore", "no longer", "accepted", "upgraded")
 
 	ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "last": -1, "final": -1}
 	ordinalQ     = regexp.MustCompile(`\bthe (first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|\d{1,2}(?:st|nd|rd|th))\b(?:\s+(\w+))?`)
@@ -147,7 +150,7 @@ func analyse(text string) *itemAnalysis {
 	for _, sp := range a.spans {
 		a.terms = append(a.terms, termSet(sp.Text))
 		a.typed = append(a.typed, spans.Typed(sp.Text))
-		a.change = append(a.change, changeRe.MatchString(sp.Text))
+		a.change = append(a.change, changeScan.MatchString(sp.Text))
 	}
 	analysisCache.Lock()
 	if len(analysisCache.m) >= analysisCacheMax {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -69,6 +70,8 @@ type sessionState struct {
 	item    memory.Item
 	// raw holds the stamped items of ins, for the uncovered tail.
 	raw []memory.Item
+	// salience is the heuristic summary's scored sentences of ins.
+	salience salience
 }
 
 func newSummary(d Deps) (memory.System, error) {
@@ -132,7 +135,8 @@ func (s *summary) update(ctx context.Context, st *sessionState) error {
 			return fmt.Errorf("summarise session %q: %w", st.id, err)
 		}
 	} else {
-		text = heuristicSummary(st.ins)
+		st.salience.add(st.ins[st.salience.read:])
+		text = st.salience.summary()
 	}
 	st.text = text
 	st.covered = len(st.ins)
@@ -190,12 +194,30 @@ func (s *summary) chatSummary(ctx context.Context, st *sessionState) (string, er
 // content words; questions are skipped. The chosen sentences keep their
 // order and speaker.
 func heuristicSummary(ins []dialog.Interaction) string {
-	type sent struct {
-		text  string
-		score float64
-		order int
-	}
-	var all []sent
+	var sc salience
+	sc.add(ins)
+	return sc.summary()
+}
+
+// salience is the scored sentences of a session's interactions so far. A
+// session's summary is rewritten every few interactions from all of them;
+// keeping the scores of the interactions already read means each is split
+// and scanned once, not once per rewrite.
+type salience struct {
+	sents []salientSent
+	// read is how many interactions sents covers.
+	read int
+}
+
+type salientSent struct {
+	text  string
+	score float64
+	order int
+}
+
+// add scores the sentences of ins, which follow the interactions already
+// read.
+func (sc *salience) add(ins []dialog.Interaction) {
 	for _, in := range ins {
 		for _, sp := range spans.Split(in.Text()) {
 			t := strings.TrimSpace(sp.Text)
@@ -226,9 +248,16 @@ func heuristicSummary(ins []dialog.Interaction) string {
 			if sp.Speaker != "" {
 				text = sp.Speaker + ": " + text
 			}
-			all = append(all, sent{text: text, score: score + float64(len(all))*1e-6, order: len(all)})
+			n := len(sc.sents)
+			sc.sents = append(sc.sents, salientSent{text: text, score: score + float64(n)*1e-6, order: n})
 		}
 	}
+	sc.read += len(ins)
+}
+
+// summary is the extractive summary of the sentences read so far.
+func (sc *salience) summary() string {
+	all := slices.Clone(sc.sents)
 	sort.SliceStable(all, func(a, b int) bool { return all[a].score > all[b].score })
 	if len(all) > maxSummarySentences {
 		all = all[:maxSummarySentences]

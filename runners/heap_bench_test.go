@@ -29,7 +29,8 @@ import (
 // while the episode is alive (go tool pprof -sample_index=inuse_space).
 // ARBOR_HEAP_DENSE=1 projects the model path: every embedding is made dense
 // (a small distinct value added to each slot, as a model's 1,024-d vector has no
-// zero slot), so the indexes hold full float32 rows.
+// zero slot), and stores them as the model path does (arbormem.vector_storage
+// auto: int8 rows); ARBOR_HEAP_STORAGE=float32 keeps full float32 rows.
 func BenchmarkEpisodeHeap(b *testing.B) {
 	turns := 600
 	if v, err := strconv.Atoi(os.Getenv("ARBOR_HEAP_TURNS")); err == nil && v > 0 {
@@ -46,6 +47,14 @@ func BenchmarkEpisodeHeap(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg := testConfig(b)
+	if os.Getenv("ARBOR_HEAP_DENSE") == "1" {
+		// The projection keeps rule-based operations, whose "auto" is
+		// float32: name the model path's storage.
+		cfg.ArborMem.VectorStorage = "int8"
+		if v := os.Getenv("ARBOR_HEAP_STORAGE"); v != "" {
+			cfg.ArborMem.VectorStorage = v
+		}
+	}
 	d, err := newMemoryDeps(context.Background(), cfg, "longmemeval")
 	if err != nil {
 		b.Fatal(err)

@@ -163,7 +163,8 @@ var (
 // start the sentence and are not "I"; the first word counts only when it is
 // capitalised inside (an acronym or "McDonald") — a heuristic, not NER.
 func Typed(s string) Values {
-	v := Values{Number: numberRe.MatchString(s), Date: dateRe.MatchString(s)}
+	var v Values
+	v.Number, v.Date = typedScan(s)
 	words := strings.Fields(s)
 	for i, w := range words {
 		w = strings.Trim(w, `"'()[]{},.;:!?*`)

@@ -290,14 +290,38 @@ func New(cfg config.ArborMem, deps Deps) (*System, error) {
 	return s, nil
 }
 
+// compactVectors resolves arbormem.vector_storage: int8 rows for dense
+// vectors, or float32. "auto" is int8 exactly with model memory
+// operations, so that the offline default stores as it always has.
+func (s *System) compactVectors() bool {
+	switch s.cfg.VectorStorage {
+	case "int8":
+		return true
+	case "float32":
+		return false
+	}
+	return s.ext != nil && !s.ext.Heuristic()
+}
+
 // reset makes the state empty.
 func (s *System) reset() {
 	s.forest = newForest()
 	s.store = newStore()
-	s.nodeVec = index.NewExact(s.deps.Embed.Dim())
+	dim := s.deps.Embed.Dim()
+	if s.cfg.VectorSearch == "ivf" {
+		c := s.compactVectors()
+		s.nodeVec, s.factVec, s.recVec = index.NewExactIVF(dim, c, s.cfg.IVFProbe), index.NewExactIVF(dim, c, s.cfg.IVFProbe), index.NewExactIVF(dim, c, s.cfg.IVFProbe)
+		if !c {
+			s.recVec = index.NewExactIVFRaw(dim, s.cfg.IVFProbe)
+		}
+	} else if s.compactVectors() {
+		// One int8 copy of each dense vector: records keep no raw copy
+		// (their cosines are taken with the dequantised unit row).
+		s.nodeVec, s.factVec, s.recVec = index.NewExactCompact(dim), index.NewExactCompact(dim), index.NewExactCompact(dim)
+	} else {
+		s.nodeVec, s.factVec, s.recVec = index.NewExact(dim), index.NewExact(dim), index.NewExactRaw(dim)
+	}
 	s.nodeLex = index.NewBM25()
-	s.factVec = index.NewExact(s.deps.Embed.Dim())
-	s.recVec = index.NewExactRaw(s.deps.Embed.Dim())
 	s.recByEntity = map[string][]int{}
 	s.df = map[string]int{}
 	s.entityIdx = map[string][]int{}
@@ -335,6 +359,12 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: routing %q: want auto, %s or %s", c.Routing, RoutingPaper, RoutingHeuristic)
 	case !(c.EvidenceReserve >= 0 && c.EvidenceReserve < 1):
 		return fmt.Errorf("arbormem: evidence_reserve %v: want a share in [0,1)", c.EvidenceReserve)
+	case !oneOf(c.VectorSearch, "", "exact", "ivf"):
+		return fmt.Errorf("arbormem: vector_search %q: want exact or ivf", c.VectorSearch)
+	case c.VectorSearch == "ivf" && c.IVFProbe <= 0:
+		return fmt.Errorf("arbormem: ivf_probe %d: want > 0 with vector_search ivf", c.IVFProbe)
+	case !oneOf(c.VectorStorage, "", "auto", "float32", "int8"):
+		return fmt.Errorf("arbormem: vector_storage %q: want auto, float32 or int8", c.VectorStorage)
 	case c.RecordCandidates < 0, c.MaxRecordLines < 0:
 		return fmt.Errorf("arbormem: record_candidates %d and max_record_lines %d must be >= 0", c.RecordCandidates, c.MaxRecordLines)
 	case !(c.RecencyScale > 0):

@@ -106,7 +106,47 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	if r1 == nil {
 		r1 = s.startRound1(ctx, in, false)
 	}
+	// Path evolution needs only the parent and the node metadata: it
+	// starts as soon as both are known, not when the slowest of round 1's
+	// extractors has answered (arbor perf --trace showed it waiting for
+	// them). Its inputs are the same, so its output is.
+	pctx, pcancel := context.WithCancel(ctx)
+	defer pcancel()
+	var (
+		path, topic string
+		pathErr     error
+	)
+	pathDone := make(chan struct{})
+	go func() {
+		defer close(pathDone)
+		select {
+		case <-r1.metaDone:
+		case <-pctx.Done():
+			pathErr = pctx.Err()
+			return
+		}
+		if r1.metaErr != nil {
+			pathErr = r1.metaErr
+			return
+		}
+		if pathErr = waitLoc(); pathErr != nil {
+			return
+		}
+		prev := ""
+		if parent >= 0 {
+			prev, topic = s.forest.Nodes[parent].PathSummary, s.forest.Nodes[parent].TopicKey
+		} else {
+			topic = rules.DeriveTopic(in, r1.meta)
+		}
+		path, pathErr = fallback(s, pctx, func() (string, error) { return s.ext.PathSummary(pctx, prev, r1.meta, in) },
+			func() (string, error) { return s.rules.PathSummary(pctx, prev, r1.meta, in) })
+	}()
+	stopPath := func() {
+		pcancel()
+		<-pathDone
+	}
 	if err := r1.wait(ctx); err != nil {
+		stopPath()
 		_ = waitLoc()
 		return fmt.Errorf("arbormem: commit %s: %w", in.ID, err)
 	}
@@ -124,7 +164,6 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	pairs, refs := s.collisionPairs(drafts, dterms)
 	pairs, srefs := s.revisionPairs(sts, pairs)
 	var (
-		path     string
 		factTop  []string
 		conflict []bool
 		vecs     [][]float32
@@ -148,22 +187,19 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		if err := waitLoc(); err != nil {
-			return err
+		select {
+		case <-pathDone:
+		case <-gctx.Done():
+			stopPath()
+			return gctx.Err()
 		}
-		prev, topic := "", ""
-		if parent >= 0 {
-			prev, topic = s.forest.Nodes[parent].PathSummary, s.forest.Nodes[parent].TopicKey
-		} else {
-			topic = rules.DeriveTopic(in, meta)
+		if pathErr != nil {
+			return pathErr
 		}
 		if s.offline().factTopics {
 			factTop = contextualize(drafts, topic)
 		}
-		var err error
-		path, err = fallback(s, gctx, func() (string, error) { return s.ext.PathSummary(gctx, prev, meta, in) },
-			func() (string, error) { return s.rules.PathSummary(gctx, prev, meta, in) })
-		return err
+		return nil
 	})
 	if len(pairs) > 0 {
 		g.Go(func() (err error) {
@@ -179,6 +215,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		})
 	}
 	if err := g.Wait(); err != nil {
+		stopPath()
 		_ = waitLoc()
 		return fmt.Errorf("arbormem: commit %s: %w", in.ID, err)
 	}

@@ -23,13 +23,17 @@ type round1 struct {
 	done chan struct{}
 	err  error
 
-	meta    NodeMeta
-	drafts  []FactDraft
-	arts    []Artifact
-	evs     []Event
-	sts     []State
-	nvec    []float32
-	nvecErr error
+	meta NodeMeta
+	// metaDone is closed when meta is known (metaErr set), which may be
+	// before the rest of the round: path evolution needs only meta.
+	metaDone chan struct{}
+	metaErr  error
+	drafts   []FactDraft
+	arts     []Artifact
+	evs      []Event
+	sts      []State
+	nvec     []float32
+	nvecErr  error
 
 	// locVec returns the prefetched input embedding (nil when not
 	// prefetched); it waits for the embedding call.
@@ -50,7 +54,7 @@ func (r *round1) wait(ctx context.Context) error {
 // localization's input text (only worth it ahead of time: a commit that
 // localizes now embeds lazily, and not at all on a cached decision).
 func (s *System) startRound1(ctx context.Context, in dialog.Interaction, withLoc bool) *round1 {
-	r := &round1{in: in, done: make(chan struct{})}
+	r := &round1{in: in, done: make(chan struct{}), metaDone: make(chan struct{})}
 	if withLoc && s.cfg.Localization {
 		var (
 			once sync.Once
@@ -91,8 +95,10 @@ func (s *System) startRound1(ctx context.Context, in dialog.Interaction, withLoc
 		}
 	}
 	run(func() (err error) {
+		defer close(r.metaDone)
 		r.meta, err = fallback(s, gctx, func() (NodeMeta, error) { return s.ext.NodeMetadata(gctx, in) },
 			func() (NodeMeta, error) { return s.rules.NodeMetadata(gctx, in) })
+		r.metaErr = err
 		return err
 	})
 	if s.cfg.AtomicFacts {

@@ -50,13 +50,22 @@ func synthText(n int, seed uint64, minWords, spread int) []string {
 }
 
 func BenchmarkExactSearch12400x1024Top20(b *testing.B) {
+	benchExactSearch(b, NewExact(1024))
+}
+
+// BenchmarkExactSearchInt8 is the same search over int8 rows
+// (arbormem.vector_storage: int8).
+func BenchmarkExactSearchInt8(b *testing.B) {
+	benchExactSearch(b, NewExactCompact(1024))
+}
+
+func benchExactSearch(b *testing.B, x *Exact) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	const n, dim = 12400, 1024
-	x := NewExact(dim)
-	for i, v := range randomVecs(rng, n, dim) {
+	const n = 12400
+	for i, v := range randomVecs(rng, n, x.Dim()) {
 		x.Add(i, v)
 	}
-	queries := randomVecs(rng, 64, dim)
+	queries := randomVecs(rng, 64, x.Dim())
 	b.ResetTimer()
 	i := 0
 	for b.Loop() {

@@ -127,6 +127,7 @@ func (m *Metrics) observe(ctx context.Context, role, purpose string, fn func(con
 		u.CacheHits = 1
 	}
 	UsageFrom(ctx).Add(role, u)
+	traceFrom(ctx).add(Call{Role: role, Purpose: purpose, Start: start, End: start.Add(elapsed), Err: err != nil})
 	if m == nil {
 		return err
 	}

@@ -1,0 +1,46 @@
+package cmd
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/runners"
+)
+
+// init adds --trace to arbor perf (after perf.go's init, which registers
+// the command: files initialise in name order): instead of the table, the
+// model calls of each sequentially committed turn on a timeline.
+func init() {
+	var perf *cobra.Command
+	for _, c := range rootCmd.Commands() {
+		if c.Name() == "perf" {
+			perf = c
+		}
+	}
+	if perf == nil {
+		panic("cmd: perf_trace.go: no perf command to extend")
+	}
+	var trace bool
+	perf.Flags().BoolVar(&trace, "trace", false, "print each sequentially committed turn's model calls on a timeline (reference config, prefetch off) instead of the table")
+	table := perf.RunE
+	perf.RunE = func(cmd *cobra.Command, args []string) error {
+		if !trace {
+			return table(cmd, args)
+		}
+		f := cmd.Flags()
+		lat, err := f.GetDuration("latency")
+		if err != nil {
+			return err
+		}
+		turns, err := f.GetInt("turns")
+		if err != nil {
+			return err
+		}
+		ref, err := f.GetString("reference")
+		if err != nil {
+			return err
+		}
+		p := runners.PerfPlan{Latency: lat, Turns: turns, Reference: func() (*config.Config, error) { return config.Load(ref, nil, nil) }}
+		return runners.PerfTrace(cmd.Context(), p, cmd.OutOrStdout())
+	}
+}

@@ -1,0 +1,104 @@
+package index
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// TestIVFRecall measures IVF's recall@20 against exact search on a
+// clustered 1,024-d fixture of 4,000 rows added in two halves (so the
+// second half joins trained groups before the retraining at doubling),
+// and checks that below ivfMin rows it is exact search.
+func TestIVFRecall(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const dim, n = 1024, 4000
+	vecs := clusteredVecs(rng, n, dim, 60, 1.5)
+	queries := clusteredVecs(rng, 40, dim, 60, 1.5)
+	ex, iv := NewExact(dim), NewExactIVF(dim, false, 32)
+	for i, v := range vecs[:ivfMin-1] {
+		ex.Add(i, v)
+		iv.Add(i, v)
+	}
+	for _, q := range queries[:5] {
+		a, b := ex.Search(q, 20), iv.Search(q, 20)
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("below %d rows: IVF hit %d = %+v, exact %+v", ivfMin, i, b[i], a[i])
+			}
+		}
+	}
+	for i, v := range vecs[ivfMin-1:] {
+		ex.Add(ivfMin-1+i, v)
+		iv.Add(ivfMin-1+i, v)
+		if i == n/2 {
+			iv.Search(queries[0], 20) // trains the groups on half the rows
+		}
+	}
+	var recall float64
+	for _, q := range queries {
+		recall += recallAt(iv.Search(q, 20), ex.Search(q, 20))
+	}
+	recall /= float64(len(queries))
+	t.Logf("IVF, %d groups, probe %d: recall@20 %.3f", len(iv.ivf.centroids), iv.ivf.probe, recall)
+	if recall < 0.95 {
+		t.Errorf("IVF recall@20 = %.3f, want ≥ 0.95", recall)
+	}
+	// A removal drops the groups; the next search rebuilds them.
+	iv.Remove(7)
+	ex.Remove(7)
+	if r := recallAt(iv.Search(queries[1], 20), ex.Search(queries[1], 20)); r < 0.5 {
+		t.Errorf("after Remove: recall@20 %.2f", r)
+	}
+}
+
+// BenchmarkRecallScale measures one top-20 search of the dense channels of
+// an ArborMem memory of 250, 2,000 and 12,000 turns (five 1,024-d vectors
+// per turn: its node, about three facts and a record), for exact float32
+// search, exact int8 and IVF over int8 rows (probe 32), and prints each
+// one's growth from 250 to 12,000 turns and its recall@20 against exact.
+//
+//	go test ./pkg/index -run '^$' -bench RecallScale -benchtime 20x
+func BenchmarkRecallScale(b *testing.B) {
+	const dim, perTurn = 1024, 5
+	rng := rand.New(rand.NewPCG(9, 10))
+	all := clusteredVecs(rng, 12000*perTurn, dim, 400, 1.5)
+	queries := clusteredVecs(rng, 32, dim, 400, 1.5)
+	kinds := []struct {
+		name string
+		mk   func() *Exact
+	}{
+		{"exact-float32", func() *Exact { return NewExact(dim) }},
+		{"exact-int8", func() *Exact { return NewExactCompact(dim) }},
+		{"ivf-int8", func() *Exact { return NewExactIVF(dim, true, 32) }},
+	}
+	for _, kd := range kinds {
+		var first time.Duration
+		for _, turns := range []int{250, 2000, 12000} {
+			x, ref := kd.mk(), NewExact(dim)
+			for i, v := range all[:turns*perTurn] {
+				x.Add(i, v)
+				ref.Add(i, v)
+			}
+			x.Search(queries[0], 20) // trains IVF's groups
+			var recall float64
+			for _, q := range queries {
+				recall += recallAt(x.Search(q, 20), ref.Search(q, 20))
+			}
+			recall /= float64(len(queries))
+			b.Run(fmt.Sprintf("%s/%d", kd.name, turns), func(b *testing.B) {
+				t0 := time.Now()
+				for i := 0; b.Loop(); i++ {
+					x.Search(queries[i%len(queries)], 20)
+				}
+				per := time.Since(t0) / time.Duration(b.N)
+				if turns == 250 {
+					first = per
+				}
+				b.ReportMetric(recall, "recall@20")
+				b.ReportMetric(float64(per)/float64(first), "x-of-250")
+			})
+		}
+	}
+}
