@@ -342,7 +342,8 @@ func (s *Speaker) respond(req openaifake.Request) (name, reply string, shape byt
 	return "", "", 0, false
 }
 
-// layoutAnswer answers ArborMem's own answer layout (arbormem.System.Render):
+// layoutAnswer answers the runtime assembly every system is answered
+// through (arbormem.RenderAnswer):
 // the system_anchor message with the current time, one system message per
 // evidence block, and a user message with ### DATA CONTEXT, [UpdateEvidence],
 // ### INSTRUCTION (answer_format, chain_of_note or chain_of_note_no_facts,

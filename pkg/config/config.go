@@ -130,6 +130,12 @@ type Answer struct {
 	// Answerer picks "auto" (chat model when the chat role has endpoints,
 	// else the extractive heuristic), "chat" or "heuristic".
 	Answerer string `mapstructure:"answerer" yaml:"answerer"`
+	// Template picks the answer template: "paper" (every system through the
+	// paper's runtime assembly, one system anchor, directives and
+	// answer-format lines; P:1282-1285 "the same ... answer template") or
+	// "harness" (systems without their own layout through answer.tmpl, as
+	// before issue 30). docs/FIDELITY.md.
+	Template string `mapstructure:"template" yaml:"template"`
 }
 
 // Judge holds judge settings for LongMemEval, BEAM and LoCoMo's judge mode.
@@ -568,6 +574,9 @@ func (c *Config) resolve() error {
 		if val != "auto" && val != "chat" && val != "heuristic" {
 			return fmt.Errorf("%s: %q is not one of auto, chat, heuristic", key, val)
 		}
+	}
+	if t := c.Answer.Template; t != "paper" && t != "harness" {
+		return fmt.Errorf("answer.template: %q is not one of paper, harness", t)
 	}
 	if b := c.Run.Bundles; b != "full" && b != "trace" && b != "off" {
 		return fmt.Errorf("run.bundles: %q is not one of full, trace, off", b)

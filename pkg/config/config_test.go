@@ -130,6 +130,12 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatal(c.Judge.BEAMScoring)
 			}
 		}
+	case key == "answer.template":
+		return "harness", func(c *Config) {
+			if c.Answer.Template != "harness" {
+				t.Fatal(c.Answer.Template)
+			}
+		}
 	case key == "run.bundles":
 		return "trace", func(c *Config) {
 			if c.Run.Bundles != "trace" {

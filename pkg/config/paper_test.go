@@ -60,6 +60,10 @@ func TestPaperDefaults(t *testing.T) {
 				t.Errorf("%s (config %q): %v, but the paper (%s) states %v", p.key, file, got, p.line, p.want)
 			}
 		}
+		// P:1282-1285: one answer template for every system.
+		if c.Answer.Template != "paper" {
+			t.Errorf("config %q: answer.template %q, but the paper (P:1282-1285) gives every system the same answer template (paper)", file, c.Answer.Template)
+		}
 		a := c.ArborMem
 		if !a.Localization || !a.KeywordRouting || !a.AtomicFacts || !a.StructuredExtraction || !a.StructuredEvidence {
 			t.Errorf("config %q: the reference configuration enables every component (P:1373-1376): %+v", file, a)
