@@ -713,6 +713,18 @@ func (c *Config) Map() (map[string]any, error) {
 	return m, nil
 }
 
+// Sequential makes c the efficiency run's setup (P:586, P:1420, P:1484,
+// "executed sequentially"): one episode and one question at a time, no
+// response cache (a cached reply has no latency) and no ingest prefetch,
+// which only a replay that knows the next turn can do and which Mem0 and
+// A-MEM do not get, so that Ingest/Turn is not biased toward ArborMem.
+// arbor latency applies it; configs/efficiency.yaml states the same.
+func (c *Config) Sequential() {
+	c.Run.Workers = 1
+	c.Cache.Enabled = false
+	c.ArborMem.Prefetch = false
+}
+
 // CacheDir is where the response cache lives: cache.dir, or
 // <run.results>/.cache/llm when that is empty. It is computed on use, not at
 // load, so that a caller who changes Run.Results moves the cache with it.
