@@ -99,6 +99,15 @@ type ArborMem struct {
 	// evidence block (ours: the paper gives no numbers).
 	RecordCandidates int `mapstructure:"record_candidates" yaml:"record_candidates"`
 	MaxRecordLines   int `mapstructure:"max_record_lines" yaml:"max_record_lines"`
+	// MaxFactsPerTurn, MaxEntities and PathSummaryChars cap what one memory
+	// operation keeps (ours: the paper states no number; docs/FIDELITY.md):
+	// facts from one interaction (atomic_fact_miner), entities of a node
+	// (node_metadata), characters of a path summary (path_evolution). They
+	// bound a runaway reply on the model path and the rules' output offline;
+	// 0 takes the default (12, 16, 480).
+	MaxFactsPerTurn  int `mapstructure:"max_facts_per_turn" yaml:"max_facts_per_turn"`
+	MaxEntities      int `mapstructure:"max_entities" yaml:"max_entities"`
+	PathSummaryChars int `mapstructure:"path_summary_chars" yaml:"path_summary_chars"`
 	// EmbedMaxChars clips texts sent to the embedder (node interactions,
 	// fact keys) to this many characters, so that no request exceeds an
 	// embedding model's input limit (BGE-M3: 8,192 tokens); 0 = no clip.
@@ -128,6 +137,9 @@ type ArborMem struct {
 	// while the current one commits, with model-backed operations only.
 	// Results are unchanged; ingest per turn drops to the calls that need
 	// the committed state (ours; the paper does not describe its pipeline).
+	// A throughput option for accuracy runs: only a replay that knows the
+	// next turn can prefetch, and no baseline gets such pipelining, so the
+	// efficiency run switches it off (Config.Sequential).
 	Prefetch bool `mapstructure:"prefetch" yaml:"prefetch"`
 }
 
@@ -139,7 +151,7 @@ func DefaultArborMem() ArborMem {
 		RecencyMax: 1.0, RecencyScale: 8, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
 		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
 		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
-		SupplementalBudget: 0, SupplementalFill: "auto", SupplementalExcerpt: true, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
+		SupplementalBudget: 0, SupplementalFill: "auto", SupplementalExcerpt: true, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, MaxFactsPerTurn: 12, MaxEntities: 16, PathSummaryChars: 480, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3,
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
