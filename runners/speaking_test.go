@@ -41,6 +41,9 @@ func TestModelPathSmoke(t *testing.T) {
 		if len(s.Heuristic) > 0 {
 			t.Errorf("%s: labelled heuristic on the model path: %v", s.Key(), s.Heuristic)
 		}
+		if s.Judge != "" {
+			t.Errorf("%s: BranchMemEval's rules name a judge model %q", s.Key(), s.Judge)
+		}
 		if s.System == "arbormem" {
 			evidence += s.EvidenceTokens
 			n++
@@ -72,8 +75,13 @@ func TestModelPathSmoke(t *testing.T) {
 	if u := st[fake.Unrecognised]; u.Replies > 0 {
 		t.Errorf("%d requests matched no prompt", u.Replies)
 	}
+	// Every system answers through the one template (answer.template:
+	// paper): the harness template is never asked.
+	if n := st["answer"].Replies; n > 0 {
+		t.Errorf("the harness answer template was asked %d times", n)
+	}
 	for _, name := range []string{"node_metadata", "path_evolution", "atomic_fact_miner", "assistant_artifact_miner", "event_miner",
-		"state_slot_miner", "system_anchor", "answer", "session_summary"} {
+		"state_slot_miner", "system_anchor", "session_summary"} {
 		if st[name].Replies == 0 {
 			t.Errorf("prompt %s was never asked", name)
 		}
@@ -94,4 +102,32 @@ func slowDeadline(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// A model-judged benchmark records its judge model in every sample (table
+// captions name it); a rule-scored one records none.
+func TestSamplesNameTheirJudge(t *testing.T) {
+	srv := openaifake.New(openaifake.Options{})
+	defer srv.Close()
+	base := testConfig(t)
+	cfg := SpeakingConfig(base, srv.URL, base.Models.Embed.Dim, 2)
+	cfg.Models.Judge.Endpoints[0].Model = "judge-model"
+	for bench, want := range map[string]string{"longmemeval": "judge-model", "beam": "judge-model", "branchmemeval": ""} {
+		d, err := newDeps(context.Background(), cfg, bench)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.judge != want {
+			t.Errorf("%s: judge %q, want %q", bench, d.judge, want)
+		}
+		d.close()
+	}
+	d, err := newDeps(context.Background(), base, "longmemeval")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.close()
+	if d.judge != "" {
+		t.Errorf("the offline lexical judge is named as a judge model: %q", d.judge)
+	}
 }
