@@ -119,6 +119,16 @@ type ArborMem struct {
 	CountSourceLines int `mapstructure:"count_source_lines" yaml:"count_source_lines"`
 	TopicSlotFacts   int `mapstructure:"topic_slot_facts" yaml:"topic_slot_facts"`
 	BridgeFacts      int `mapstructure:"bridge_facts" yaml:"bridge_facts"`
+	// AnchorFactMinSim is the similarity floor of the facts in
+	// [TopicSlotEvidence] and [BridgeEvidence]: cosine between the fact key
+	// and the question (0: none, only a shared question term). AnchorTrigger
+	// picks the question anchors that fill the two blocks: "anchor" (any
+	// anchor naming a known trajectory: possessive, quoted, named or "back
+	// to …"), "explicit" (quoted and "back to …" anchors only, not the
+	// possessives and names of ordinary third-person questions) or "off".
+	// The paper names the blocks only (P:1903-1907); docs/FIDELITY.md.
+	AnchorFactMinSim float64 `mapstructure:"anchor_fact_min_sim" yaml:"anchor_fact_min_sim"`
+	AnchorTrigger    string  `mapstructure:"anchor_trigger" yaml:"anchor_trigger"`
 	// MemoryOpMaxTokens bounds generation of memory-operation calls (the
 	// efficiency setup uses a 4K memory-operation budget, appendix C.4).
 	MemoryOpMaxTokens int `mapstructure:"memory_op_max_tokens" yaml:"memory_op_max_tokens"`
@@ -152,7 +162,7 @@ func DefaultArborMem() ArborMem {
 		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
 		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
 		SupplementalBudget: 0, SupplementalFill: "auto", SupplementalExcerpt: true, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, MaxFactsPerTurn: 12, MaxEntities: 16, PathSummaryChars: 480, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
-		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3,
+		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3, AnchorTrigger: "anchor",
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
 	}
