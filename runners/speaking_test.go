@@ -3,12 +3,16 @@ package runners
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/arbor-eval/arbor/fake"
 	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
+	"github.com/arbor-eval/arbor/pkg/prompt"
+	"github.com/arbor-eval/arbor/pkg/prompt/importer"
 )
 
 // TestModelPathSmoke is the CI smoke test of the model-backed path: `arbor
@@ -129,5 +133,56 @@ func TestSamplesNameTheirJudge(t *testing.T) {
 	defer d.close()
 	if d.judge != "" {
 		t.Errorf("the offline lexical judge is named as a judge model: %q", d.judge)
+	}
+}
+
+// TestPaperPromptsOnSpeakingFake: with the paper's own prompts written by
+// `arbor prompts import` as prompts_dir, and the speaking fake taught their
+// wording, every request is recognised and every reply parses. Skipped when
+// the paper's source is not beside the repository (it never ships in it).
+func TestPaperPromptsOnSpeakingFake(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "shared", "spec", "arbormem-paper.tex"))
+	if err != nil {
+		t.Skipf("the paper's LaTeX source is not beside the repository: %v", err)
+	}
+	dir := t.TempDir()
+	if _, err := importer.Import(string(src), dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	paper, err := prompt.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := fake.New(fake.Options{Prompts: []*prompt.Set{paper}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := openaifake.New(sp.Install(openaifake.Options{}))
+	defer srv.Close()
+	base := testConfig(t)
+	cfg := SpeakingConfig(base, srv.URL, base.Models.Embed.Dim, 8)
+	cfg.PromptsDir = dir
+	res, err := Run(slowDeadline(t), Plan{Benchmark: "branchmemeval", Limit: 1, Systems: []string{"bm25", "arbormem"}, Config: cfg, Out: io.Discard, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Samples {
+		if s.Error != "" {
+			t.Errorf("%s: %s", s.Key(), s.Error)
+		}
+	}
+	for _, e := range res.Episodes {
+		if e.Degraded.Any() {
+			t.Errorf("episode %s/%s: degraded with the paper's prompts: %+v", e.Episode, e.System, *e.Degraded)
+		}
+	}
+	st := sp.Stats()
+	if u := st[fake.Unrecognised]; u.Replies > 0 {
+		t.Errorf("%d requests in the paper's wording matched no prompt", u.Replies)
+	}
+	for _, name := range []string{"node_metadata", "path_evolution", "atomic_fact_miner", "system_anchor"} {
+		if st[name].Replies == 0 {
+			t.Errorf("prompt %s was never asked", name)
+		}
 	}
 }
