@@ -259,13 +259,7 @@ func Template(p Prompt, ours string) (string, []string) {
 		}
 	}
 	var b strings.Builder
-	for i := 0; i < len(body); i++ {
-		if body[i] == '{' && i+1 < len(body) && (body[i+1] == '{' || body[i+1] == open[0]) {
-			b.WriteString(act(`"{"`))
-			continue
-		}
-		b.WriteByte(body[i])
-	}
+	b.WriteString(quoteBraces(body))
 	var appended []string
 	for _, f := range fields(ours) {
 		if used[f] {
@@ -307,6 +301,14 @@ func answerFormat(body string) string {
 	}
 	b.WriteString(act("- end -"))
 	return b.String()
+}
+
+// writeTemplate writes text as dir/name.tmpl once it parses as a template.
+func writeTemplate(dir, name, text string) error {
+	if _, err := parseTemplate(name, text); err != nil {
+		return fmt.Errorf("%s does not make a template: %w", name, err)
+	}
+	return os.WriteFile(filepath.Join(dir, name+".tmpl"), []byte(text), 0o644)
 }
 
 // parseTemplate parses text as pkg/prompt does.
@@ -360,6 +362,7 @@ func Import(src, dir string, set *prompt.Set) (Report, error) {
 	}
 	var r Report
 	found := map[string]bool{}
+
 	for _, p := range ps {
 		ours, err := set.Text(p.Name)
 		if p.Name == "" || err != nil {
@@ -371,11 +374,8 @@ func Import(src, dir string, set *prompt.Set) (Report, error) {
 		}
 		found[p.Name] = true
 		text, appended := Template(p, ours)
-		if _, err := parseTemplate(p.Name, text); err != nil {
-			return r, fmt.Errorf("prompts import: %s (line %d) does not make a template: %w", p.Name, p.Line, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, p.Name+".tmpl"), []byte(text), 0o644); err != nil {
-			return r, fmt.Errorf("prompts import: %w", err)
+		if err := writeTemplate(dir, p.Name, text); err != nil {
+			return r, fmt.Errorf("prompts import: line %d: %w", p.Line, err)
 		}
 		r.Written = append(r.Written, p.Name)
 		if len(appended) > 0 {

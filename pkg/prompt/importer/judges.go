@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -76,7 +75,7 @@ func ReadLongMemEvalJudges(src string) (map[string]string, error) {
 		if name == "" || out[name] != "" {
 			continue
 		}
-		text := pyString(src[m[2]:m[3]])
+		text := strings.NewReplacer(open, "", shut, "").Replace(pyString(src[m[2]:m[3]]))
 		parts := strings.Split(text, "{}")
 		if len(parts) != 4 {
 			return nil, fmt.Errorf("%s: %d {} placeholders, want 3 (question, answer, response)", name, len(parts)-1)
@@ -84,12 +83,12 @@ func ReadLongMemEvalJudges(src string) (map[string]string, error) {
 		fields := []string{".Question", ".Gold", ".Response"}
 		var b strings.Builder
 		for i, p := range parts {
-			b.WriteString(quoteBraces(p))
+			b.WriteString(p)
 			if i < 3 {
-				b.WriteString("{{" + fields[i] + "}}")
+				b.WriteString(act(fields[i]))
 			}
 		}
-		out[name] = b.String() + "\n"
+		out[name] = strings.NewReplacer(open, "{{", shut, "}}").Replace(quoteBraces(b.String())) + "\n"
 	}
 	if len(out) == 0 {
 		return nil, errors.New("get_anscheck_prompt holds no template string")
@@ -97,12 +96,14 @@ func ReadLongMemEvalJudges(src string) (map[string]string, error) {
 	return out, nil
 }
 
-// quoteBraces quotes every brace that would open a template action.
+// quoteBraces quotes every brace of s that would open a template action
+// (before another brace, an action under construction or the end), as an
+// action under construction (Template turns the sentinels into braces).
 func quoteBraces(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '{' && (i+1 == len(s) || s[i+1] == '{') {
-			b.WriteString(`{{"{"}}`)
+		if s[i] == '{' && (i+1 == len(s) || s[i+1] == '{' || s[i+1] == open[0]) {
+			b.WriteString(act(`"{"`))
 			continue
 		}
 		b.WriteByte(s[i])
@@ -128,10 +129,7 @@ func ImportJudges(src, dir string) (Report, error) {
 			r.Missing = append(r.Missing, name)
 			continue
 		}
-		if _, err := parseTemplate(name, text); err != nil {
-			return r, fmt.Errorf("prompts import: %s does not make a template: %w", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name+".tmpl"), []byte(text), 0o644); err != nil {
+		if err := writeTemplate(dir, name, text); err != nil {
 			return r, fmt.Errorf("prompts import: %w", err)
 		}
 		r.Written = append(r.Written, name)
