@@ -347,8 +347,8 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: count_source_lines %d, topic_slot_facts %d and bridge_facts %d must be >= 0", c.CountSourceLines, c.TopicSlotFacts, c.BridgeFacts)
 	case !oneOf(c.SupplementalFill, "", "auto", "on", "off"):
 		return fmt.Errorf("arbormem: supplemental_fill %q: want auto, on or off", c.SupplementalFill)
-	case !oneOf(c.AnchorTrigger, "", AnchorAny, AnchorExplicit, "off"):
-		return fmt.Errorf("arbormem: anchor_trigger %q: want %s, %s or off", c.AnchorTrigger, AnchorAny, AnchorExplicit)
+	case !oneOf(c.AnchorTrigger, "", AnchorAny, AnchorTopic, AnchorExplicit, "off"):
+		return fmt.Errorf("arbormem: anchor_trigger %q: want %s, %s, %s or off", c.AnchorTrigger, AnchorTopic, AnchorAny, AnchorExplicit)
 	case c.AnchorFactMinSim < 0 || c.AnchorFactMinSim > 1:
 		return fmt.Errorf("arbormem: anchor_fact_min_sim %v: want a cosine in [0,1]", c.AnchorFactMinSim)
 	case c.EmbedMaxChars < 0:

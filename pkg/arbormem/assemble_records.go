@@ -537,9 +537,13 @@ func (rc *recallCtx) anchorRoots(a rules.Anchor) []int {
 const (
 	// AnchorAny: every anchor of the question that names a known trajectory.
 	AnchorAny = "anchor"
-	// AnchorExplicit: quoted and "back to …" anchors only; a possessive or a
-	// name ("Caroline's painting") is how any third-person question speaks,
-	// not a pointer to a topic thread.
+	// AnchorTopic: every anchor but a possessive whose owner is a speaker of
+	// the conversation: "Caroline's painting", asked about a conversation
+	// Caroline took part in, is how a third-person question names a
+	// participant, not a pointer to a topic thread ("Sam's trip", where Sam
+	// is someone talked about, still is).
+	AnchorTopic = "topic"
+	// AnchorExplicit: quoted and "back to …" anchors only.
 	AnchorExplicit = "explicit"
 )
 
@@ -549,6 +553,14 @@ func (rc *recallCtx) anchors() []rules.Anchor {
 	switch rc.s.cfg.AnchorTrigger {
 	case "off":
 		return nil
+	case AnchorTopic:
+		var out []rules.Anchor
+		for _, a := range rc.dec.Anchors {
+			if a.Kind != "possessive" || !rc.s.isSpeaker(possessor(a.Text)) {
+				out = append(out, a)
+			}
+		}
+		return out
 	case AnchorExplicit:
 		var out []rules.Anchor
 		for _, a := range rc.dec.Anchors {
@@ -559,6 +571,32 @@ func (rc *recallCtx) anchors() []rules.Anchor {
 		return out
 	}
 	return rc.dec.Anchors
+}
+
+// possessor is the owner of a possessive anchor ("Caroline" of
+// "Caroline's painting").
+func possessor(text string) string {
+	for _, sep := range []string{"'s ", "’s "} {
+		if i := strings.Index(text, sep); i > 0 {
+			return text[:i]
+		}
+	}
+	return ""
+}
+
+// isSpeaker reports whether name is a speaker of a committed turn.
+func (s *System) isSpeaker(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, n := range s.forest.Nodes {
+		for _, t := range n.Interaction.Turns {
+			if strings.EqualFold(t.Speaker, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // branchFacts returns current facts committed in the given trajectories

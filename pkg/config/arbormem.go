@@ -122,10 +122,12 @@ type ArborMem struct {
 	// AnchorFactMinSim is the similarity floor of the facts in
 	// [TopicSlotEvidence] and [BridgeEvidence]: cosine between the fact key
 	// and the question (0: none, only a shared question term). AnchorTrigger
-	// picks the question anchors that fill the two blocks: "anchor" (any
+	// picks the question anchors that fill the two blocks: "topic" (every
+	// anchor but a possessive whose owner is a speaker of the conversation,
+	// "Caroline's painting" asked of Caroline's conversation), "anchor" (any
 	// anchor naming a known trajectory: possessive, quoted, named or "back
-	// to …"), "explicit" (quoted and "back to …" anchors only, not the
-	// possessives and names of ordinary third-person questions) or "off".
+	// to …"; before issue 30), "explicit" (quoted and "back to …" only) or
+	// "off".
 	// The paper names the blocks only (P:1903-1907); docs/FIDELITY.md.
 	AnchorFactMinSim float64 `mapstructure:"anchor_fact_min_sim" yaml:"anchor_fact_min_sim"`
 	AnchorTrigger    string  `mapstructure:"anchor_trigger" yaml:"anchor_trigger"`
@@ -162,7 +164,7 @@ func DefaultArborMem() ArborMem {
 		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
 		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
 		SupplementalBudget: 0, SupplementalFill: "auto", SupplementalExcerpt: true, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, MaxFactsPerTurn: 12, MaxEntities: 16, PathSummaryChars: 480, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
-		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3, AnchorTrigger: "anchor",
+		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3, AnchorTrigger: "topic",
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
 	}
