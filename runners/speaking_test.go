@@ -10,10 +10,26 @@ import (
 	"time"
 
 	"github.com/arbor-eval/arbor/fake"
+	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/prompt"
 	"github.com/arbor-eval/arbor/pkg/prompt/importer"
 )
+
+// speakingFake starts a speaking fake with opts on loopback (closed with the
+// test) and returns it with the test config, layered with yamls, pointed at
+// it on every model role.
+func speakingFake(t *testing.T, opts fake.Options, yamls ...string) (*fake.Speaker, *config.Config) {
+	t.Helper()
+	sp, err := fake.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := openaifake.New(sp.Install(openaifake.Options{}))
+	t.Cleanup(srv.Close)
+	base := testConfig(t, yamls...)
+	return sp, SpeakingConfig(base, srv.URL, base.Models.Embed.Dim, 8)
+}
 
 // TestModelPathSmoke is the CI smoke test of the model-backed path: `arbor
 // eval branchmemeval --limit 2` with every role (chat, judge, embed, rerank)
@@ -22,14 +38,7 @@ import (
 // every memory operation falls back to its rule), and ArborMem's memory
 // must be built and read.
 func TestModelPathSmoke(t *testing.T) {
-	sp, err := fake.New(fake.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := openaifake.New(sp.Install(openaifake.Options{}))
-	defer srv.Close()
-	base := testConfig(t, "retry: {max_attempts: 2, base_delay: 1ms, max_delay: 5ms}\n")
-	cfg := SpeakingConfig(base, srv.URL, base.Models.Embed.Dim, 8)
+	sp, cfg := speakingFake(t, fake.Options{}, "retry: {max_attempts: 2, base_delay: 1ms, max_delay: 5ms}\n")
 	res, err := Run(slowDeadline(t), Plan{Benchmark: "branchmemeval", Limit: 2, Config: cfg, Out: io.Discard, Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
@@ -153,14 +162,7 @@ func TestPaperPromptsOnSpeakingFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := fake.New(fake.Options{Prompts: []*prompt.Set{paper}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := openaifake.New(sp.Install(openaifake.Options{}))
-	defer srv.Close()
-	base := testConfig(t)
-	cfg := SpeakingConfig(base, srv.URL, base.Models.Embed.Dim, 8)
+	sp, cfg := speakingFake(t, fake.Options{Prompts: []*prompt.Set{paper}})
 	cfg.PromptsDir = dir
 	res, err := Run(slowDeadline(t), Plan{Benchmark: "branchmemeval", Limit: 1, Systems: []string{"bm25", "arbormem"}, Config: cfg, Out: io.Discard, Log: io.Discard})
 	if err != nil {
