@@ -1,10 +1,14 @@
 // Package answer is the shared answer step: it turns a question and the
 // evidence bundle a memory system recalled into a prediction. Every system
-// without its own message layout (memory.Renderer) is answered through the
-// same template and the same answer model with the same decoding settings
-// (paper appendix C.1: "all methods use the same answer model, decoding
-// configuration, evidence limit, and answer template"). Offline, an
-// extractive heuristic answers instead, and says so through Heuristic.
+// is answered through the same template, the paper's runtime assembly
+// (arbormem.RenderAnswer: one system anchor, the same directives and
+// answer-format lines, only the memory blocks differ), and the same answer
+// model with the same decoding settings (paper appendix C.1, P:1282-1285:
+// "all methods use the same answer model, decoding configuration, evidence
+// limit, and answer template"). answer.template: harness restores the
+// harness template (answer.tmpl) for systems without their own layout.
+// Offline, an extractive heuristic answers instead, and says so through
+// Heuristic.
 package answer
 
 import (
@@ -15,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
@@ -22,8 +27,20 @@ import (
 	"github.com/arbor-eval/arbor/pkg/prompt"
 )
 
-// Template is the name of the shared answer prompt (pkg/prompt/templates).
+// Template is the name of the harness answer prompt (pkg/prompt/templates),
+// used under answer.template: harness.
 const Template = "answer"
+
+// The answer templates (answer.template).
+const (
+	// TemplatePaper answers every system through the paper's runtime
+	// assembly (arbormem.RenderAnswer).
+	TemplatePaper = "paper"
+	// TemplateHarness answers a system without its own layout through
+	// answer.tmpl, which allows "the information is not available"; ArborMem
+	// keeps the runtime assembly. The layout before issue 30.
+	TemplateHarness = "harness"
+)
 
 // Answerer answers one question from one evidence bundle.
 type Answerer interface {
@@ -78,8 +95,17 @@ func New(cfg *config.Config, chat llm.Client, prompts *prompt.Set) (Answerer, er
 	if cfg.Answer.MaxTokens <= 0 {
 		return nil, fmt.Errorf("answer.max_tokens: %d must be positive (appendix C.1 uses 512)", cfg.Answer.MaxTokens)
 	}
-	if _, err := prompts.Text(Template); err != nil {
-		return nil, fmt.Errorf("answer: %w", err)
+	switch cfg.Answer.Template {
+	case TemplatePaper:
+		if _, err := prompts.Text("system_anchor"); err != nil {
+			return nil, fmt.Errorf("answer: %w", err)
+		}
+	case TemplateHarness:
+		if _, err := prompts.Text(Template); err != nil {
+			return nil, fmt.Errorf("answer: %w", err)
+		}
+	default:
+		return nil, fmt.Errorf("answer.template: %q is not one of %s, %s", cfg.Answer.Template, TemplatePaper, TemplateHarness)
 	}
 	return &chatAnswerer{cfg: cfg.Answer, chat: chat, prompts: prompts}, nil
 }
@@ -98,9 +124,12 @@ var thinkRe = regexp.MustCompile(`(?s)^\s*<think>.*?</think>\s*`)
 func (a *chatAnswerer) Answer(ctx context.Context, q memory.Query, b memory.Bundle, r memory.Renderer) (Result, error) {
 	var msgs []llm.Message
 	var err error
-	if r != nil {
+	switch {
+	case r != nil:
 		msgs, err = r.Render(q, b)
-	} else {
+	case a.cfg.Template == TemplateHarness:
+		msgs, err = RenderHarness(a.prompts, q, b)
+	default:
 		msgs, err = RenderShared(a.prompts, q, b)
 	}
 	if err != nil {
@@ -160,11 +189,18 @@ var labels = map[memory.Channel]string{
 	memory.ChannelSummary: "session summary",
 }
 
-// RenderShared renders the shared answer template for q and b as the
-// messages sent to the answer model: one user message holding the evidence
-// in bundle order, the question's time under "### CURRENT TIME", the
-// instruction and the question.
+// RenderShared renders the one answer template of every system for q and b:
+// the paper's runtime assembly, with a baseline's evidence where ArborMem's
+// evidence of its kind goes (arbormem.RenderAnswer, arbormem.LayoutBlock).
 func RenderShared(prompts *prompt.Set, q memory.Query, b memory.Bundle) ([]llm.Message, error) {
+	return arbormem.RenderAnswer(prompts, q, b)
+}
+
+// RenderHarness renders the harness answer template (answer.template:
+// harness) for q and b as the messages sent to the answer model: one user
+// message holding the evidence in bundle order, the question's time under
+// "### CURRENT TIME", the instruction and the question.
+func RenderHarness(prompts *prompt.Set, q memory.Query, b memory.Bundle) ([]llm.Message, error) {
 	if prompts == nil {
 		prompts = prompt.Default()
 	}

@@ -8,12 +8,14 @@ import (
 
 	"github.com/arbor-eval/arbor/fake"
 	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
+	"github.com/arbor-eval/arbor/pkg/prompt"
 	"github.com/arbor-eval/arbor/runners"
 )
 
 func init() {
 	var opts openaifake.Options
 	var sopts fake.Options
+	var promptDirs []string
 	var addr, kinds, scale string
 	var echo bool
 	c := &cobra.Command{
@@ -26,7 +28,8 @@ prompt's schema with what arbor's offline rules compute from the request
 session summaries, the BranchMemEval verbaliser). Embeddings and reranks are
 the offline providers', so a config whose chat, embed and rerank endpoints
 point here runs the model-backed path end to end. A prompt it does not
-recognise (one overridden with prompts_dir) gets an echo.
+recognise (one overridden with prompts_dir) gets an echo; --prompts DIR
+teaches it a prompts_dir's wording too (the paper's, from arbor prompts import).
 
 The reranker speaks a cross-encoder's scale (--rerank-scale auto): logits
 of about −10…+10 where raw scores are asked for (TEI's raw_scores), their
@@ -64,6 +67,13 @@ faults exercise pools, retries and the cache.`,
 				return openaifake.Serve(cmd.Context(), addr, opts, cmd.OutOrStdout())
 			}
 			sopts.Dim = opts.Dim
+			for _, dir := range promptDirs {
+				ps, err := prompt.Load(dir)
+				if err != nil {
+					return err
+				}
+				sopts.Prompts = append(sopts.Prompts, ps)
+			}
 			sp, err := fake.New(sopts)
 			if err != nil {
 				return err
@@ -77,6 +87,7 @@ faults exercise pools, retries and the cache.`,
 	}
 	f := c.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:8001", "listen address")
+	f.StringSliceVar(&promptDirs, "prompts", nil, "prompts_dir whose wording is recognised too (repeatable), e.g. the output of arbor prompts import")
 	f.StringVar(&opts.Model, "model", "fake-model", "served model id")
 	f.IntVar(&opts.Dim, "embed-dim", 1024, "embedding dimension (models.embed.dim must match it)")
 	f.IntVar(&opts.Dim, "dim", 1024, "embedding dimension (an alias of --embed-dim)")

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -11,8 +12,8 @@ import (
 
 func init() {
 	var (
-		p                 runners.PerfPlan
-		reference, effcfg string
+		p                          runners.PerfPlan
+		reference, effcfg, latency string
 	)
 	c := &cobra.Command{
 		Use:   "perf",
@@ -22,12 +23,21 @@ prompt with valid JSON after --latency, points the reference and efficiency
 configurations' endpoints at it (keeping their per-endpoint limits), and replays
 a BranchMemEval episode and a synthetic LongMemEval-shaped one through ArborMem
 with one worker. Prints ingest per committed turn and query preparation in units
-of L: the number of sequential model round trips on the critical path. No GPU,
-no network, no files beyond the two configs.`,
+of L: the number of sequential model round trips on the critical path. Each
+ingest figure is given sequential (each turn commits before the next starts, as
+the efficiency run) and with prefetch (the next turn's extractors start while
+this one commits, an accuracy run's option). --latency gives every call one
+latency, or each role its own (L is the chat latency). No GPU, no network, no
+files beyond the two configs.`,
 		Example: `  arbor perf
-  arbor perf --latency 50ms --turns 12`,
+  arbor perf --latency 50ms --turns 12
+  arbor perf --latency chat=200ms,embed=20ms,rerank=30ms`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if p.Latency, p.Roles, err = runners.ParseLatencies(latency, 200*time.Millisecond); err != nil {
+				return err
+			}
 			p.Reference = func() (*config.Config, error) { return config.Load(reference, nil, nil) }
 			p.Efficiency = func() (*config.Config, error) { return config.Load(effcfg, nil, nil) }
 			p.Log = cmd.ErrOrStderr()
@@ -35,12 +45,12 @@ no network, no files beyond the two configs.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), runners.PerfTable(rows, p.Latency).Markdown())
+			fmt.Fprintln(cmd.OutOrStdout(), runners.PerfTable(rows, p.Latency, p.Roles).Markdown())
 			return nil
 		},
 	}
 	f := c.Flags()
-	f.DurationVar(&p.Latency, "latency", 200_000_000, "latency L of every fake model call")
+	f.StringVar(&latency, "latency", "200ms", "latency of every fake model call (L), or per role: chat=200ms,embed=20ms,rerank=30ms (L = chat's; roles not named take L)")
 	f.IntVar(&p.Turns, "turns", 24, "committed turns measured per row")
 	f.StringVar(&reference, "reference", "configs/a800.yaml", "reference configuration (per-endpoint limits)")
 	f.StringVar(&effcfg, "efficiency", "configs/efficiency.yaml", "matched efficiency configuration")

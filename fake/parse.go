@@ -123,7 +123,7 @@ func stampTime(text string) time.Time {
 }
 
 // sharedLabels maps the shared answer template's evidence labels back to
-// channels (answer.RenderShared); any other label is a block name.
+// channels (answer.RenderHarness); any other label is a block name.
 var sharedLabels = map[string]memory.Channel{
 	"conversation":           memory.ChannelLocal,
 	"retrieved conversation": memory.ChannelTurn,

@@ -61,6 +61,10 @@ type Options struct {
 	// (openaifake.EchoReply); a speaker installed in a fake leaves them to the
 	// fake's own replies instead (Install).
 	Fallback func(openaifake.Request) string
+	// Prompts are further prompt sets whose wording is recognised beside the
+	// embedded one: a prompts_dir, such as the paper's own prompts written by
+	// `arbor prompts import`. Their overridden prompts get the same replies.
+	Prompts []*prompt.Set
 }
 
 // Unrecognised is the Stats key of requests that matched no prompt.
@@ -89,8 +93,8 @@ type PromptStats struct {
 type Speaker struct {
 	opts     Options
 	match    []*matcher
-	byName   map[string]*matcher
-	anchor   string // system_anchor, as the layout's first system message opens
+	anchors  []string   // system_anchor of each set, as the layout's first system message opens
+	rerank   []*matcher // reranker_instruction of each set
 	notes    []string
 	embedder *local.Embedder
 	reranker *local.Reranker
@@ -124,37 +128,52 @@ func New(opts Options) (*Speaker, error) {
 	if opts.Fallback == nil {
 		opts.Fallback = openaifake.EchoReply
 	}
-	ps := prompt.Default()
+	s := &Speaker{opts: opts, embedder: local.NewEmbedder(opts.Dim),
+		reranker: local.NewReranker(), rules: rules.Ops{}, stats: map[string]*PromptStats{}, metas: map[string]nodeMemo{}}
+	for i, ps := range append([]*prompt.Set{prompt.Default()}, opts.Prompts...) {
+		if err := s.learn(ps, i > 0); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// learn adds the matchers of set ps: every chat prompt, or with overrides
+// only those it overrides, its reranker instruction, system anchor and
+// chain-of-note texts.
+func (s *Speaker) learn(ps *prompt.Set, overrides bool) error {
 	var chat []string
 	for _, n := range ps.Names() {
+		if overrides && !slices.Contains(ps.Overridden, n) {
+			continue
+		}
 		if r, ok := lookup(n); ok && r.chat != nil {
 			chat = append(chat, n)
 		}
 	}
 	ms, err := matchers(ps, chat)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	s := &Speaker{opts: opts, match: ms, byName: map[string]*matcher{}, embedder: local.NewEmbedder(opts.Dim),
-		reranker: local.NewReranker(), rules: rules.Ops{}, stats: map[string]*PromptStats{}, metas: map[string]nodeMemo{}}
-	for _, m := range ms {
-		s.byName[m.name] = m
+	s.match = append(s.match, ms...)
+	rr, err := compile(ps, "reranker_instruction")
+	if err != nil {
+		return err
 	}
-	if s.byName["reranker_instruction"], err = compile(ps, "reranker_instruction"); err != nil {
-		return nil, err
+	s.rerank = append(s.rerank, rr)
+	anchor, err := ps.Render("system_anchor", nil)
+	if err != nil {
+		return err
 	}
-	if s.anchor, err = ps.Render("system_anchor", nil); err != nil {
-		return nil, err
-	}
-	s.anchor = strings.TrimRight(s.anchor, "\n")
+	s.anchors = append(s.anchors, strings.TrimRight(anchor, "\n"))
 	for _, n := range []string{"chain_of_note", "chain_of_note_no_facts"} {
 		t, err := ps.Render(n, nil)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s.notes = append(s.notes, strings.TrimSpace(t))
 	}
-	return s, nil
+	return nil
 }
 
 // Install returns o with the speaker's chat, embedding and rerank rules,
@@ -206,8 +225,11 @@ func (s *Speaker) Embed(texts []string) [][]float32 {
 // the reranker instruction (reranker_instruction) is unwrapped first: its
 // fixed words are for a cross-encoder and would dilute the lexical scores.
 func (s *Speaker) Rerank(query string, docs []string) []float64 {
-	if f, ok := s.byName["reranker_instruction"].match(query); ok {
-		query = f["Query"]
+	for _, m := range s.rerank {
+		if f, ok := m.match(query); ok {
+			query = f["Query"]
+			break
+		}
 	}
 	v, _ := s.reranker.Rerank(context.Background(), query, docs)
 	return v
@@ -319,7 +341,7 @@ func parseable(text string, shape byte) bool {
 // respond finds the prompt of req and computes its reply; shape is '[' or
 // '{' for a JSON reply and 0 for text.
 func (s *Speaker) respond(req openaifake.Request) (name, reply string, shape byte, ok bool) {
-	if len(req.Messages) > 0 && req.Messages[0].Role == "system" && strings.HasPrefix(req.Messages[0].Content, s.anchor) {
+	if len(req.Messages) > 0 && req.Messages[0].Role == "system" && s.anchored(req.Messages[0].Content) {
 		reply, ok := s.layoutAnswer(req.Messages)
 		return "system_anchor", reply, 0, ok
 	}
@@ -348,7 +370,19 @@ func (s *Speaker) respond(req openaifake.Request) (name, reply string, shape byt
 	return "", "", 0, false
 }
 
-// layoutAnswer answers ArborMem's own answer layout (arbormem.System.Render):
+// anchored reports whether a system message opens with a known
+// system_anchor.
+func (s *Speaker) anchored(content string) bool {
+	for _, a := range s.anchors {
+		if strings.HasPrefix(content, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// layoutAnswer answers the runtime assembly every system is answered
+// through (arbormem.RenderAnswer):
 // the system_anchor message with the current time, one system message per
 // evidence block, and a user message with ### DATA CONTEXT, [UpdateEvidence],
 // ### INSTRUCTION (answer_format, chain_of_note or chain_of_note_no_facts,

@@ -41,6 +41,7 @@ answer: {answerer: chat}
 arbormem: {extractors: heuristic}
 baselines: {summaries: heuristic}
 judge: {mode: chat}
+cache: {enabled: false}   # systems with the same evidence send the same answer prompt (one template)
 `, fake.URL))
 			plan := Plan{Benchmark: c.bench, Data: c.data, Systems: []string{"bm25", "arbormem"}, Config: cfg, Out: io.Discard, Log: io.Discard}
 			if c.bench == "branchmemeval" {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/arbor-eval/arbor/answer"
@@ -24,11 +26,14 @@ var DefaultSystems = []string{"full", "recent", "bm25", "summary", "arbormem"}
 // deps is what every episode of a run shares: model clients, prompts, the
 // answer step and the scorers.
 type deps struct {
-	cfg       *config.Config
-	models    *provider.Set
-	prompts   *prompt.Set
-	answerer  answer.Answerer
-	scorers   []scoring.Scorer
+	cfg      *config.Config
+	models   *provider.Set
+	prompts  *prompt.Set
+	answerer answer.Answerer
+	scorers  []scoring.Scorer
+	// judge names the model behind the primary scorer's verdicts, "" when
+	// no model judges them (record.Sample.Judge).
+	judge     string
 	recaller  scoring.Recaller
 	benchmark string
 
@@ -50,7 +55,21 @@ func newDeps(ctx context.Context, cfg *config.Config, benchmark string) (*deps, 
 		return nil, err
 	}
 	d.recaller = scoring.RecallerFor(benchmark, cfg.Judge.AnswerInBundleMaxWords)
+	if len(d.scorers) > 0 && scoring.ModelJudged(d.scorers[0]) {
+		d.judge = roleModels(d.models.Describe(), "judge")
+	}
 	return d, nil
+}
+
+// roleModels names the distinct models serving role, joined by " + ".
+func roleModels(infos []provider.EndpointInfo, role string) string {
+	var models []string
+	for _, e := range infos {
+		if e.Role == role && e.Model != "" && !slices.Contains(models, e.Model) {
+			models = append(models, e.Model)
+		}
+	}
+	return strings.Join(models, " + ")
 }
 
 // newMemoryDeps is what building memory systems needs (factory): model

@@ -715,7 +715,7 @@ func (r *run) baseSample(j job, q *datasets.Question, variant string, budget int
 	return record.Sample{Benchmark: r.plan.Benchmark, Episode: j.ep.ID, Question: q.ID, System: j.system,
 		Variant: variant, Budget: budget, Category: q.Category, Labels: q.Labels, Gold: q.Gold,
 		Confounder: q.Confounder, Primary: primary, Scores: map[string]record.ScoreRecord{},
-		EvidenceRecall: -1, Heuristic: r.d.heuristics(j.system), Fingerprint: r.fp}
+		EvidenceRecall: -1, Heuristic: r.d.heuristics(j.system), Fingerprint: r.fp, Judge: r.d.judge}
 }
 
 // answer recalls, answers and scores one question at one budget, and

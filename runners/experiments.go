@@ -402,8 +402,9 @@ func slug(name string) string {
 // Latency runs the matched efficiency comparison (paper §6.4): episodes one
 // at a time ("executed sequentially") so that per-call timings are not
 // distorted by other episodes, at the 2K answer budget unless p.Budgets says
-// otherwise, and with the response cache off, since a cached reply has no
-// latency to measure. The tables (efficiency and model usage) are computed
+// otherwise, with the response cache off, since a cached reply has no
+// latency to measure, and without ingest prefetch, which the baselines do
+// not get (config.Config.Sequential). The tables (efficiency and model usage) are computed
 // from the per-call timings and counts recorded in the samples.
 func Latency(ctx context.Context, p Plan) (*Outcome, error) {
 	p.Kind = "latency"
@@ -411,13 +412,12 @@ func Latency(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, errors.New("plan has no config")
 	}
 	cfg := *p.Config
-	cfg.Run.Workers = 1
-	cfg.Cache.Enabled = false
+	cfg.Sequential()
 	p.Config = &cfg
 	if len(p.Budgets) == 0 {
 		p.Budgets = []int{PaperLatencyBudget}
 	}
-	logf(p.Log, "latency: one episode at a time, response cache off, answer budget %s, memory-operation budget %d tokens\n",
+	logf(p.Log, "latency: one episode at a time, response cache off, no ingest prefetch, answer budget %s, memory-operation budget %d tokens\n",
 		budgetLabels(p.Budgets), cfg.ArborMem.MemoryOpMaxTokens)
 	return Run(ctx, p)
 }

@@ -22,8 +22,12 @@ import (
 // configurations whose per-endpoint limits are measured (their URLs are
 // replaced by the fake server's).
 type PerfPlan struct {
-	// Latency is L, the time every fake call takes before its reply.
+	// Latency is L, the time every fake chat call takes before its reply,
+	// and the unit of the table.
 	Latency time.Duration
+	// Roles gives a role ("embed", "rerank", "tokenizer") its own latency;
+	// a role not named takes L. An embedding call is not a chat call.
+	Roles map[string]time.Duration
 	// Reference is the reference setup (configs/a800.yaml); Efficiency the
 	// matched efficiency setup (configs/efficiency.yaml). Load them fresh:
 	// Perf rewrites their endpoints.
@@ -68,9 +72,18 @@ func Perf(ctx context.Context, p PerfPlan) ([]PerfRow, error) {
 	if p.Sessions <= 0 {
 		p.Sessions = 3
 	}
-	srv := openaifake.New(openaifake.Options{FirstTokenLatency: p.Latency, Reply: memoryReply, Dim: perfDim,
-		CountPrompt: tokens.Default().Count}) // a Qwen3 server: sampled verification agrees
-	defer srv.Close()
+	// One fake server per role, each after its own latency.
+	urls := map[string]string{}
+	for _, role := range perfRoles {
+		lat, ok := p.Roles[role]
+		if !ok {
+			lat = p.Latency
+		}
+		srv := openaifake.New(openaifake.Options{FirstTokenLatency: lat, Reply: memoryReply, Dim: perfDim,
+			CountPrompt: tokens.Default().Count}) // a Qwen3 server: sampled verification agrees
+		defer srv.Close()
+		urls[role] = srv.URL
+	}
 
 	bme, err := datasets.Load(ctx, "branchmemeval", "", datasets.Options{})
 	if err != nil {
@@ -87,12 +100,18 @@ func Perf(ctx context.Context, p PerfPlan) ([]PerfRow, error) {
 		remoteTokens      bool
 		eps               []datasets.Episode
 		query             bool // recall each question (and replay whole episodes to reach them)
+		prefetch          bool // start the next turn's first round while this one commits
 	}
+	// Each ingest figure sequential (the efficiency run's reading, P:586)
+	// and with prefetch (an accuracy run's throughput option).
 	runs := []run{
-		{figure: "ingest per committed turn (BranchMemEval)", benchmark: "branchmemeval", cfg: p.Reference, eps: bme[:min(p.Sessions, len(bme))], query: true},
-		{figure: "ingest per committed turn (LongMemEval-shaped)", benchmark: "longmemeval", cfg: p.Reference, eps: []datasets.Episode{lme}},
-		{figure: "ingest with configs/efficiency.yaml", benchmark: "longmemeval", cfg: p.Efficiency, eps: []datasets.Episode{lme}},
-		{figure: "ingest with a remote tokenizer", benchmark: "longmemeval", cfg: p.Reference, eps: []datasets.Episode{lme}, remoteTokens: true},
+		{figure: "ingest per committed turn (BranchMemEval), sequential", benchmark: "branchmemeval", cfg: p.Reference, eps: bme[:min(p.Sessions, len(bme))], query: true},
+		{figure: "ingest per committed turn (BranchMemEval), prefetch", benchmark: "branchmemeval", cfg: p.Reference, eps: bme[:min(p.Sessions, len(bme))], prefetch: true},
+		{figure: "ingest per committed turn (LongMemEval-shaped), sequential", benchmark: "longmemeval", cfg: p.Reference, eps: []datasets.Episode{lme}},
+		{figure: "ingest per committed turn (LongMemEval-shaped), prefetch", benchmark: "longmemeval", cfg: p.Reference, eps: []datasets.Episode{lme}, prefetch: true},
+		{figure: "ingest with configs/efficiency.yaml, sequential", benchmark: "longmemeval", cfg: p.Efficiency, eps: []datasets.Episode{lme}},
+		{figure: "ingest with configs/efficiency.yaml, prefetch", benchmark: "longmemeval", cfg: p.Efficiency, eps: []datasets.Episode{lme}, prefetch: true},
+		{figure: "ingest with a remote tokenizer, sequential", benchmark: "longmemeval", cfg: p.Reference, eps: []datasets.Episode{lme}, remoteTokens: true},
 	}
 	var rows []PerfRow
 	for _, r := range runs {
@@ -103,7 +122,8 @@ func Perf(ctx context.Context, p PerfPlan) ([]PerfRow, error) {
 			if err != nil {
 				return nil, err
 			}
-			pointAtFake(cfg, srv.URL, r.remoteTokens)
+			pointAtFake(cfg, urls, r.remoteTokens)
+			cfg.ArborMem.Prefetch = r.prefetch
 			turns := p.Turns
 			if r.query {
 				turns = len(ep.Steps)
@@ -158,11 +178,14 @@ func addCalls(a, b map[string]int64) map[string]int64 {
 // perfDim is the fake server's embedding dimension (BGE-M3's).
 const perfDim = 1024
 
-// pointAtFake sends every model role of cfg to the fake server at url,
+// perfRoles are the model roles Perf serves, one fake server each.
+var perfRoles = []string{"chat", "judge", "embed", "rerank", "tokenizer"}
+
+// pointAtFake sends every model role of cfg to its fake server in urls,
 // keeping each endpoint's limits (a local role gets one endpoint); the
 // tokenizer stays the offline Qwen3 counter unless remoteTokens. One worker,
 // no response cache (a cached reply would take no time).
-func pointAtFake(cfg *config.Config, url string, remoteTokens bool) {
+func pointAtFake(cfg *config.Config, urls map[string]string, remoteTokens bool) {
 	for _, nr := range cfg.Models.Roles() {
 		r := nr.Role
 		if nr.Name == "tokenizer" {
@@ -175,7 +198,7 @@ func pointAtFake(cfg *config.Config, url string, remoteTokens bool) {
 			r.Endpoints = []config.Endpoint{{MaxInflight: 8}}
 		}
 		for i := range r.Endpoints {
-			r.Endpoints[i].URL, r.Endpoints[i].Model = url, "fake-model"
+			r.Endpoints[i].URL, r.Endpoints[i].Model = urls[nr.Name], "fake-model"
 			r.Endpoints[i].APIKey, r.Endpoints[i].APIKeyEnv = "", ""
 		}
 		r.Provider = "openai"
@@ -297,10 +320,21 @@ func SyntheticLongMemEval(turns, userWords, asstWords int) datasets.Episode {
 
 // PerfTable renders rows as the table: figure, value in L, and what
 // it averages.
-func PerfTable(rows []PerfRow, latency time.Duration) table.Table {
+func PerfTable(rows []PerfRow, latency time.Duration, roles map[string]time.Duration) table.Table {
+	lat := "every call after L = " + latency.String()
+	if len(roles) > 0 {
+		parts := []string{"chat after L = " + latency.String()}
+		for _, role := range perfRoles {
+			if d, ok := roles[role]; ok && role != "chat" {
+				parts = append(parts, role+" after "+d.String())
+			}
+		}
+		lat = strings.Join(parts, ", ") + " (others after L)"
+	}
 	t := table.Table{
-		Title:   "Critical paths of ingest and query preparation",
-		Caption: fmt.Sprintf("Fake model server answering every call after L = %s; one worker, one episode at a time, each configuration's per-endpoint limits.", latency),
+		Title: "Critical paths of ingest and query preparation",
+		Caption: "Fake model server answering " + lat + "; one worker, one episode at a time, each configuration's per-endpoint limits. " +
+			"Sequential: each turn commits before the next starts (the efficiency run, P:586); prefetch: the next turn's extractors start while this one commits (arbormem.prefetch, an accuracy run's throughput option).",
 		Stub:    "figure",
 		Columns: []table.Column{{Name: "mean", Unit: "L", Decimals: 2}, {Name: "median", Unit: "L", Decimals: 2}, {Name: "commits or queries", Decimals: 0}, {Name: "model calls"}},
 	}

@@ -70,7 +70,11 @@ func PerfTrace(ctx context.Context, p PerfPlan, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pointAtFake(cfg, front.URL, false)
+	urls := map[string]string{}
+	for _, nr := range cfg.Models.Roles() {
+		urls[nr.Name] = front.URL // the proxy delays each route by its role
+	}
+	pointAtFake(cfg, urls, false)
 	cfg.ArborMem.Prefetch = false
 	d, err := newMemoryDeps(ctx, cfg, "longmemeval")
 	if err != nil {

@@ -317,10 +317,54 @@ var heuristicLabels = map[string]string{
 
 var heuristicOrder = []string{"answerer", "memory-ops", "judge"}
 
-// heuristicNote names the heuristic components behind samples and episodes:
-// Sample.Heuristic, EpisodeStat.Heuristic and heuristic scorers (only the
-// primary one unless allScorers). It is "" when everything came from models.
+// heuristicNote names the judge models behind samples (judgeNote) and the
+// heuristic components behind samples and episodes: Sample.Heuristic,
+// EpisodeStat.Heuristic and heuristic scorers (only the primary one unless
+// allScorers). Every table caption carries it; it is "" when no model
+// judged and everything came from models.
 func heuristicNote(samples []record.Sample, episodes []record.EpisodeStat, allScorers bool) string {
+	judges := judgeNote(samples)
+	h := heuristicParts(samples, episodes, allScorers)
+	if judges == "" || h == "" {
+		return judges + h
+	}
+	return judges + " " + h
+}
+
+// judgeNote names the model that judged the samples' primary scores
+// (Sample.Judge), per system when systems were judged by different models
+// (P:668, P:1469: "the two settings use different automatic judges"), so
+// that a table never compares differently judged columns unawares. It is
+// "" when no sample records a judge model.
+func judgeNote(samples []record.Sample) string {
+	bySystem := map[string]map[string]bool{}
+	judges := map[string]bool{}
+	for _, s := range samples {
+		if s.Judge == "" {
+			continue
+		}
+		judges[s.Judge] = true
+		name := SystemName(s.System)
+		if bySystem[s.Judge] == nil {
+			bySystem[s.Judge] = map[string]bool{}
+		}
+		bySystem[s.Judge][name] = true
+	}
+	switch len(judges) {
+	case 0:
+		return ""
+	case 1:
+		return "Judge: " + sortedKeysOf(judges)[0] + "."
+	}
+	var parts []string
+	for _, j := range sortedKeysOf(judges) {
+		parts = append(parts, j+" ("+strings.Join(sortedKeysOf(bySystem[j]), ", ")+")")
+	}
+	return "Judges differ: " + strings.Join(parts, "; ") + " — cells judged by different models are not comparable."
+}
+
+// heuristicParts is heuristicNote's sentence on the offline stand-ins.
+func heuristicParts(samples []record.Sample, episodes []record.EpisodeStat, allScorers bool) string {
 	parts := map[string]bool{}
 	scorers := map[string]bool{}
 	for _, s := range samples {

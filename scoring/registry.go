@@ -82,3 +82,14 @@ func RecallerFor(bench string, maxWords int) Recaller {
 		return r
 	}
 }
+
+// ModelJudged reports whether s's verdicts come from a judge model: not a
+// rule-based protocol (BranchMemEval's rules, LoCoMo's token F1) and not the
+// offline lexical judge.
+func ModelJudged(s Scorer) bool {
+	switch s.(type) {
+	case BMERules, LoCoMoF1:
+		return false
+	}
+	return !s.Heuristic()
+}

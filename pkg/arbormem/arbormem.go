@@ -52,6 +52,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/ops"
 	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/index"
@@ -250,18 +251,19 @@ func New(cfg config.ArborMem, deps Deps) (*System, error) {
 	if deps.Prompts == nil {
 		deps.Prompts = prompt.Default()
 	}
-	s := &System{cfg: cfg, deps: deps}
+	lim := ops.Limits{FactsPerTurn: cfg.MaxFactsPerTurn, Entities: cfg.MaxEntities, PathSummary: cfg.PathSummaryChars}
+	s := &System{cfg: cfg, deps: deps, rules: rules.Ops{Limits: lim}}
 	var chat *chatOps
 	switch cfg.Extractors {
 	case "", "auto":
 		if deps.Chat != nil {
-			chat = &chatOps{client: deps.Chat, prompts: deps.Prompts, maxTokens: cfg.MemoryOpMaxTokens, metrics: &s.metrics}
+			chat = &chatOps{client: deps.Chat, prompts: deps.Prompts, maxTokens: cfg.MemoryOpMaxTokens, metrics: &s.metrics, limits: lim}
 		}
 	case "chat":
 		if deps.Chat == nil {
 			return nil, fmt.Errorf("arbormem: extractors is \"chat\" but no chat model is configured")
 		}
-		chat = &chatOps{client: deps.Chat, prompts: deps.Prompts, maxTokens: cfg.MemoryOpMaxTokens, metrics: &s.metrics}
+		chat = &chatOps{client: deps.Chat, prompts: deps.Prompts, maxTokens: cfg.MemoryOpMaxTokens, metrics: &s.metrics, limits: lim}
 	case "heuristic":
 	default:
 		return nil, fmt.Errorf("arbormem: extractors %q: want auto, chat or heuristic", cfg.Extractors)
@@ -365,6 +367,8 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: ivf_probe %d: want > 0 with vector_search ivf", c.IVFProbe)
 	case !oneOf(c.VectorStorage, "", "auto", "float32", "int8"):
 		return fmt.Errorf("arbormem: vector_storage %q: want auto, float32 or int8", c.VectorStorage)
+	case c.MaxFactsPerTurn < 0, c.MaxEntities < 0, c.PathSummaryChars < 0:
+		return fmt.Errorf("arbormem: max_facts_per_turn %d, max_entities %d and path_summary_chars %d must be >= 0 (0: the default)", c.MaxFactsPerTurn, c.MaxEntities, c.PathSummaryChars)
 	case c.RecordCandidates < 0, c.MaxRecordLines < 0:
 		return fmt.Errorf("arbormem: record_candidates %d and max_record_lines %d must be >= 0", c.RecordCandidates, c.MaxRecordLines)
 	case !(c.RecencyScale > 0):
@@ -373,6 +377,10 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: count_source_lines %d, topic_slot_facts %d and bridge_facts %d must be >= 0", c.CountSourceLines, c.TopicSlotFacts, c.BridgeFacts)
 	case !oneOf(c.SupplementalFill, "", "auto", "on", "off"):
 		return fmt.Errorf("arbormem: supplemental_fill %q: want auto, on or off", c.SupplementalFill)
+	case !oneOf(c.AnchorTrigger, "", AnchorAny, AnchorTopic, AnchorExplicit, "off"):
+		return fmt.Errorf("arbormem: anchor_trigger %q: want %s, %s, %s or off", c.AnchorTrigger, AnchorTopic, AnchorAny, AnchorExplicit)
+	case c.AnchorFactMinSim < 0 || c.AnchorFactMinSim > 1:
+		return fmt.Errorf("arbormem: anchor_fact_min_sim %v: want a cosine in [0,1]", c.AnchorFactMinSim)
 	case c.EmbedMaxChars < 0:
 		return fmt.Errorf("arbormem: embed_max_chars %d: want >= 0", c.EmbedMaxChars)
 	}

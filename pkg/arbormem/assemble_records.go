@@ -56,7 +56,7 @@ func (rc *recallCtx) recordItems() ([]memory.Item, error) {
 	if rc.qt.Computes() && len(s.store.Events) > 0 {
 		out = append(out, rc.computation()...)
 	}
-	if rc.fl.local && rc.dec != nil && len(rc.dec.Anchors) > 0 {
+	if rc.fl.local && rc.dec != nil && len(rc.anchors()) > 0 {
 		out = append(out, rc.topicSlot()...)
 		if rc.qt.Bridge {
 			out = append(out, rc.bridge()...)
@@ -532,8 +532,77 @@ func (rc *recallCtx) anchorRoots(a rules.Anchor) []int {
 	return roots
 }
 
-// branchFacts returns current facts committed in the given trajectories,
-// ranked by query-term overlap (newest first among equals).
+// The anchor triggers of [TopicSlotEvidence] and [BridgeEvidence]
+// (arbormem.anchor_trigger; "off" fills neither).
+const (
+	// AnchorAny: every anchor of the question that names a known trajectory.
+	AnchorAny = "anchor"
+	// AnchorTopic: every anchor but a possessive whose owner is a speaker of
+	// the conversation: "Caroline's painting", asked about a conversation
+	// Caroline took part in, is how a third-person question names a
+	// participant, not a pointer to a topic thread ("Sam's trip", where Sam
+	// is someone talked about, still is).
+	AnchorTopic = "topic"
+	// AnchorExplicit: quoted and "back to …" anchors only.
+	AnchorExplicit = "explicit"
+)
+
+// anchors are the question's anchors that may fill the topic-slot and
+// bridge blocks under arbormem.anchor_trigger.
+func (rc *recallCtx) anchors() []rules.Anchor {
+	switch rc.s.cfg.AnchorTrigger {
+	case "off":
+		return nil
+	case AnchorTopic:
+		var out []rules.Anchor
+		for _, a := range rc.dec.Anchors {
+			if a.Kind != "possessive" || !rc.s.isSpeaker(possessor(a.Text)) {
+				out = append(out, a)
+			}
+		}
+		return out
+	case AnchorExplicit:
+		var out []rules.Anchor
+		for _, a := range rc.dec.Anchors {
+			if a.Kind == "quoted" || a.Kind == "return" {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	return rc.dec.Anchors
+}
+
+// possessor is the owner of a possessive anchor ("Caroline" of
+// "Caroline's painting").
+func possessor(text string) string {
+	for _, sep := range []string{"'s ", "’s "} {
+		if i := strings.Index(text, sep); i > 0 {
+			return text[:i]
+		}
+	}
+	return ""
+}
+
+// isSpeaker reports whether name is a speaker of a committed turn.
+func (s *System) isSpeaker(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, n := range s.forest.Nodes {
+		for _, t := range n.Interaction.Turns {
+			if strings.EqualFold(t.Speaker, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// branchFacts returns current facts committed in the given trajectories
+// that share a question term and, when arbormem.anchor_fact_min_sim is set,
+// reach that cosine against the question, ranked by query-term overlap
+// (newest first among equals).
 func (rc *recallCtx) branchFacts(roots []int, limit int) []*Fact {
 	s := rc.s
 	type fk struct {
@@ -557,7 +626,7 @@ func (rc *recallCtx) branchFacts(roots []int, limit int) []*Fact {
 				k++
 			}
 		}
-		if k > 0 {
+		if k > 0 && rc.anchorFactFloor(f) {
 			fs = append(fs, fk{f, k})
 		}
 	}
@@ -572,6 +641,21 @@ func (rc *recallCtx) branchFacts(roots []int, limit int) []*Fact {
 	return out
 }
 
+// anchorFactFloor reports whether f reaches arbormem.anchor_fact_min_sim
+// against the question (always, when the floor is 0 or the question has no
+// vector).
+func (rc *recallCtx) anchorFactFloor(f *Fact) bool {
+	floor := rc.s.cfg.AnchorFactMinSim
+	if floor <= 0 {
+		return true
+	}
+	v, err := rc.qvec()
+	if err != nil || v == nil {
+		return true
+	}
+	return cosine(v, rc.s.factVec.Vector(f.ID)) >= floor
+}
+
 // topicSlot lists candidate facts from the trajectory the question is
 // anchored to ([TopicSlotEvidence]; the answer-format rule tells the model to
 // prefer them over similar facts of other topics).
@@ -580,7 +664,7 @@ func (rc *recallCtx) topicSlot() []memory.Item {
 		return nil
 	}
 	var out []memory.Item
-	for _, a := range rc.dec.Anchors {
+	for _, a := range rc.anchors() {
 		roots := rc.anchorRoots(a)
 		if len(roots) == 0 {
 			continue
@@ -609,7 +693,7 @@ func (rc *recallCtx) bridge() []memory.Item {
 		score int
 	}
 	var sides []side
-	for _, a := range rc.dec.Anchors {
+	for _, a := range rc.anchors() {
 		roots := rc.anchorRoots(a)
 		if len(roots) == 0 {
 			continue

@@ -12,6 +12,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/prompt"
 )
 
 // answerFormatData holds the query-type conditions of the dynamic
@@ -33,7 +34,13 @@ type answerFormatData struct {
 // historyHintData selects the runtime history hints.
 type historyHintData struct{ Current bool }
 
-// Render lays out the answer messages by the paper's runtime assembly
+// Render lays out ArborMem's answer messages by the paper's runtime
+// assembly; see RenderAnswer, which every system's answer goes through.
+func (s *System) Render(q memory.Query, b memory.Bundle) ([]llm.Message, error) {
+	return RenderAnswer(s.deps.Prompts, q, b)
+}
+
+// RenderAnswer lays out the answer messages by the paper's runtime assembly
 // (appendix D, Table "Method-side runtime assembly"): a system message with
 // system_anchor and ### CURRENT TIME; system messages for
 // [ConversationHistory], [SupplementalEvidence] and each structured evidence
@@ -42,8 +49,15 @@ type historyHintData struct{ Current bool }
 // and history hints when facts were retrieved, the answer-format lines and
 // chain_of_note_no_facts when only other evidence was, or the answer-format
 // lines and the raw input when there is no memory evidence at all.
-func (s *System) Render(q memory.Query, b memory.Bundle) ([]llm.Message, error) {
-	p := s.deps.Prompts
+//
+// It is the one answer template of every system (P:1282-1285, "the same
+// ... answer template"; answer.template: paper): only the memory blocks
+// differ. An item without a block name goes where ArborMem's evidence of
+// its kind goes (LayoutBlock). p nil means the embedded prompts.
+func RenderAnswer(p *prompt.Set, q memory.Query, b memory.Bundle) ([]llm.Message, error) {
+	if p == nil {
+		p = prompt.Default()
+	}
 	anchor, err := p.Render("system_anchor", nil)
 	if err != nil {
 		return nil, err
@@ -55,16 +69,7 @@ func (s *System) Render(q memory.Query, b memory.Bundle) ([]llm.Message, error) 
 	for _, it := range b.Items {
 		blk := it.Block
 		if blk == "" {
-			switch it.Channel {
-			case memory.ChannelLocal:
-				blk = memory.BlockHistory
-			case memory.ChannelTurn:
-				blk = memory.BlockSupplemental
-			case memory.ChannelFact:
-				blk = memory.BlockFacts
-			default:
-				blk = "OtherEvidence"
-			}
+			blk = LayoutBlock(it.Channel)
 		}
 		if _, ok := blocks[blk]; !ok {
 			order = append(order, blk)
@@ -168,6 +173,25 @@ func (s *System) Render(q memory.Query, b memory.Bundle) ([]llm.Message, error) 
 	}
 	msgs = append(msgs, llm.Message{Role: "user", Content: u.String()})
 	return msgs, nil
+}
+
+// LayoutBlock is the block of the runtime assembly that holds an item
+// carrying no block name of its own (a baseline's): raw conversation,
+// whether recent (Full, Recent), retrieved (BM25) or summarised (Session
+// Summary), goes where ArborMem's routed trajectory goes, [ConversationHistory],
+// the main raw record; retrieved facts and notes (Mem0, A-MEM, Graphiti,
+// LiCoMemory) go under ### DATA CONTEXT; anything else is a block of its
+// own. [SupplementalEvidence] is not used for a baseline: the anchor tells
+// the model to read it only on a strict time or entity match, which would
+// demote a baseline's main evidence (docs/FIDELITY.md, answer.template).
+func LayoutBlock(ch memory.Channel) string {
+	switch ch {
+	case memory.ChannelLocal, memory.ChannelTurn, memory.ChannelSummary:
+		return memory.BlockHistory
+	case memory.ChannelFact:
+		return memory.BlockFacts
+	}
+	return "OtherEvidence"
 }
 
 func joinNonEmpty(parts ...string) string {

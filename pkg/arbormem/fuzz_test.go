@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arbor-eval/arbor/pkg/arbormem/ops"
 	"github.com/arbor-eval/arbor/pkg/dialog"
@@ -26,9 +27,12 @@ func FuzzDecodeReply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, reply string) {
 		var m nodeMetaJSON
 		if decodeReply(reply, &m) == nil {
-			meta := ops.SanitizeMeta(NodeMeta{Summary: string(m.Summary), Entities: m.Entities})
+			meta := ops.SanitizeMeta(NodeMeta{Summary: string(m.Summary), Entities: m.Entities}, ops.Limits{Entities: 3})
 			if len(strings.Fields(meta.Summary)) > ops.MaxSummaryWords {
 				t.Fatalf("summary over the limit: %q", meta.Summary)
+			}
+			if len(meta.Entities) > 3 {
+				t.Fatalf("%d entities over the configured cap of 3", len(meta.Entities))
 			}
 		}
 		var fs []factJSON
@@ -37,7 +41,10 @@ func FuzzDecodeReply(f *testing.F) {
 			for _, x := range fs {
 				d = append(d, FactDraft{Fact: string(x.Fact), Tag: string(x.Tag), Entities: x.Entities})
 			}
-			for _, x := range ops.SanitizeFacts(d) {
+			if n := len(ops.SanitizeFacts(d, ops.Limits{FactsPerTurn: 2})); n > 2 {
+				t.Fatalf("%d facts over the configured cap of 2", n)
+			}
+			for _, x := range ops.SanitizeFacts(d, ops.Limits{}) {
 				if x.Tag != "" && !ops.ValidTag(x.Tag) {
 					t.Fatalf("invalid tag kept: %q", x.Tag)
 				}
@@ -87,7 +94,9 @@ func FuzzDecodeReply(f *testing.F) {
 		}
 		var tags flexStrings
 		_ = decodeReply(reply, &tags)
-		_ = cleanPathSummary(reply)
+		if s := (ops.Limits{PathSummary: 40}).ClipPathSummary(cleanPathSummary(reply)); utf8.RuneCountInString(s) > 40 {
+			t.Fatalf("path summary over the configured 40 characters: %q", s)
+		}
 		ops.ParseNumber(reply)
 	})
 }

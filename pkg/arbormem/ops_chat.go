@@ -28,6 +28,7 @@ type chatOps struct {
 	prompts   *prompt.Set
 	maxTokens int
 	metrics   *Metrics
+	limits    ops.Limits
 }
 
 var (
@@ -322,7 +323,7 @@ func (c *chatOps) NodeMetadata(ctx context.Context, in dialog.Interaction) (Node
 	if err := c.json(ctx, "node_metadata", newExchangeData(in), &r); err != nil {
 		return NodeMeta{}, err
 	}
-	m := ops.SanitizeMeta(NodeMeta{Summary: string(r.Summary), Entities: r.Entities})
+	m := ops.SanitizeMeta(NodeMeta{Summary: string(r.Summary), Entities: r.Entities}, c.limits)
 	if m.Summary == "" {
 		return NodeMeta{}, &BadReplyError{Op: "node_metadata", Err: fmt.Errorf("empty summary")}
 	}
@@ -344,7 +345,7 @@ func (c *chatOps) PathSummary(ctx context.Context, prev string, cur NodeMeta, in
 	if err != nil {
 		return "", err
 	}
-	s := cleanPathSummary(out)
+	s := c.limits.ClipPathSummary(cleanPathSummary(out))
 	if s == "" {
 		return "", &BadReplyError{Op: "path_evolution", Reply: out, Err: fmt.Errorf("empty path summary")}
 	}
@@ -352,7 +353,8 @@ func (c *chatOps) PathSummary(ctx context.Context, prev string, cur NodeMeta, in
 }
 
 // cleanPathSummary keeps the "Topic: … | Progress: …" line of a reply, or
-// the reply's first non-empty line.
+// the reply's first non-empty line, on one line (the caller clips it to
+// arbormem.path_summary_chars).
 func cleanPathSummary(s string) string {
 	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "`\""))
 	var first string
@@ -369,7 +371,7 @@ func cleanPathSummary(s string) string {
 			break
 		}
 	}
-	return text.ClipRunes(text.OneLine(first), ops.MaxPathSummary)
+	return text.OneLine(first)
 }
 
 // Facts runs atomic_fact_miner.
@@ -382,7 +384,7 @@ func (c *chatOps) Facts(ctx context.Context, in dialog.Interaction) ([]FactDraft
 	for _, f := range r {
 		out = append(out, FactDraft{Fact: string(f.Fact), Tag: string(f.Tag), Entities: f.Entities})
 	}
-	return ops.SanitizeFacts(out), nil
+	return ops.SanitizeFacts(out, c.limits), nil
 }
 
 // Artifacts runs assistant_artifact_miner.

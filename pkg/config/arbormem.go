@@ -99,6 +99,15 @@ type ArborMem struct {
 	// evidence block (ours: the paper gives no numbers).
 	RecordCandidates int `mapstructure:"record_candidates" yaml:"record_candidates"`
 	MaxRecordLines   int `mapstructure:"max_record_lines" yaml:"max_record_lines"`
+	// MaxFactsPerTurn, MaxEntities and PathSummaryChars cap what one memory
+	// operation keeps (ours: the paper states no number; docs/FIDELITY.md):
+	// facts from one interaction (atomic_fact_miner), entities of a node
+	// (node_metadata), characters of a path summary (path_evolution). They
+	// bound a runaway reply on the model path and the rules' output offline;
+	// 0 takes the default (12, 16, 480).
+	MaxFactsPerTurn  int `mapstructure:"max_facts_per_turn" yaml:"max_facts_per_turn"`
+	MaxEntities      int `mapstructure:"max_entities" yaml:"max_entities"`
+	PathSummaryChars int `mapstructure:"path_summary_chars" yaml:"path_summary_chars"`
 	// EmbedMaxChars clips texts sent to the embedder (node interactions,
 	// fact keys) to this many characters, so that no request exceeds an
 	// embedding model's input limit (BGE-M3: 8,192 tokens); 0 = no clip.
@@ -110,6 +119,18 @@ type ArborMem struct {
 	CountSourceLines int `mapstructure:"count_source_lines" yaml:"count_source_lines"`
 	TopicSlotFacts   int `mapstructure:"topic_slot_facts" yaml:"topic_slot_facts"`
 	BridgeFacts      int `mapstructure:"bridge_facts" yaml:"bridge_facts"`
+	// AnchorFactMinSim is the similarity floor of the facts in
+	// [TopicSlotEvidence] and [BridgeEvidence]: cosine between the fact key
+	// and the question (0: none, only a shared question term). AnchorTrigger
+	// picks the question anchors that fill the two blocks: "topic" (every
+	// anchor but a possessive whose owner is a speaker of the conversation,
+	// "Caroline's painting" asked of Caroline's conversation), "anchor" (any
+	// anchor naming a known trajectory: possessive, quoted, named or "back
+	// to …"; before issue 30), "explicit" (quoted and "back to …" only) or
+	// "off".
+	// The paper names the blocks only (P:1903-1907); docs/FIDELITY.md.
+	AnchorFactMinSim float64 `mapstructure:"anchor_fact_min_sim" yaml:"anchor_fact_min_sim"`
+	AnchorTrigger    string  `mapstructure:"anchor_trigger" yaml:"anchor_trigger"`
 	// MemoryOpMaxTokens bounds generation of memory-operation calls (the
 	// efficiency setup uses a 4K memory-operation budget, appendix C.4).
 	MemoryOpMaxTokens int `mapstructure:"memory_op_max_tokens" yaml:"memory_op_max_tokens"`
@@ -128,6 +149,9 @@ type ArborMem struct {
 	// while the current one commits, with model-backed operations only.
 	// Results are unchanged; ingest per turn drops to the calls that need
 	// the committed state (ours; the paper does not describe its pipeline).
+	// A throughput option for accuracy runs: only a replay that knows the
+	// next turn can prefetch, and no baseline gets such pipelining, so the
+	// efficiency run switches it off (Config.Sequential).
 	Prefetch bool `mapstructure:"prefetch" yaml:"prefetch"`
 	// VectorStorage is how the dense channels (nodes, facts, records)
 	// keep model embeddings: "float32" (lossless), "int8" (a quarter of
@@ -153,8 +177,8 @@ func DefaultArborMem() ArborMem {
 		RecencyMax: 1.0, RecencyScale: 8, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
 		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
 		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
-		SupplementalBudget: 0, SupplementalFill: "auto", SupplementalExcerpt: true, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
-		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3,
+		SupplementalBudget: 0, SupplementalFill: "auto", SupplementalExcerpt: true, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, MaxFactsPerTurn: 12, MaxEntities: 16, PathSummaryChars: 480, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
+		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3, AnchorTrigger: "topic",
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
 		VectorStorage: "auto", VectorSearch: "exact", IVFProbe: 32,

@@ -151,6 +151,12 @@ type Answer struct {
 	// Answerer picks "auto" (chat model when the chat role has endpoints,
 	// else the extractive heuristic), "chat" or "heuristic".
 	Answerer string `mapstructure:"answerer" yaml:"answerer"`
+	// Template picks the answer template: "paper" (every system through the
+	// paper's runtime assembly, one system anchor, directives and
+	// answer-format lines; P:1282-1285 "the same ... answer template") or
+	// "harness" (systems without their own layout through answer.tmpl, as
+	// before issue 30). docs/FIDELITY.md.
+	Template string `mapstructure:"template" yaml:"template"`
 }
 
 // Judge holds judge settings for LongMemEval, BEAM and LoCoMo's judge mode.
@@ -759,6 +765,9 @@ func (c *Config) resolve() error {
 			return fmt.Errorf("%s: %q is not one of auto, chat, heuristic", key, val)
 		}
 	}
+	if t := c.Answer.Template; t != "paper" && t != "harness" {
+		return fmt.Errorf("answer.template: %q is not one of paper, harness", t)
+	}
 	if b := c.Run.Bundles; b != "full" && b != "trace" && b != "off" {
 		return fmt.Errorf("run.bundles: %q is not one of full, trace, off", b)
 	}
@@ -931,6 +940,18 @@ func (c *Config) Map() (map[string]any, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// Sequential makes c the efficiency run's setup (P:586, P:1420, P:1484,
+// "executed sequentially"): one episode and one question at a time, no
+// response cache (a cached reply has no latency) and no ingest prefetch,
+// which only a replay that knows the next turn can do and which Mem0 and
+// A-MEM do not get, so that Ingest/Turn is not biased toward ArborMem.
+// arbor latency applies it; configs/efficiency.yaml states the same.
+func (c *Config) Sequential() {
+	c.Run.Workers = 1
+	c.Cache.Enabled = false
+	c.ArborMem.Prefetch = false
 }
 
 // CacheDir is where the response cache lives: cache.dir, or

@@ -136,6 +136,18 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatal(c.Judge.BEAMScoring)
 			}
 		}
+	case key == "arbormem.anchor_trigger":
+		return "explicit", func(c *Config) {
+			if c.ArborMem.AnchorTrigger != "explicit" {
+				t.Fatal(c.ArborMem.AnchorTrigger)
+			}
+		}
+	case key == "answer.template":
+		return "harness", func(c *Config) {
+			if c.Answer.Template != "harness" {
+				t.Fatal(c.Answer.Template)
+			}
+		}
 	case key == "run.bundles":
 		return "trace", func(c *Config) {
 			if c.Run.Bundles != "trace" {

@@ -50,6 +50,13 @@ var paperValues = []struct {
 // default and in the paper's own setup (configs/a800.yaml), and that the
 // reference configuration has every component switched on.
 func TestPaperDefaults(t *testing.T) {
+	eff, err := Load("../../configs/efficiency.yaml", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eff.ArborMem.Prefetch || eff.Run.Workers != 1 {
+		t.Errorf("configs/efficiency.yaml: prefetch %v, workers %d; the paper's efficiency run is sequential (P:586)", eff.ArborMem.Prefetch, eff.Run.Workers)
+	}
 	for _, file := range []string{"", "../../configs/a800.yaml"} {
 		c, err := Load(file, nil, nil)
 		if err != nil {
@@ -59,6 +66,17 @@ func TestPaperDefaults(t *testing.T) {
 			if got := p.got(c); got != p.want {
 				t.Errorf("%s (config %q): %v, but the paper (%s) states %v", p.key, file, got, p.line, p.want)
 			}
+		}
+		// P:1282-1285: one answer template for every system.
+		if c.Answer.Template != "paper" {
+			t.Errorf("config %q: answer.template %q, but the paper (P:1282-1285) gives every system the same answer template (paper)", file, c.Answer.Template)
+		}
+		// P:586, P:1420, P:1484: the efficiency run is sequential; prefetch
+		// stays an accuracy-run option of this config only.
+		seq := *c
+		seq.Sequential()
+		if seq.ArborMem.Prefetch || seq.Run.Workers != 1 || seq.Cache.Enabled {
+			t.Errorf("config %q: the efficiency run (P:586) is not sequential: prefetch %v, workers %d, cache %v", file, seq.ArborMem.Prefetch, seq.Run.Workers, seq.Cache.Enabled)
 		}
 		a := c.ArborMem
 		if !a.Localization || !a.KeywordRouting || !a.AtomicFacts || !a.StructuredExtraction || !a.StructuredEvidence {

@@ -50,6 +50,12 @@ type Sample struct {
 	Latency Latency          `json:"latency"`
 	Calls   map[string]Calls `json:"calls,omitempty"` // by role: chat, judge, embed, rerank
 
+	// Judge is the model that judged the primary score (the judge role's
+	// model), empty when the protocol is rule-based (BranchMemEval, LoCoMo
+	// F1) or the judge lexical; table captions name it, so that columns
+	// judged by different models are never compared unawares (P:668, P:1469).
+	Judge string `json:"judge,omitempty"`
+
 	// Heuristic lists the offline stand-ins that produced this sample
 	// ("answerer", "memory-ops", "judge"), for table captions.
 	Heuristic []string `json:"heuristic,omitempty"`

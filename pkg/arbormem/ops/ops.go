@@ -115,11 +115,42 @@ const (
 	MaxEventField    = 180 // "Each string field must be under 180 characters"
 	MaxStates        = 6   // state_slot_miner: "at most 6 slots"
 	MaxStateField    = 180 // "Each string field must be under 180 characters"
-	MaxFactsPerTurn  = 12  // ours: bounds a runaway fact list
-	MaxEntities      = 16  // ours: bounds a runaway entity list
-	MaxPathSummary   = 480 // ours: characters of a path summary kept
+	MaxFactsPerTurn  = 12  // ours, default of Limits.FactsPerTurn: bounds a runaway fact list
+	MaxEntities      = 16  // ours, default of Limits.Entities: bounds a runaway entity list
+	MaxPathSummary   = 480 // ours, default of Limits.PathSummary: characters of a path summary kept
 	MaxPredictedTags = 3   // attribute_tag_predictor: "1-3 most relevant"
 )
+
+// Limits are the output caps the paper does not state, set by config keys
+// (docs/FIDELITY.md): arbormem.max_facts_per_turn, arbormem.max_entities and
+// arbormem.path_summary_chars. A zero field takes its default (MaxFactsPerTurn,
+// MaxEntities, MaxPathSummary), so the zero Limits are the defaults.
+type Limits struct {
+	// FactsPerTurn bounds the facts kept from one interaction.
+	FactsPerTurn int
+	// Entities bounds the entities kept in a node's metadata.
+	Entities int
+	// PathSummary bounds a path summary, in characters.
+	PathSummary int
+}
+
+func (l Limits) resolved() Limits {
+	if l.FactsPerTurn <= 0 {
+		l.FactsPerTurn = MaxFactsPerTurn
+	}
+	if l.Entities <= 0 {
+		l.Entities = MaxEntities
+	}
+	if l.PathSummary <= 0 {
+		l.PathSummary = MaxPathSummary
+	}
+	return l
+}
+
+// ClipPathSummary clips a path summary to l's character bound.
+func (l Limits) ClipPathSummary(s string) string {
+	return text.ClipRunes(s, l.resolved().PathSummary)
+}
 
 // artifactTypes is the artifact_type vocabulary of assistant_artifact_miner.
 var artifactTypes = text.WordSet("recommendation list_item link generated_text recipe step title other")
@@ -130,10 +161,10 @@ func IsArtifactType(t string) bool { return artifactTypes[t] }
 // Under clips s to strictly fewer than n runes.
 func Under(s string, n int) string { return text.ClipRunes(text.OneLine(s), n-1) }
 
-// sanitizeMeta applies node_metadata's limits.
-func SanitizeMeta(m NodeMeta) NodeMeta {
+// SanitizeMeta applies node_metadata's limits, the entity cap of l.
+func SanitizeMeta(m NodeMeta, l Limits) NodeMeta {
 	m.Summary = text.ClipWords(text.OneLine(m.Summary), MaxSummaryWords)
-	m.Entities = CleanList(m.Entities, MaxEntities, 80)
+	m.Entities = CleanList(m.Entities, l.resolved().Entities, 80)
 	return m
 }
 
@@ -155,7 +186,9 @@ func CleanList(in []string, max, maxLen int) []string {
 	return out
 }
 
-func SanitizeFacts(fs []FactDraft) []FactDraft {
+// SanitizeFacts applies atomic_fact_miner's limits, the per-turn cap of l.
+func SanitizeFacts(fs []FactDraft, l Limits) []FactDraft {
+	limit := l.resolved().FactsPerTurn
 	var out []FactDraft
 	for _, f := range fs {
 		f.Fact = Under(f.Fact, 400)
@@ -165,7 +198,7 @@ func SanitizeFacts(fs []FactDraft) []FactDraft {
 		f.Tag = NormalizeTag(f.Tag)
 		f.Entities = CleanList(f.Entities, 8, 80)
 		out = append(out, f)
-		if len(out) == MaxFactsPerTurn {
+		if len(out) == limit {
 			break
 		}
 	}

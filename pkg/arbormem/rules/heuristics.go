@@ -18,7 +18,10 @@ import (
 // Ops implements ops.Extractor, ops.Auditor and ops.TagPredictor with rules only, so
 // that ArborMem runs with no chat model (the offline default). Results are
 // labelled heuristic wherever they are reported.
-type Ops struct{}
+type Ops struct {
+	// Limits are the caps the paper does not state (zero: the defaults).
+	Limits ops.Limits
+}
 
 var (
 	_ ops.Extractor    = Ops{}
@@ -73,7 +76,7 @@ func sourcesOf(in dialog.Interaction) []turnSource {
 // carry concrete detail first, then its remaining statements, then
 // assistant sentences that add details not yet covered; discourse fillers
 // ("One more thing on this.") and generic advice are left out.
-func (Ops) NodeMetadata(_ context.Context, in dialog.Interaction) (ops.NodeMeta, error) {
+func (o Ops) NodeMetadata(_ context.Context, in dialog.Interaction) (ops.NodeMeta, error) {
 	// A candidate's third-person text and its entities are worked out
 	// only if the choice below reaches it: once the 50 words are nearly
 	// spent, most candidates are passed over by their length alone.
@@ -186,7 +189,7 @@ func (Ops) NodeMetadata(_ context.Context, in dialog.Interaction) (ops.NodeMeta,
 	// directly, not through the memo, whose key would copy the text and
 	// whose slot would evict a sentence's (extractEntities(t, max) is
 	// entitiesOf(t, max); see extractEntities).
-	return ops.SanitizeMeta(ops.NodeMeta{Summary: strings.Join(parts, " "), Entities: entitiesOf(stripMarkdown(all), 12)}), nil
+	return ops.SanitizeMeta(ops.NodeMeta{Summary: strings.Join(parts, " "), Entities: entitiesOf(stripMarkdown(all), 12)}, o.Limits), nil
 }
 
 // isFiller reports whether a sentence without detail (!hasDetail) is only
@@ -386,7 +389,7 @@ func returnOnly(s string) bool {
 // from a new root's own input) with the branch's accumulated key entities,
 // and records the current node as progress, in path_evolution's
 // "Topic: … | Progress: …" format.
-func (Ops) PathSummary(_ context.Context, prev string, cur ops.NodeMeta, in dialog.Interaction) (string, error) {
+func (o Ops) PathSummary(_ context.Context, prev string, cur ops.NodeMeta, in dialog.Interaction) (string, error) {
 	topic, ents := parsePathTopic(prev)
 	if topic == "" {
 		topic = DeriveTopic(in, cur)
@@ -408,7 +411,7 @@ func (Ops) PathSummary(_ context.Context, prev string, cur ops.NodeMeta, in dial
 	if len(ents) > 0 {
 		t += " (" + strings.Join(ents, ", ") + ")"
 	}
-	return text.ClipRunes("Topic: "+t+" | Progress: "+text.ClipWords(cur.Summary, 30), ops.MaxPathSummary), nil
+	return o.Limits.ClipPathSummary("Topic: " + t + " | Progress: " + text.ClipWords(cur.Summary, 30)), nil
 }
 
 // isNameLike keeps names and titles in the path's entity list, not numbers
@@ -599,7 +602,7 @@ var (
 // Facts keeps self-contained statements with concrete detail from the human
 // side of the interaction, rewritten in the third person ("User …"), each
 // tagged with the best-matching ontology category.
-func (Ops) Facts(_ context.Context, in dialog.Interaction) ([]ops.FactDraft, error) {
+func (o Ops) Facts(_ context.Context, in dialog.Interaction) ([]ops.FactDraft, error) {
 	var out []ops.FactDraft
 	for _, src := range sourcesOf(in) {
 		if !src.human {
@@ -638,7 +641,7 @@ func (Ops) Facts(_ context.Context, in dialog.Interaction) ([]ops.FactDraft, err
 			out = append(out, ops.FactDraft{Fact: fact, Tag: tag, Entities: Entities(sent, 6)})
 		}
 	}
-	return ops.SanitizeFacts(out), nil
+	return ops.SanitizeFacts(out, o.Limits), nil
 }
 
 var (
