@@ -194,6 +194,12 @@ type System struct {
 	rootFacts map[int][]int
 	// rootLatest is the most recent node of each tree.
 	rootLatest map[int]int
+	// rootTerms counts, per tree and content word of its interactions,
+	// the tree's nodes that say it, and termNodes all nodes that do: the
+	// offline routing's content match (offline_content.go), kept only when
+	// one of its rules is on.
+	rootTerms map[int]map[string]int
+	termNodes map[string]int
 	// nodeArtifacts lists artifact indexes by source node.
 	nodeArtifacts map[int][]int
 	// eventIdx maps an event term to the indexes of the events that have it.
@@ -304,6 +310,8 @@ func (s *System) reset() {
 	s.topicIdx = map[string][]int{}
 	s.rootFacts = map[int][]int{}
 	s.rootLatest = map[int]int{}
+	s.rootTerms = map[int]map[string]int{}
+	s.termNodes = map[string]int{}
 	s.nodeArtifacts = map[int][]int{}
 	s.eventIdx = map[string][]int{}
 	s.locCache = map[string]*Decision{}
@@ -343,6 +351,10 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: count_source_lines %d, topic_slot_facts %d and bridge_facts %d must be >= 0", c.CountSourceLines, c.TopicSlotFacts, c.BridgeFacts)
 	case !oneOf(c.SupplementalFill, "", "auto", "on", "off"):
 		return fmt.Errorf("arbormem: supplemental_fill %q: want auto, on or off", c.SupplementalFill)
+	case !oneOf(c.ShiftMarkers, "", "auto", "on", "off"):
+		return fmt.Errorf("arbormem: shift_markers %q: want auto, on or off", c.ShiftMarkers)
+	case !oneOf(c.ContentReturns, "", "auto", "on", "off"):
+		return fmt.Errorf("arbormem: content_returns %q: want auto, on or off", c.ContentReturns)
 	case c.EmbedMaxChars < 0:
 		return fmt.Errorf("arbormem: embed_max_chars %d: want >= 0", c.EmbedMaxChars)
 	}

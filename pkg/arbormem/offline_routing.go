@@ -80,8 +80,12 @@ func (s *System) reroute(d *Decision, c *routeCues) {
 			d.Rules = append(d.Rules, ruleReturn)
 		}
 	case newRoot():
+		if d.Parent >= 0 {
+			// Named only where it changed the choice: τ may have made a
+			// new root already.
+			d.Rules = append(d.Rules, ruleNewTopic)
+		}
 		d.Parent = -1
-		d.Rules = append(d.Rules, ruleNewTopic)
 	}
 	if d.Parent >= 0 {
 		if latest := s.rootLatest[f.Nodes[d.Parent].Root]; latest != d.Parent {

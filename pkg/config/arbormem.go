@@ -74,6 +74,20 @@ type ArborMem struct {
 	// memory operations are rule-based). The paper's runs give the channel
 	// zero budget, which the model path keeps.
 	SupplementalFill string `mapstructure:"supplemental_fill" yaml:"supplemental_fill"`
+	// ShiftMarkers (offline profile, with the offline routing): an explicit
+	// change of subject ("different topic", "switching gears", "on another
+	// note") leaves the active state for the trajectory the input's content
+	// words match best, or a new root; a soft one ("also", "oh, and", "by
+	// the way") does so only before words the active trajectory does not
+	// share. "on", "off", or "auto" (on exactly when the memory operations
+	// are rule-based).
+	ShiftMarkers string `mapstructure:"shift_markers" yaml:"shift_markers"`
+	// ContentReturns (offline profile, with the offline routing): an input
+	// that a continuation cue or the implicit continuation would attach to
+	// the active state goes instead to the latest node of another
+	// trajectory whose content words (entities, terms, values said there)
+	// it matches far better. "on", "off" or "auto" as ShiftMarkers.
+	ContentReturns string `mapstructure:"content_returns" yaml:"content_returns"`
 	// SupplementalExcerpt (offline profile, with supplemental_fill): a
 	// supplemental turn first enters as its sentences that hold a question
 	// term, and the budget left restores whole turns; false quotes whole
@@ -139,7 +153,7 @@ func DefaultArborMem() ArborMem {
 		RecencyMax: 1.0, RecencyScale: 8, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
 		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
 		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
-		SupplementalBudget: 0, SupplementalFill: "auto", SupplementalExcerpt: true, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
+		SupplementalBudget: 0, SupplementalFill: "auto", ShiftMarkers: "auto", ContentReturns: "auto", SupplementalExcerpt: true, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3,
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
