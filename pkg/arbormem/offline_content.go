@@ -40,6 +40,9 @@ const (
 	// marker to start a new root: a short reply ("also, shorter?") shares
 	// no word with anything and still continues.
 	softShiftWords = 4
+	// contentAlike is the share of the active trajectory's content words
+	// another must have said for the two to count as alike (alike).
+	contentAlike = 0.25
 	// contentRareDF is the number of nodes up to which a word counts in
 	// full; one said in more counts contentRareDF/df.
 	contentRareDF = 2.0
@@ -171,11 +174,29 @@ func (s *System) shiftRoute(d *Decision, text string, m *contentMatch) bool {
 
 // contentReturn sends an input the cascade would attach to the active
 // state to the latest node of a trajectory it matches far better
-// (arbormem.content_returns).
+// (arbormem.content_returns), unless the two trajectories are alike.
 func (s *System) contentReturn(d *Decision, m *contentMatch) bool {
-	if !m.farBetter() {
+	if !m.farBetter() || s.alike(s.forest.Nodes[s.forest.Active].Root, m.bestRoot) {
 		return false
 	}
 	d.Parent, d.Path, d.Rules = s.rootLatest[m.bestRoot], "content", []string{ruleContentReturn}
 	return true
+}
+
+// alike reports whether trajectory a says much of what b does: twin
+// threads (two friends' moves, two job searches) share their vocabulary,
+// so a word one of them has not said yet ("truck", "venue") is no sign
+// that the input belongs to the other.
+func (s *System) alike(a, b int) bool {
+	ta, tb := s.rootTerms[a], s.rootTerms[b]
+	if len(ta) == 0 {
+		return false
+	}
+	shared := 0
+	for t := range ta {
+		if tb[t] > 0 {
+			shared++
+		}
+	}
+	return float64(shared) >= contentAlike*float64(len(ta))
 }
