@@ -351,6 +351,8 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: count_source_lines %d, topic_slot_facts %d and bridge_facts %d must be >= 0", c.CountSourceLines, c.TopicSlotFacts, c.BridgeFacts)
 	case !oneOf(c.SupplementalFill, "", "auto", "on", "off"):
 		return fmt.Errorf("arbormem: supplemental_fill %q: want auto, on or off", c.SupplementalFill)
+	case !(c.SupplementalWholeShare >= 0 && c.SupplementalWholeShare <= 1):
+		return fmt.Errorf("arbormem: supplemental_whole_share %v: want a share in [0,1]", c.SupplementalWholeShare)
 	case !oneOf(c.ShiftMarkers, "", "auto", "on", "off"):
 		return fmt.Errorf("arbormem: shift_markers %q: want auto, on or off", c.ShiftMarkers)
 	case !oneOf(c.ContentReturns, "", "auto", "on", "off"):

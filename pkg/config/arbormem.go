@@ -93,6 +93,11 @@ type ArborMem struct {
 	// term, and the budget left restores whole turns; false quotes whole
 	// turns only (fewer turns under a tight budget, more of each).
 	SupplementalExcerpt bool `mapstructure:"supplemental_excerpt" yaml:"supplemental_excerpt"`
+	// SupplementalWholeShare (offline profile, with supplemental_excerpt):
+	// the best-ranked supplemental turns enter whole, not as excerpts,
+	// while they fit in this share of the budget; 0 excerpts every turn
+	// that has a non-matching sentence.
+	SupplementalWholeShare float64 `mapstructure:"supplemental_whole_share" yaml:"supplemental_whole_share"`
 	// SupplementalReplies (offline profile, with supplemental_fill): a
 	// matched turn brings the next turn, the other speaker's reply, which
 	// in conversation often repeats none of the question's words.
@@ -153,7 +158,7 @@ func DefaultArborMem() ArborMem {
 		RecencyMax: 1.0, RecencyScale: 8, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
 		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
 		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
-		SupplementalBudget: 0, SupplementalFill: "auto", ShiftMarkers: "auto", ContentReturns: "auto", SupplementalExcerpt: true, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
+		SupplementalBudget: 0, SupplementalFill: "auto", ShiftMarkers: "auto", ContentReturns: "auto", SupplementalExcerpt: true, SupplementalWholeShare: 0.25, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3,
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
