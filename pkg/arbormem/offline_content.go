@@ -77,7 +77,8 @@ type contentMatch struct {
 	// activeWords of those the active trajectory has said, however often.
 	words, activeWords int
 	// active is the active trajectory's match; best and bestRoot the best
-	// other trajectory's (bestRoot -1 when none matches).
+	// other trajectory's last spoken of in the active node's session
+	// (bestRoot -1 when none matches).
 	active, best float64
 	bestRoot     int
 }
@@ -121,8 +122,15 @@ func (s *System) matchContent(text string) contentMatch {
 		}
 	}
 	m.active = score[activeRoot]
+	session := f.Nodes[f.Active].Interaction.Session
 	for root, sc := range score {
 		if root == activeRoot {
+			continue
+		}
+		// A bare follow-up refers to what was said in this sitting; a
+		// thread last spoken of in an earlier session needs a cue that
+		// names it (the return rule).
+		if latest := f.Nodes[s.rootLatest[root]].Interaction.Session; session != "" && latest != "" && latest != session {
 			continue
 		}
 		// Ties go to the more recent trajectory.

@@ -150,3 +150,26 @@ func TestContentRoutingOffOnModelPath(t *testing.T) {
 		t.Errorf("paper routing: forest with content rules on %s, off %s", on, off)
 	}
 }
+
+// TestContentReturnStaysInSession: a thread last spoken of in an earlier
+// session is not returned to by content alone; the continuation cue keeps
+// the active state.
+func TestContentReturnStaysInSession(t *testing.T) {
+	s := newTestSystem(t, heuristicRouting)
+	t0 := time.Date(2025, 2, 3, 18, 0, 0, 0, time.UTC)
+	for i, st := range naturalThreads {
+		in := st.in
+		in.Session = "s1"
+		if strings.HasPrefix(in.ID, "c") {
+			in.Session = "s2" // the car thread is another day's
+		}
+		mustCommit(t, s, at(in, t0.Add(time.Duration(i)*5*time.Minute)))
+	}
+	d, err := s.localize(t.Context(), "So what's the deadline for getting off MySQL now?", t0.Add(time.Hour/2), "s2", false, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.forest.Nodes[d.Parent].ID(); got != "c2" {
+		t.Errorf("content return across sessions: parent %s (%v), want c2", got, d.Rules)
+	}
+}
