@@ -195,6 +195,12 @@ type System struct {
 	rootFacts map[int][]int
 	// rootLatest is the most recent node of each tree.
 	rootLatest map[int]int
+	// rootTerms counts, per tree and content word of its interactions,
+	// the tree's nodes that say it, and termNodes all nodes that do: the
+	// offline routing's content match (offline_content.go), kept only when
+	// one of its rules is on.
+	rootTerms map[int]map[string]int
+	termNodes map[string]int
 	// nodeArtifacts lists artifact indexes by source node.
 	nodeArtifacts map[int][]int
 	// eventIdx maps an event term to the indexes of the events that have it.
@@ -330,6 +336,8 @@ func (s *System) reset() {
 	s.topicIdx = map[string][]int{}
 	s.rootFacts = map[int][]int{}
 	s.rootLatest = map[int]int{}
+	s.rootTerms = map[int]map[string]int{}
+	s.termNodes = map[string]int{}
 	s.nodeArtifacts = map[int][]int{}
 	s.eventIdx = map[string][]int{}
 	s.locCache = map[string]*Decision{}
@@ -381,6 +389,12 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: anchor_trigger %q: want %s, %s, %s or off", c.AnchorTrigger, AnchorTopic, AnchorAny, AnchorExplicit)
 	case c.AnchorFactMinSim < 0 || c.AnchorFactMinSim > 1:
 		return fmt.Errorf("arbormem: anchor_fact_min_sim %v: want a cosine in [0,1]", c.AnchorFactMinSim)
+	case !(c.SupplementalWholeShare >= 0 && c.SupplementalWholeShare <= 1):
+		return fmt.Errorf("arbormem: supplemental_whole_share %v: want a share in [0,1]", c.SupplementalWholeShare)
+	case !oneOf(c.ShiftMarkers, "", "auto", "on", "off"):
+		return fmt.Errorf("arbormem: shift_markers %q: want auto, on or off", c.ShiftMarkers)
+	case !oneOf(c.ContentReturns, "", "auto", "on", "off"):
+		return fmt.Errorf("arbormem: content_returns %q: want auto, on or off", c.ContentReturns)
 	case c.EmbedMaxChars < 0:
 		return fmt.Errorf("arbormem: embed_max_chars %d: want >= 0", c.EmbedMaxChars)
 	}

@@ -462,6 +462,9 @@ func (s *System) indexNode(n *Node) {
 		s.topicIdx[t] = append(s.topicIdx[t], n.Seq)
 	}
 	s.rootLatest[n.Root] = n.Seq
+	if s.offline().contentRouting() {
+		s.indexContent(n)
+	}
 }
 
 // factTerms are the terms a fact is indexed and matched on: its text and

@@ -26,7 +26,8 @@ type Decision struct {
 	// Parent is the chosen parent's Seq, -1 for a new root.
 	Parent int
 	// Path names the cascade step that decided: "empty" (nothing committed),
-	// "continuation", "temporal", "scored".
+	// "continuation", "temporal", "scored"; offline also "implicit",
+	// "shift" and "content".
 	Path string
 	// Anchors are the explicit topic anchors detected in the input.
 	Anchors []rules.Anchor
@@ -103,11 +104,25 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 	anchors := s.knownAnchors(rules.DetectAnchors(text))
 	d := &Decision{Parent: -1, Anchors: anchors}
 	off := s.offline()
+	// Offline profile: the input's content words against each trajectory
+	// (offline_content.go), read before the cues they may overrule.
+	var cm *contentMatch
+	if off.contentRouting() {
+		m := s.matchContent(text)
+		cm = &m
+		if off.shiftMarkers && s.shiftRoute(d, text, cm) {
+			return d, nil
+		}
+	}
 	// (a) Explicit continuation cue: attach to the active state (§4.2). The
 	// offline routing also checks that the input names no topic or entity
 	// of another trajectory (continuationGuard), because its cue detection
-	// is lexical.
+	// is lexical, and that its content words do not match another
+	// trajectory far better (contentReturn: "So what's the deadline now?").
 	if rules.ContinuationCue(text) && !(off.routing && s.continuationGuard(anchors, text)) {
+		if off.contentReturns && s.contentReturn(d, cm) {
+			return d, nil
+		}
 		d.Parent, d.Path, d.Rules = f.Active, "continuation", []string{ruleContinuation}
 		return d, nil
 	}
@@ -124,6 +139,9 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 		cues = readRouteCues(text)
 	}
 	if off.routing && s.implicitContinuation(cues, t, session, query, anchors) {
+		if off.contentReturns && s.contentReturn(d, cm) {
+			return d, nil
+		}
 		d.Parent, d.Path, d.Rules = f.Active, "implicit", []string{ruleImplicit}
 		return d, nil
 	}

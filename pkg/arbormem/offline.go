@@ -8,7 +8,8 @@ package arbormem
 // output carries no topic of its own, so a few rules make up for them. Each
 // is a config key whose "auto" turns it on exactly with rule-based memory
 // operations: on the model path (extractors: chat) the method is the paper's.
-// The rules live in offline_routing.go and supplemental.go; localize, recall
+// The rules live in offline_routing.go, offline_content.go and
+// offline_supplemental.go; localize, recall
 // and commit ask offline() once and call them only where it says so.
 
 // offlineProfile is the offline profile's switches for one system.
@@ -21,6 +22,10 @@ type offlineProfile struct {
 	// conversation reads supplemental turns first
 	// (arbormem.supplemental_fill).
 	supplementalFill bool
+	// shiftMarkers, contentReturns: the routing rules that read the
+	// input's content words against each trajectory's (offline_content.go;
+	// arbormem.shift_markers, content_returns), each on only with routing.
+	shiftMarkers, contentReturns bool
 	// factTopics: a rule-extracted fact that does not name its trajectory's
 	// topic is shown with it (the chat extractor writes facts that stand
 	// alone, as its prompt asks).
@@ -40,12 +45,25 @@ func (s *System) offline() offlineProfile {
 	default:
 		p.routing = heur
 	}
-	switch s.cfg.SupplementalFill {
-	case "on":
-		p.supplementalFill = true
-	case "off":
-	default:
-		p.supplementalFill = heur
-	}
+	p.supplementalFill = onOffAuto(s.cfg.SupplementalFill, heur)
+	p.shiftMarkers = p.routing && onOffAuto(s.cfg.ShiftMarkers, heur)
+	p.contentReturns = p.routing && onOffAuto(s.cfg.ContentReturns, heur)
 	return p
+}
+
+// contentRouting reports whether any rule reads the content match.
+func (p offlineProfile) contentRouting() bool {
+	return p.shiftMarkers || p.contentReturns
+}
+
+// onOffAuto resolves an offline-profile key: "on", "off", or auto (the
+// default) as heur says.
+func onOffAuto(v string, heur bool) bool {
+	switch v {
+	case "on":
+		return true
+	case "off":
+		return false
+	}
+	return heur
 }

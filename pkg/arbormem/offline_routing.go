@@ -80,7 +80,9 @@ func (s *System) reroute(d *Decision, c *routeCues) {
 			d.Rules = append(d.Rules, ruleReturn)
 		}
 	case newRoot():
-		if d.Parent >= 0 { // named only where it changed the choice
+		if d.Parent >= 0 {
+			// Named only where it changed the choice: τ may have made a
+			// new root already.
 			d.Rules = append(d.Rules, ruleNewTopic)
 		}
 		d.Parent = -1

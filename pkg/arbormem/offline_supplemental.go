@@ -303,10 +303,10 @@ type suppPick struct {
 
 // supplementalFill packs supplemental turns into capTokens, best first.
 // It runs before the trajectory is packed, so no turn is already shown.
-// Each turn first enters
-// as an excerpt of the sentences that hold a question term, so a tight
-// budget covers more matching turns; the budget left then restores whole
-// turns in rank order. Turns of one session date share one item (one date
+// The best-ranked turns enter whole up to supplemental_whole_share of the
+// budget; each further turn first enters as an excerpt of the sentences
+// that hold a question term, so a tight budget covers more matching turns;
+// the budget left then restores whole turns in rank order. Turns of one session date share one item (one date
 // line), in time order; the item cites every interaction it quotes.
 func (rc *recallCtx) supplementalFill(capTokens int) []memory.Item {
 	if capTokens <= 0 {
@@ -322,15 +322,22 @@ func (rc *recallCtx) supplementalFill(capTokens int) []memory.Item {
 		p := &suppPick{suppTurn: h, node: n, full: speakerName(t) + ": " + strings.TrimSpace(t.Content)}
 		p.fullCost = rc.s.countCtx(rc.ctx, p.full)
 		p.line, p.cost = p.full, p.fullCost
-		if ex, ok := excerpt(t.Content, rc.suppTerms); ok && rc.s.cfg.SupplementalExcerpt {
+		key := dialog.FormatTime(n.Time())
+		dateCost := 0
+		if !dated[key] {
+			dateCost = rc.s.countCtx(rc.ctx, "["+key+"]")
+		}
+		// The best-ranked turns enter whole while they fit in
+		// supplemental_whole_share of the budget: an excerpt keeps the
+		// sentences that hold a question term, and the answer is often
+		// the sentence after ("We took the kids to a pottery workshop.
+		// We all made our own pots!").
+		whole := used+dateCost+p.fullCost <= int(rc.s.cfg.SupplementalWholeShare*float64(capTokens))
+		if ex, ok := excerpt(t.Content, rc.suppTerms); ok && rc.s.cfg.SupplementalExcerpt && !whole {
 			p.line = speakerName(t) + ": " + ex
 			p.cost = rc.s.countCtx(rc.ctx, p.line)
 		}
-		key := dialog.FormatTime(n.Time())
-		cost := p.cost
-		if !dated[key] {
-			cost += rc.s.countCtx(rc.ctx, "["+key+"]")
-		}
+		cost := p.cost + dateCost
 		if used+cost > capTokens {
 			continue
 		}

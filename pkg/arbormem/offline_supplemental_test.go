@@ -292,3 +292,25 @@ func TestQuestionDates(t *testing.T) {
 		}
 	}
 }
+
+// TestSupplementalWholeShare: under a budget that quotes only the matching
+// sentence, supplemental_whole_share lets the best-ranked turn in whole
+// (with the sentence after the match), and 0 keeps the excerpt.
+func TestSupplementalWholeShare(t *testing.T) {
+	at := time.Date(2024, 4, 1, 9, 0, 0, 0, time.UTC)
+	q := "Where does Rosa keep her herbs?"
+	for _, tc := range []struct {
+		share  float64
+		office bool
+	}{{0, false}, {1, true}} {
+		s := offlineSystem(t, func(c *config.ArborMem, _ *Deps) { c.SupplementalWholeShare = tc.share })
+		mustCommit(t, s, twoFriends()...)
+		joined := ""
+		for _, it := range suppItems(mustRecall(t, s, memory.Query{ID: "t", Text: q, Time: at, Budget: 50})) {
+			joined += it.Text + "\n"
+		}
+		if !strings.Contains(joined, "herbs on the windowsill") || strings.Contains(joined, "office") != tc.office {
+			t.Errorf("supplemental_whole_share %v at 50 tokens: got %q, want the rest of the turn: %v", tc.share, joined, tc.office)
+		}
+	}
+}

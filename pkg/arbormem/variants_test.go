@@ -46,7 +46,14 @@ func TestApplyVariant(t *testing.T) {
 // with the switch off — the claim that lets a runner share ingestion.
 func TestRecallOnlyVariantsMatchConstruction(t *testing.T) {
 	conv := memorytest.Conversation()
-	ref := newTestSystem(t, func(c *config.ArborMem, d *Deps) { d.Routing = "" })
+	// The content routing (content_returns) moves "Update on the trip: …"
+	// (m-10) under the Lisbon thread, where it belongs. The supplemental
+	// fill, which no-localization keeps, caps terms by their node df, and
+	// df reads the nodes' summaries, which follow the forest: so a
+	// recall-only no-localization equals a built one only while the cap
+	// does not move. This test pins the forest it was written for.
+	pin := func(c *config.ArborMem) { c.ContentReturns = "off" }
+	ref := newTestSystem(t, func(c *config.ArborMem, d *Deps) { d.Routing = ""; pin(c) })
 	mustCommit(t, ref, conv...)
 	for _, v := range Variants {
 		if !v.RecallOnly {
@@ -55,6 +62,7 @@ func TestRecallOnlyVariantsMatchConstruction(t *testing.T) {
 		t.Run(v.Name, func(t *testing.T) {
 			built := newTestSystem(t, func(c *config.ArborMem, d *Deps) {
 				d.Routing = ""
+				pin(c)
 				if err := ApplyVariant(c, v.Name); err != nil {
 					t.Fatal(err)
 				}

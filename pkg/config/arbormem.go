@@ -74,11 +74,30 @@ type ArborMem struct {
 	// memory operations are rule-based). The paper's runs give the channel
 	// zero budget, which the model path keeps.
 	SupplementalFill string `mapstructure:"supplemental_fill" yaml:"supplemental_fill"`
+	// ShiftMarkers (offline profile, with the offline routing): an explicit
+	// change of subject ("different topic", "switching gears", "on another
+	// note") leaves the active state for the trajectory the input's content
+	// words match best, or a new root; a soft one ("also", "oh, and", "by
+	// the way") does so only before words the active trajectory does not
+	// share. "on", "off", or "auto" (on exactly when the memory operations
+	// are rule-based).
+	ShiftMarkers string `mapstructure:"shift_markers" yaml:"shift_markers"`
+	// ContentReturns (offline profile, with the offline routing): an input
+	// that a continuation cue or the implicit continuation would attach to
+	// the active state goes instead to the latest node of another
+	// trajectory whose content words (entities, terms, values said there)
+	// it matches far better. "on", "off" or "auto" as ShiftMarkers.
+	ContentReturns string `mapstructure:"content_returns" yaml:"content_returns"`
 	// SupplementalExcerpt (offline profile, with supplemental_fill): a
 	// supplemental turn first enters as its sentences that hold a question
 	// term, and the budget left restores whole turns; false quotes whole
 	// turns only (fewer turns under a tight budget, more of each).
 	SupplementalExcerpt bool `mapstructure:"supplemental_excerpt" yaml:"supplemental_excerpt"`
+	// SupplementalWholeShare (offline profile, with supplemental_excerpt):
+	// the best-ranked supplemental turns enter whole, not as excerpts,
+	// while they fit in this share of the budget; 0 excerpts every turn
+	// that has a non-matching sentence.
+	SupplementalWholeShare float64 `mapstructure:"supplemental_whole_share" yaml:"supplemental_whole_share"`
 	// SupplementalReplies (offline profile, with supplemental_fill): a
 	// matched turn brings the next turn, the other speaker's reply, which
 	// in conversation often repeats none of the question's words.
@@ -177,7 +196,7 @@ func DefaultArborMem() ArborMem {
 		RecencyMax: 1.0, RecencyScale: 8, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
 		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
 		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
-		SupplementalBudget: 0, SupplementalFill: "auto", SupplementalExcerpt: true, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, MaxFactsPerTurn: 12, MaxEntities: 16, PathSummaryChars: 480, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
+		SupplementalBudget: 0, SupplementalFill: "auto", ShiftMarkers: "auto", ContentReturns: "auto", SupplementalExcerpt: true, SupplementalWholeShare: 0, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, MaxFactsPerTurn: 12, MaxEntities: 16, PathSummaryChars: 480, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3, AnchorTrigger: "topic",
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,

@@ -453,3 +453,70 @@ func ClassifyQuery(text string) QueryType {
 func (q QueryType) Computes() bool {
 	return q.Count || q.Sum || q.Latest || q.Earliest || q.Ordering || q.DateDiff
 }
+
+// reShiftMarker is an explicit change of subject at the start of a
+// sentence ("completely different subject, but …", "switching gears:",
+// "diff topic.", "On a completely unrelated matter, …", "Random thing
+// while I have you: …"): the speaker says the input leaves what was being
+// talked about. It is an offline routing rule (arbormem.shift_markers), not
+// a rule of the paper. A bare "another question" or "one more thing" is a
+// continuation cue, not a shift.
+var reShiftMarker = regexp.MustCompile(`(?i)(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|alright|right|anyway|also|oh|hey|um+|and|but|btw|by the way)[,.!:]?\s+)*(?:` +
+	`(?:(?:on|in|for)\s+)?(?:an?\s+)?(?:(?:completely|totally|entirely|somewhat|slightly|kind of|kinda)\s+)?(?:different|unrelated|separate|random)\s+(?:topic|subject|question|matter|note|thing|issue)\b|` +
+	`new (?:topic|subject)\b|diff topic\b|on (?:an)?other note\b|change of (?:subject|topic)\b|chang(?:e|ing) (?:the )?(?:subject|topic)\b|switch(?:ing)? (?:gears|topics?|subjects?)\b|` +
+	`(?:totally|completely) (?:unrelated|random)\b|unrelated(?: question)?[,:]|separately[,:]|random(?:ly)?[,:]|while i have you\b|before i forget\b)`)
+
+// ShiftMarker reports whether text announces a change of subject (see
+// reShiftMarker).
+func ShiftMarker(text string) bool { return shiftBranches().MatchString(text) }
+
+// reSoftShift is a soft shift marker: an opening that often, not always,
+// brings up something else ("oh, and my car broke down", "I also need
+// advice about …", "by the way", "hold on", "and now …"). A bare "also"
+// or "plus" is not one: it adds to the thread at least as often. The offline routing reads it as a change of subject only when
+// the words after it share nothing with the active trajectory
+// (arbormem.shift_markers).
+var reSoftShift = regexp.MustCompile(`(?i)^\s*(?:(?:ok(?:ay)?|so|oh|ah|ugh|hey|great|well|wait|hmm+)[,.!:]?\s+)*(?:` +
+	`(?:oh|ah|ugh)[,.!]?\s+and\b|and also\b|and now\b|btw\b|by the way\b|hold on\b|wait\b|` +
+	`(?:i|we)\s+also\s+(?:need|want|have|got|wanted)\b)`)
+
+// SoftShift reports whether text opens with a soft shift marker (see
+// reSoftShift).
+func SoftShift(text string) bool { return softShiftBranches().MatchString(text) }
+
+var (
+	shiftBranches     = sync.OnceValue(func() *rxscan.BranchMatcher { return rxscan.NewBranchMatcher(reShiftMarker) })
+	softShiftBranches = sync.OnceValue(func() *rxscan.BranchMatcher { return rxscan.NewBranchMatcher(reSoftShift) })
+)
+
+// ContentTerms are the analysed terms of text that may say what it is
+// about: Terms without the generic and chat words ("day", "getting",
+// "last", "guess"), which any thread of a conversation says, and without
+// numbers of one or two digits ("16 weeks", "16:40", "at 8"), which turn up
+// in every thread with unrelated meanings; longer numbers (a rent of 1050,
+// a year) stay.
+func ContentTerms(text string) []string {
+	ts := Terms(text)
+	out := ts[:0]
+	for _, t := range ts {
+		if genericTerms()[t] || len(t) <= 2 && strings.Trim(t, "0123456789") == "" {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// genericTerms are genericWords and chatWords as Terms analyses them, so
+// that their inflections ("getting", "days") are dropped too.
+var genericTerms = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, set := range []map[string]bool{genericWords, chatWords} {
+		for w := range set {
+			for _, t := range Terms(w) {
+				m[t] = true
+			}
+		}
+	}
+	return m
+})

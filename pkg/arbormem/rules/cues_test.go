@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -197,6 +198,59 @@ func TestExtractEntities(t *testing.T) {
 	for _, g := range got {
 		if g == "We" {
 			t.Errorf("sentence starter taken for a name: %q", got)
+		}
+	}
+}
+
+// TestShiftMarkers: explicit and soft changes of subject, and what is
+// neither (continuation cues, returns, a marker inside a sentence).
+func TestShiftMarkers(t *testing.T) {
+	for _, tc := range []struct {
+		text        string
+		shift, soft bool
+	}{
+		{"completely different subject, but I've been baking sourdough", true, false},
+		{"diff topic. my japanese is stuck", true, false},
+		{"On a completely unrelated matter, my roses have aphids.", true, false},
+		{"Switching gears: we're doing Iceland in September", true, false},
+		{"Also, totally random, I cracked a molar", true, false},
+		{"Random thing while I have you: my knee aches", true, false},
+		{"On another note, I still haven't done my taxes", true, false},
+		{"Separately, our choir concert is in December", true, false},
+		{"oh, and my car broke down", false, true},
+		{"Oh great, and now my bank texted me", false, true},
+		{"ugh hold on, my dog threw up", false, true},
+		{"I also need advice about my mother.", false, true},
+		{"by the way when is my appointment?", false, true},
+		{"Also, the coordinator is our main contact.", false, false},
+		{"Another question: what about the venue?", false, false},
+		{"One more thing on this. It starts at 5 pm.", false, false},
+		{"So what's the deadline now?", false, false},
+		{"and the date?", false, false},
+		{"The subject of the email was different, but the topic was the same.", false, false},
+		{"Back to the car hunt.", false, false},
+	} {
+		if got := ShiftMarker(tc.text); got != tc.shift {
+			t.Errorf("ShiftMarker(%q) = %v, want %v", tc.text, got, tc.shift)
+		}
+		if got := SoftShift(tc.text); got != tc.soft {
+			t.Errorf("SoftShift(%q) = %v, want %v", tc.text, got, tc.soft)
+		}
+	}
+}
+
+// TestContentTerms: generic and chat words, their inflections and small
+// numbers say nothing about a thread; names, nouns and longer values do.
+func TestContentTerms(t *testing.T) {
+	got := ContentTerms("So what's the deadline for getting off MySQL now? maybe 16:40 or 1050 a day")
+	for _, w := range []string{"get", "now", "dai", "16", "40", "mayb"} {
+		if slices.Contains(got, w) {
+			t.Errorf("ContentTerms keeps %q: %q", w, got)
+		}
+	}
+	for _, w := range []string{"deadlin", "mysql", "1050"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("ContentTerms drops %q: %q", w, got)
 		}
 	}
 }

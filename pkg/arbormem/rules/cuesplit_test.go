@@ -16,6 +16,7 @@ import (
 // folding, a branch without literals).
 var branchSplit = map[string]*regexp.Regexp{
 	"reNewTopic": reNewTopic, "reNewTopicTail": reNewTopicTail, "reConversationRef": reConversationRef,
+	"reShiftMarker": reShiftMarker, "reSoftShift": reSoftShift,
 	"alternation": regexp.MustCompile(`(?i)back to|return(?:ing)? to|\bre:|x*y`),
 	"concat":      regexp.MustCompile(`(?i)(?:^|[.!?]\s+)(?:so\s+)?(new (?:plan|topic)\b|[a-z ]{0,5}\btime\b|ſtop)\s*$`),
 	"none":        regexp.MustCompile(`(?i)\bwhen we talked\b`),
@@ -74,7 +75,7 @@ func TestBranchMatcher(t *testing.T) {
 
 // FuzzBranchMatcher: the same agreement on arbitrary text.
 func FuzzBranchMatcher(f *testing.F) {
-	for _, s := range []string{"Separately, I'm planning a move.", "you mentioned it last week", "\u212Aeep track of decisions", "ok. new topic"} {
+	for _, s := range []string{"Separately, I'm planning a move.", "Completely different subject, but", "oh, and my car", "diff topic. my japanese", "you mentioned it last week", "\u212Aeep track of decisions", "ok. new topic"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
