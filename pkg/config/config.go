@@ -405,6 +405,19 @@ func isPrefix(p string) bool {
 // Keys lists every leaf key of Config ("models.chat.endpoints", "answer.seed", ...).
 func Keys() []string { return slices.Clone(keys()) }
 
+// fieldKey is the config key of struct field f under prefix, from its
+// mapstructure tag; false for a field that is no key.
+func fieldKey(f reflect.StructField, prefix string) (string, bool) {
+	tag := strings.Split(f.Tag.Get("mapstructure"), ",")[0]
+	if tag == "" || tag == "-" {
+		return "", false
+	}
+	if prefix == "" {
+		return tag, true
+	}
+	return prefix + "." + tag, true
+}
+
 // keys walks Config's fields once; the result never changes.
 var keys = sync.OnceValue(func() []string {
 	var out []string
@@ -412,13 +425,9 @@ var keys = sync.OnceValue(func() []string {
 	walk = func(prefix string, t reflect.Type) {
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
-			tag := strings.Split(f.Tag.Get("mapstructure"), ",")[0]
-			if tag == "" || tag == "-" {
+			key, ok := fieldKey(f, prefix)
+			if !ok {
 				continue
-			}
-			key := tag
-			if prefix != "" {
-				key = prefix + "." + tag
 			}
 			ft := f.Type
 			if ft.Kind() == reflect.Struct && ft != reflect.TypeOf(time.Time{}) {
@@ -860,13 +869,9 @@ func checkDurations(v reflect.Value, prefix string) error {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		tag := strings.Split(f.Tag.Get("mapstructure"), ",")[0]
-		if tag == "" || tag == "-" {
+		key, ok := fieldKey(f, prefix)
+		if !ok {
 			continue
-		}
-		key := tag
-		if prefix != "" {
-			key = prefix + "." + tag
 		}
 		fv := v.Field(i)
 		switch {
