@@ -110,25 +110,8 @@ func TestDeadEndpointFailsFast(t *testing.T) {
 		t.Fatal("no episode records")
 	}
 
-	for _, g := range gates {
-		g.down.Store(false)
-	}
-	plan.RetryErrors = true
 	plan.Log = io.Discard
-	res2, err := Run(deadline(t), plan)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]int{}
-	for _, s := range res2.Samples {
-		seen[s.Key()]++
-		if s.Error != "" {
-			t.Errorf("%s: still an error after --retry-errors: %s", s.Key(), s.Error)
-		}
-	}
-	if len(seen) != len(res.Samples) {
-		t.Errorf("%d questions after the retry, %d before", len(seen), len(res.Samples))
-	}
+	retryAfterRecovery(t, plan, gates, len(res.Samples))
 }
 
 // BenchmarkDeadEndpoint measures how long a run takes to record its
