@@ -24,6 +24,14 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) int {
 	if r.URL.Path != "/" {
 		return fail(w, http.StatusNotFound, "no such page: %s", r.URL.Path)
 	}
+	// Without tokens the server is the loopback's alone, the page too; with
+	// them the page (which holds no data) is public and its calls carry a
+	// token.
+	if len(s.auth.grants) == 0 {
+		if ac := s.auth.check(r); ac.status != 0 {
+			return fail(w, ac.status, "no tokens are configured (serve.tokens): only loopback clients are served")
+		}
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
 	w.WriteHeader(http.StatusOK)

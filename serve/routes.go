@@ -38,7 +38,16 @@ func (s *Server) routes() {
 	handle("GET /healthz", "healthz", func(w http.ResponseWriter, _ *http.Request) int {
 		return writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "heuristic": s.Heuristic()})
 	})
-	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+	metrics := promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		// Metrics name scopes' counts, not their content, but they are the
+		// server's, so they need what any API call needs.
+		if ac := s.auth.check(r); ac.status != 0 {
+			fail(w, ac.status, "not authorized")
+			return
+		}
+		metrics.ServeHTTP(w, r)
+	})
 	handle("POST /v1/chat/completions", "chat", s.chat)
 	handle("GET /v1/memory", "scopes", s.listScopes)
 	handle("GET /v1/memory/{scope}/recall", "recall", s.withScope(s.recall))

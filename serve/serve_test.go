@@ -335,16 +335,18 @@ func TestAccess(t *testing.T) {
 }
 
 // TestNoTokensLoopbackOnly: without tokens a client from another address is
-// refused.
+// refused, by the API, the metrics and the page alike.
 func TestNoTokensLoopbackOnly(t *testing.T) {
 	s, _ := newServer(t, testConfig(t, ""), t.TempDir())
-	for addr, want := range map[string]int{"10.1.2.3:5000": http.StatusForbidden, "127.0.0.1:5000": http.StatusOK, "[::1]:5000": http.StatusOK} {
-		req := httptest.NewRequest("GET", "/v1/memory", nil)
-		req.RemoteAddr = addr
-		w := httptest.NewRecorder()
-		s.Handler().ServeHTTP(w, req)
-		if w.Code != want {
-			t.Errorf("from %s: %d, want %d", addr, w.Code, want)
+	for _, path := range []string{"/v1/memory", "/metrics", "/"} {
+		for addr, want := range map[string]int{"10.1.2.3:5000": http.StatusForbidden, "127.0.0.1:5000": http.StatusOK, "[::1]:5000": http.StatusOK} {
+			req := httptest.NewRequest("GET", path, nil)
+			req.RemoteAddr = addr
+			w := httptest.NewRecorder()
+			s.Handler().ServeHTTP(w, req)
+			if w.Code != want {
+				t.Errorf("%s from %s: %d, want %d", path, addr, w.Code, want)
+			}
 		}
 	}
 }
