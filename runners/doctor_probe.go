@@ -21,6 +21,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/jsonx"
 	"github.com/arbor-eval/arbor/pkg/llm"
 	"github.com/arbor-eval/arbor/pkg/prompt"
+	"github.com/arbor-eval/arbor/pkg/text"
 	"github.com/arbor-eval/arbor/pkg/tokens"
 )
 
@@ -274,7 +275,7 @@ func (p *prober) chat(ctx context.Context, r *DoctorReport) {
 	case err != nil:
 		r.add("chat", "deterministic", VerdictFail, oneLine(err.Error()), "models.chat.endpoints[0]")
 	case b.Content != a.Content:
-		r.add("chat", "deterministic", VerdictWarn, fmt.Sprintf("two replies at temperature 0 differ (%q, %q): the response cache and re-runs will not reproduce", clip(a.Content, 40), clip(b.Content, 40)),
+		r.add("chat", "deterministic", VerdictWarn, fmt.Sprintf("two replies at temperature 0 differ (%q, %q): the response cache and re-runs will not reproduce", text.ClipRunes(text.OneLine(a.Content), 40), text.ClipRunes(text.OneLine(b.Content), 40)),
 			"answer.temperature: 0 and answer.seed (sent with every call); a server with batch-invariant kernels, or accept the variance")
 	default:
 		r.add("chat", "deterministic", VerdictOK, "the same reply twice at temperature 0", "")
@@ -297,19 +298,11 @@ func (p *prober) chat(ctx context.Context, r *DoctorReport) {
 	case json.Unmarshal([]byte(afterThink), &obj) == nil:
 		r.add("chat", "json mode", VerdictOK, "a strict JSON object after the thinking block (see thinking)", "")
 	case xerr == nil && json.Valid([]byte(raw)):
-		r.add("chat", "json mode", VerdictWarn, fmt.Sprintf("JSON only after repair (%q): memory replies will be repaired, not parsed", clip(content, 60)),
+		r.add("chat", "json mode", VerdictWarn, fmt.Sprintf("JSON only after repair (%q): memory replies will be repaired, not parsed", text.ClipRunes(text.OneLine(content), 60)),
 			"answer.enable_thinking: false if a thinking block surrounds it; otherwise watch the slice's parse rates below")
 	default:
-		r.add("chat", "json mode", VerdictFail, fmt.Sprintf("no JSON in %q", clip(content, 60)), "models.chat.endpoints[].model: an instruction-following model (the paper's Qwen3-30B-A3B-Instruct-2507)")
+		r.add("chat", "json mode", VerdictFail, fmt.Sprintf("no JSON in %q", text.ClipRunes(text.OneLine(content), 60)), "models.chat.endpoints[].model: an instruction-following model (the paper's Qwen3-30B-A3B-Instruct-2507)")
 	}
-}
-
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }
 
 // The embedding sanity triple: a question, its paraphrase and an unrelated

@@ -16,6 +16,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/forestview"
 	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // ScopeHeader names a request's memory scope; without it the OpenAI
@@ -90,7 +91,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, scope string)
 	case ac.status != 0:
 		return fail(w, ac.status, "no tokens are configured (serve.tokens): only loopback clients are served")
 	case !validScope(scope):
-		return fail(w, http.StatusBadRequest, "scope %q: want 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", clip(scope, 80))
+		return fail(w, http.StatusBadRequest, "scope %q: want 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", text.ClipRunes(scope, 80))
 	case !ac.allows(scope):
 		return fail(w, http.StatusForbidden, "this token may not use scope %q", scope)
 	}
@@ -142,13 +143,6 @@ func (s *Server) enter(ctx context.Context, name string) (sc *scope, leave func(
 		sc.mu.Unlock()
 		s.scopes.release(sc)
 	}, nil
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 // recall is GET /v1/memory/{scope}/recall?q=&budget=: the evidence bundle a

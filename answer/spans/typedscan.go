@@ -3,6 +3,8 @@ package spans
 import (
 	"regexp"
 	"strings"
+
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // The typed-value patterns as byte scans. numberRe and dateRe are long
@@ -26,20 +28,12 @@ import (
 // regexps.
 
 // numberWords are numberRe's (?i) keywords.
-var numberWords = wordSet("one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand million dozen half")
+var numberWords = text.WordSet("one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand million dozen half")
 
 // dateWords are dateRe's (?i) keywords, every spelling its optional
 // suffixes allow ("june?" is jun and june).
-var dateWords = wordSet("jan january feb february mar march apr april jun june jul july aug august sep sept september oct october nov november dec december " +
+var dateWords = text.WordSet("jan january feb february mar march apr april jun june jul july aug august sep sept september oct october nov november dec december " +
 	"monday tuesday wednesday thursday friday saturday sunday yesterday today tomorrow tonight weekend morning evening afternoon noon midnight")
-
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
 
 // foldsOutsideASCII reports whether s holds ſ or the Kelvin sign.
 func foldsOutsideASCII(s string) bool {
