@@ -129,8 +129,7 @@ func (p *prober) call(ctx context.Context, ep config.Endpoint, method, path stri
 		}
 		body = bytes.NewReader(b)
 	}
-	root := strings.TrimSuffix(strings.TrimRight(ep.URL, "/"), "/v1")
-	req, err := http.NewRequestWithContext(ctx, method, root+path, body)
+	req, err := http.NewRequestWithContext(ctx, method, llm.EndpointURL(ep.URL, path), body)
 	if err != nil {
 		return nil, fmt.Errorf("%s%s: bad url", llm.DisplayURL(ep.URL), path)
 	}

@@ -369,9 +369,9 @@ func localizationText(in dialog.Interaction) string {
 }
 
 // embedClip clips a text sent to the embedder to embed_max_chars. A text
-// of no more bytes than that has no more runes, so clipRunes would only
+// of no more bytes than that has no more runes, so text.ClipRunes would only
 // trim it: that is done without counting the runes of every fact's
-// source interaction (TestEmbedClip compares with clipRunes).
+// source interaction (TestEmbedClip compares with text.ClipRunes).
 func (s *System) embedClip(txt string) string {
 	n := s.cfg.EmbedMaxChars
 	switch {

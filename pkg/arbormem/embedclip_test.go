@@ -8,7 +8,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/text"
 )
 
-// checkEmbedClip compares embedClip's shortcut with clipRunes (or no clip
+// checkEmbedClip compares embedClip's shortcut with text.ClipRunes (or no clip
 // at all when embed_max_chars is 0).
 func checkEmbedClip(t *testing.T, txt string, n int) {
 	t.Helper()

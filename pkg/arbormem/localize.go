@@ -215,7 +215,7 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 		return nil, fmt.Errorf("localization rerank: %d scores for %d candidates", len(ce), len(docs))
 	}
 	// The input's terms are analysed only here and for a temporal cue
-	// without a topic (termsOf remembers them): most offline inputs take
+	// without a topic (rules.Terms remembers them): most offline inputs take
 	// neither path. Only s_key reads them.
 	var informative []uint32
 	if keyword {

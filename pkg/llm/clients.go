@@ -120,9 +120,9 @@ type RerankClient struct {
 func NewRerankClient(ep config.Endpoint, api string, hc *http.Client) *RerankClient {
 	c := &RerankClient{hc: hc, model: ep.Model, tei: api == "tei", key: ep.APIKey.Reveal()}
 	if c.tei {
-		c.url = endpointURL(ep.URL, "/rerank")
+		c.url = EndpointURL(ep.URL, "/rerank")
 	} else {
-		c.url = endpointURL(ep.URL, "/v1/rerank")
+		c.url = EndpointURL(ep.URL, "/v1/rerank")
 	}
 	return c
 }
@@ -233,7 +233,7 @@ type TokenizeClient struct {
 
 // NewTokenizeClient returns a client for ep.
 func NewTokenizeClient(ep config.Endpoint, hc *http.Client) *TokenizeClient {
-	return &TokenizeClient{hc: hc, url: endpointURL(ep.URL, "/tokenize"), model: ep.Model, key: ep.APIKey.Reveal()}
+	return &TokenizeClient{hc: hc, url: EndpointURL(ep.URL, "/tokenize"), model: ep.Model, key: ep.APIKey.Reveal()}
 }
 
 // Tokenize counts text's tokens without special tokens: arbor counts pieces

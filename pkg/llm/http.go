@@ -50,10 +50,10 @@ func endpointQuery(raw string) string {
 	return q
 }
 
-// endpointURL is the URL of path (starting with "/") on the server of the
+// EndpointURL is the URL of path (starting with "/") on the server of the
 // endpoint URL raw, keeping raw's query: "http://h:1/v1?token=X" and
 // "/v1/models" give "http://h:1/v1/models?token=X".
-func endpointURL(raw, path string) string {
+func EndpointURL(raw, path string) string {
 	u := serverRoot(raw) + path
 	if q := endpointQuery(raw); q != "" {
 		u += "?" + q

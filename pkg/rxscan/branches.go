@@ -17,8 +17,8 @@ import (
 // holds. Only whether a text matches is answered (which match, and its
 // groups, could differ); FuzzBranchMatcher compares with the regexp.
 
-// branchMatcher answers re.MatchString through re's branches, each
-// prefiltered on its own literals (matchString).
+// BranchMatcher answers re.MatchString through re's branches, each
+// prefiltered on its own literals (MatchString).
 type BranchMatcher struct {
 	re       *regexp.Regexp
 	branches []*regexp.Regexp

@@ -11,15 +11,15 @@ func IsWordByte(b byte) bool {
 	return IsDigitByte(b) || 'a' <= b|0x20 && b|0x20 <= 'z' || b == '_'
 }
 
-// wordStart reports whether \b holds before the word character at i.
+// WordStart reports whether \b holds before the word character at i.
 func WordStart(text string, i int) bool { return i == 0 || !IsWordByte(text[i-1]) }
 
-// boundaryAt reports whether RE2's \b holds at i.
+// BoundaryAt reports whether RE2's \b holds at i.
 func BoundaryAt(text string, i int) bool {
 	return (i > 0 && IsWordByte(text[i-1])) != (i < len(text) && IsWordByte(text[i]))
 }
 
-// byteSet is a set of bytes: the bytes a match can start with, tested in
+// ByteSet is a set of bytes: the bytes a match can start with, tested in
 // the candidate finders' inner loops by one load.
 type ByteSet [256]bool
 
@@ -31,7 +31,7 @@ func BytesOf(s string) *ByteSet {
 	return &b
 }
 
-// indexIn returns the first i >= from with text[i] in set, or -1.
+// IndexIn returns the first i >= from with text[i] in set, or -1.
 func IndexIn(text string, from int, set *ByteSet) int {
 	for i := from; i < len(text); i++ {
 		if set[text[i]] {
@@ -41,9 +41,7 @@ func IndexIn(text string, from int, set *ByteSet) int {
 	return -1
 }
 
-const digitBytes = "0123456789"
-
-// indexDigit returns the first i >= from where text[i] is an ASCII digit,
+// IndexDigit returns the first i >= from where text[i] is an ASCII digit,
 // or -1 (indexIn with the set of digits; indexDigitRef in the tests),
 // eight bytes at a time: digits are rare in prose, and the entity scans
 // look for them over whole interactions. A word x of eight bytes may hold

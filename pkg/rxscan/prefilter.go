@@ -272,12 +272,12 @@ func finderOf(re *regexp.Regexp) finder {
 	return re
 }
 
-// matchString is re.MatchString(s), prefiltered.
+// MatchString is re.MatchString(s), prefiltered.
 func MatchString(re *regexp.Regexp, s string) bool {
 	return filterOf(re).may(s) && finderOf(re).MatchString(s)
 }
 
-// findStringSubmatch is re.FindStringSubmatch(s), prefiltered.
+// FindStringSubmatch is re.FindStringSubmatch(s), prefiltered.
 func FindStringSubmatch(re *regexp.Regexp, s string) []string {
 	if !filterOf(re).may(s) {
 		return nil
@@ -285,7 +285,7 @@ func FindStringSubmatch(re *regexp.Regexp, s string) []string {
 	return finderOf(re).FindStringSubmatch(s)
 }
 
-// findStringSubmatchIndex is re.FindStringSubmatchIndex(s), prefiltered.
+// FindStringSubmatchIndex is re.FindStringSubmatchIndex(s), prefiltered.
 func FindStringSubmatchIndex(re *regexp.Regexp, s string) []int {
 	if !filterOf(re).may(s) {
 		return nil
@@ -293,7 +293,7 @@ func FindStringSubmatchIndex(re *regexp.Regexp, s string) []int {
 	return finderOf(re).FindStringSubmatchIndex(s)
 }
 
-// findAllStringSubmatch is re.FindAllStringSubmatch(s, n), prefiltered.
+// FindAllStringSubmatch is re.FindAllStringSubmatch(s, n), prefiltered.
 func FindAllStringSubmatch(re *regexp.Regexp, s string, n int) [][]string {
 	if !filterOf(re).may(s) {
 		return nil
@@ -301,7 +301,7 @@ func FindAllStringSubmatch(re *regexp.Regexp, s string, n int) [][]string {
 	return finderOf(re).FindAllStringSubmatch(s, n)
 }
 
-// findAllStringSubmatchIndex is re.FindAllStringSubmatchIndex(s, n),
+// FindAllStringSubmatchIndex is re.FindAllStringSubmatchIndex(s, n),
 // prefiltered.
 func FindAllStringSubmatchIndex(re *regexp.Regexp, s string, n int) [][]int {
 	if !filterOf(re).may(s) {
@@ -310,7 +310,7 @@ func FindAllStringSubmatchIndex(re *regexp.Regexp, s string, n int) [][]int {
 	return finderOf(re).FindAllStringSubmatchIndex(s, n)
 }
 
-// findStringIndex is re.FindStringIndex(s), prefiltered.
+// FindStringIndex is re.FindStringIndex(s), prefiltered.
 func FindStringIndex(re *regexp.Regexp, s string) []int {
 	if !filterOf(re).may(s) {
 		return nil

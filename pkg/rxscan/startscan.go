@@ -67,7 +67,7 @@ type Cursor struct {
 	D, A, B int
 }
 
-// newCursorScan is newStartScan with a finder that keeps a cursor.
+// NewCursorScan is NewStartScan with a finder that keeps a cursor.
 func NewCursorScan(re *regexp.Regexp, next func(text string, from int, cur *Cursor) int) *StartScan {
 	s := NewStartScan(re, nil)
 	s.nextCur = next
@@ -82,7 +82,7 @@ func (s *StartScan) nextAt(text string, from int, cur *Cursor) int {
 	return s.next(text, from)
 }
 
-// newStartScan wraps re, which must not match the empty string (every
+// NewStartScan wraps re, which must not match the empty string (every
 // candidate then advances the search and FindAll's empty-match rule never
 // applies).
 func NewStartScan(re *regexp.Regexp, next func(text string, from int) int) *StartScan {
@@ -548,7 +548,7 @@ func Derived(re *regexp.Regexp) *StartScan {
 	return sc
 }
 
-var derivedScans sync.Map // *regexp.Regexp → *startScan (nil: none)
+var derivedScans sync.Map // *regexp.Regexp → *StartScan (nil: none)
 
 // handChecks are necessary conditions for a match to start at a derived
 // scan's candidate, written by hand for regexps with no head set

@@ -45,12 +45,12 @@ func TestStarts(t *testing.T) {
 	}
 }
 
-// indexDigitRef is indexDigit one byte at a time.
+// indexDigitRef is IndexDigit one byte at a time.
 func indexDigitRef(text string, from int) int {
 	return IndexIn(text, from, BytesOf("0123456789"))
 }
 
-// checkIndexDigit fails t unless indexDigit is indexDigitRef from every
+// checkIndexDigit fails t unless IndexDigit is indexDigitRef from every
 // position of text.
 func checkIndexDigit(t *testing.T, text string) {
 	t.Helper()
@@ -68,7 +68,7 @@ var indexDigitCases = []string{
 
 // TestIndexDigit: on the edge cases (every byte value around the digits,
 // words of eight bytes with and without one, at every offset) and the
-// corpus texts, indexDigit finds the reference's digits.
+// corpus texts, IndexDigit finds the reference's digits.
 func TestIndexDigit(t *testing.T) {
 	for _, text := range indexDigitCases {
 		checkIndexDigit(t, text)

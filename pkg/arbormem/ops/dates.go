@@ -11,7 +11,7 @@ import (
 // shared minute-precision layout models are shown, and a bare date.
 var normalizedLayouts = []string{dialog.TimeLayout, "2006-01-02"}
 
-// normalizeDate keeps a model's normalized_date only when it is the schema's
+// NormalizeDate keeps a model's normalized_date only when it is the schema's
 // "YYYY-MM-DD" or "YYYY-MM-DD HH:MM" and a real date; otherwise "".
 func NormalizeDate(s string) string {
 	s = strings.TrimSpace(strings.Replace(s, "T", " ", 1))
@@ -28,7 +28,7 @@ func NormalizeDate(s string) string {
 	return ""
 }
 
-// parseNormalized parses a normalized_date.
+// ParseNormalized parses a normalized_date.
 func ParseNormalized(s string) (time.Time, bool) {
 	for _, layout := range normalizedLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
@@ -38,7 +38,7 @@ func ParseNormalized(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// eventDate is the date an event happened: its normalized date when given,
+// EventDate is the date an event happened: its normalized date when given,
 // else the time of the interaction it was extracted from.
 func EventDate(e *Event) time.Time {
 	if t, ok := ParseNormalized(e.NormalizedDate); ok {

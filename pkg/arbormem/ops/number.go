@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// parseNumber reads a decimal amount from a model's field: "2", "1,200",
+// ParseNumber reads a decimal amount from a model's field: "2", "1,200",
 // "$12.50", "0.333", "1/3".
 func ParseNumber(s string) (float64, bool) {
 	s = strings.TrimSpace(strings.NewReplacer("$", "", "€", "", "£", "", ",", "", "%", "").Replace(s))

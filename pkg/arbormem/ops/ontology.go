@@ -97,8 +97,8 @@ func OntologyShortText() string {
 	return strings.Join(parts, ", ")
 }
 
-// validTag reports whether tag is an ontology code; model replies sometimes
-// give "2" for "2.0" or "Travel" for "2.5", which normalizeTag repairs first.
+// ValidTag reports whether tag is an ontology code; model replies sometimes
+// give "2" for "2.0" or "Travel" for "2.5", which NormalizeTag repairs first.
 func ValidTag(tag string) bool {
 	for _, a := range Ontology {
 		if a.Tag == tag {
@@ -108,7 +108,7 @@ func ValidTag(tag string) bool {
 	return false
 }
 
-// normalizeTag maps a model's tag to an ontology code: "2.4", "2.40",
+// NormalizeTag maps a model's tag to an ontology code: "2.4", "2.40",
 // "1" → "1.0", a category name → its code; "" when nothing matches.
 func NormalizeTag(tag string) string {
 	t := strings.TrimSpace(tag)

@@ -98,7 +98,7 @@ func (e *BadReplyError) Error() string {
 // Unwrap returns the parse error.
 func (e *BadReplyError) Unwrap() error { return e.Err }
 
-// isBadReply reports whether err is a BadReplyError.
+// IsBadReply reports whether err is a BadReplyError.
 func IsBadReply(err error) bool {
 	var b *BadReplyError
 	return errors.As(err, &b)
@@ -273,7 +273,7 @@ func SanitizeStates(ss []State) []State {
 	return out
 }
 
-// snakeKey normalises a slot key to lower_snake_case.
+// SnakeKey normalises a slot key to lower_snake_case.
 func SnakeKey(k string) string {
 	var b strings.Builder
 	us := false

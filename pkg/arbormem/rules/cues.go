@@ -26,10 +26,10 @@ var reContinuation = regexp.MustCompile(`(?i)^\s*(?:(?:ok(?:ay)?|great|thanks|th
 	`one more (?:thing|question)\b|another (?:thing|question|detail)\b|quick (?:one|follow[- ]up|question)\b|follow(?:ing)?[- ]up\b|continuing\b|to continue\b|in that case\b|on that note\b|building on (?:that|this)\b|` +
 	`related to (?:that|this)\b|speaking of (?:that|which)\b|while we're (?:at it|on (?:it|this|that))\b|(?:can|could|would|should) (?:you|i|we) also\b|same (?:question|thing) for\b|then\s+(?:what|how|should|can)\b)`)
 
-// continuationCue reports whether text opens with an explicit continuation cue.
+// ContinuationCue reports whether text opens with an explicit continuation cue.
 func ContinuationCue(text string) bool { return rxscan.MatchString(reContinuation, text) }
 
-// temporalCue is a resolved explicit temporal-return cue: a time window
+// TemporalCue is a resolved explicit temporal-return cue: a time window
 // relative to the input's time, and the topic phrase it names, if any
 // ("last week when we discussed the garden" → last week, "the garden").
 type TemporalCue struct {
@@ -52,7 +52,7 @@ var numberWords = map[string]int{"a": 1, "one": 1, "two": 2, "three": 3, "four":
 // night").
 var reConversationRef = regexp.MustCompile(`(?i)\b(?:(?:we|you and i)\s+(?:discussed|talked about|were talking about|chatted about|went over|covered|spoke about)|you\s+(?:said|say|told|tell|mentioned|mention|suggested|suggest|recommended|recommend|gave|give|listed|list|proposed|propose|came up with)|i\s+(?:mentioned|told you|asked you|said to you|shared)|(?:our|that|the) (?:conversation|chat|discussion)\b)`)
 
-// detectTemporal finds an explicit temporal-return cue (a time phrase that
+// DetectTemporal finds an explicit temporal-return cue (a time phrase that
 // refers back to the conversation) and resolves its window against now; ok
 // is false without a cue or without a time.
 func DetectTemporal(text string, now time.Time) (TemporalCue, bool) {
@@ -126,7 +126,7 @@ func weekdayIndex(s string) int {
 	return 0
 }
 
-// anchor is an explicit topic anchor in an input: a named instance ("Sam's
+// Anchor is an explicit topic anchor in an input: a named instance ("Sam's
 // trip"), a quoted topic ('book club picks'), or the object of a return
 // phrase ("back to the kitchen remodel").
 type Anchor struct {
@@ -193,7 +193,7 @@ var notReturnVerbs = text.WordSet("came comes got gets went goes sent send sends
 // branching dialogue is an earlier one. Its capture is the topic.
 var reFrontedTopic = regexp.MustCompile(`(?i)^\s*(?:(?:okay|ok|so|right|anyway|hmm|alright|now|well|oh|and)[,.!]?\s+)*(?:(?:about|as\s+for|as\s+to)\s+(?:the\s+|my\s+|our\s+|that\s+|this\s+)?([\p{L}0-9'’ -]{3,60}?)(?:\s+again)?\s*[—–:]|on\s+(?:the\s+|my\s+|our\s+|that\s+|this\s+)?([\p{L}0-9'’ -]{3,60}?)\s+again\b)`)
 
-// resumeCue reports, for the offline routing, a return cue or a topic
+// ResumeCue reports, for the offline routing, a return cue or a topic
 // fronted at the start of the input, and the topic phrase it names. Only
 // the explicit return cue makes a topic anchor (on every path).
 func ResumeCue(text string) (string, bool) {
@@ -201,7 +201,7 @@ func ResumeCue(text string) (string, bool) {
 	return resumeWith(text, obj, ok)
 }
 
-// resumeWith is resumeCue(text) given returnCue(text).
+// resumeWith is ResumeCue(text) given returnCue(text).
 func resumeWith(text, ret string, isRet bool) (string, bool) {
 	if isRet {
 		return ret, true
@@ -259,7 +259,7 @@ var reNewTopic = regexp.MustCompile(`(?i)(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|alrigh
 // you help me plan it?", "I'll keep Luca's details with you.").
 var reNewTopicTail = regexp.MustCompile(`(?i)\b(?:(?:can|could) you help me (?:plan|organi[sz]e|keep|build|run|think|do this|approach|stay)|(?:i'd like|i want|i need) a (?:sane |clear |proper |good |solid |realistic )?plan\b|help me (?:plan|organi[sz]e|keep it together|approach)|i'll (?:keep|track|note) [\p{L}'’ ]{0,40}(?:with you|here)|let's keep [\p{L}'’ ]{0,40}(?:here|organi[sz]ed|on track|straight)|where do i (?:even )?begin|starting from (?:zero|scratch)|keep track of decisions|let's start a plan)\b`)
 
-// newTopicCue reports whether text opens a new agenda (see reNewTopic).
+// NewTopicCue reports whether text opens a new agenda (see reNewTopic).
 func NewTopicCue(text string) bool {
 	return newTopicBranches().MatchString(text) || newTopicTailBranches().MatchString(text)
 }
@@ -410,7 +410,7 @@ var cardinalWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "f
 // suggested") rather than a time ("the first time").
 var reListNoun = regexp.MustCompile(`(?i)\b(?:item|one|option|pick|choice|suggestion|recommendation|recommended|suggested|listed|list|step|book|novel|movie|film|song|restaurant|place|idea|title|name|dish|recipe|move|tip|point|entry|spot|hotel|activity|destination|exercise|podcast|show|track)s?\b`)
 
-// classifyQuery derives a question's query type.
+// ClassifyQuery derives a question's query type.
 func ClassifyQuery(text string) QueryType {
 	var q QueryType
 	q.Preference = rePreference.MatchString(text)

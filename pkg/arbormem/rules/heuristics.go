@@ -187,8 +187,8 @@ func (o Ops) NodeMetadata(_ context.Context, in dialog.Interaction) (ops.NodeMet
 	all := strings.TrimSpace(in.Text())
 	// The whole interaction's entities are asked for only here: computed
 	// directly, not through the memo, whose key would copy the text and
-	// whose slot would evict a sentence's (extractEntities(t, max) is
-	// entitiesOf(t, max); see extractEntities).
+	// whose slot would evict a sentence's (Entities(t, max) is
+	// entitiesOf(t, max); see Entities).
 	return ops.SanitizeMeta(ops.NodeMeta{Summary: strings.Join(parts, " "), Entities: entitiesOf(stripMarkdown(all), 12)}, o.Limits), nil
 }
 
@@ -414,7 +414,7 @@ func (o Ops) PathSummary(_ context.Context, prev string, cur ops.NodeMeta, in di
 	return o.Limits.ClipPathSummary("Topic: " + t + " | Progress: " + text.ClipWords(cur.Summary, 30)), nil
 }
 
-// isNameLike keeps names and titles in the path's entity list, not numbers
+// IsNameLike keeps names and titles in the path's entity list, not numbers
 // or dates ("June 14").
 func IsNameLike(e string) bool {
 	r := []rune(e)
@@ -450,13 +450,13 @@ func parsePathTopic(p string) (string, []string) {
 	return t, ents
 }
 
-// topicKeyOf extracts the core subject of a path summary ("Topic: X | …").
+// TopicKeyOf extracts the core subject of a path summary ("Topic: X | …").
 func TopicKeyOf(pathSummary string) string {
 	t, _ := parsePathTopic(pathSummary)
 	return text.ClipRunes(t, 100)
 }
 
-// deriveTopic names a new branch from its first interaction: an explicit
+// DeriveTopic names a new branch from its first interaction: an explicit
 // anchor of the user's input, else its first names, else its first content
 // words.
 func DeriveTopic(in dialog.Interaction, meta ops.NodeMeta) string {

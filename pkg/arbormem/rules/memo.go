@@ -16,7 +16,7 @@ var (
 	termsMemo  = textmemo.New(256, termsOfText)
 )
 
-// extractEntities is entitiesOf(text, max), remembered: with no limit the
+// Entities is entitiesOf(text, max), remembered: with no limit the
 // first max entities are those a limit of max keeps (each is kept or
 // skipped by the entities before it), so one unlimited run serves every
 // max.
@@ -41,16 +41,16 @@ func cuesOf(text string) inputCues {
 	return inputCues{anchors: anchorsWith(text, obj, ok), ret: obj, isRet: ok}
 }
 
-// detectAnchors is anchorsOf(text), remembered (anchors are not changed
+// DetectAnchors is anchorsOf(text), remembered (anchors are not changed
 // after they are made; the slice is a copy).
 func DetectAnchors(text string) []Anchor { return slices.Clone(anchorMemo.Get(text).anchors) }
 
-// detectResume is resumeCue(text), with the return cue remembered beside
+// DetectResume is ResumeCue(text), with the return cue remembered beside
 // the anchors: localization reads both of the same input.
 func DetectResume(text string) (string, bool) {
 	c := anchorMemo.Get(text)
 	return resumeWith(text, c.ret, c.isRet)
 }
 
-// termsOf is termsOfText(text), remembered.
+// Terms is termsOfText(text), remembered.
 func Terms(text string) []string { return slices.Clone(termsMemo.Get(text)) }

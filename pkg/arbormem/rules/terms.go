@@ -44,7 +44,7 @@ func termsOfText(text string) []string {
 // a map (most of its texts are a sentence, a summary or a topic line).
 const smallTermList = 48
 
-// termSet is a set of analyzed terms.
+// TermSet is a set of analyzed terms.
 type TermSet map[string]struct{}
 
 func NewTermSet(terms ...[]string) TermSet {
@@ -63,7 +63,7 @@ func NewTermSet(terms ...[]string) TermSet {
 
 func (s TermSet) Has(t string) bool { _, ok := s[t]; return ok }
 
-// sorted returns the set's terms in order (for deterministic output).
+// Sorted returns the set's terms in order (for deterministic output).
 func (s TermSet) Sorted() []string {
 	out := make([]string, 0, len(s))
 	for t := range s {

@@ -82,7 +82,7 @@ func nextSentenceEnd(text string, from int) [4]int {
 	return [4]int{-1, -1, -1, -1}
 }
 
-// sentences splits text into sentences and list lines.
+// Sentences splits text into sentences and list lines.
 func Sentences(text string) []string {
 	var out []string
 	last := 0
@@ -486,7 +486,7 @@ func hasDigit(s string) bool {
 	return false
 }
 
-// normEntity is an entity's matching key.
+// NormEntity is an entity's matching key.
 func NormEntity(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
 
 // firstPersonToUser rewrites first-person references so that a fact is

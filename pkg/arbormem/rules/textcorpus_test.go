@@ -18,7 +18,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
-// Reference versions of the text analysis that extractEntities and the
+// Reference versions of the text analysis that Entities and the
 // sentence splitter used before they were optimised: every pattern over the
 // whole text, and the regexp engine for sentence ends and words. The
 // optimised versions must agree with them exactly.
