@@ -169,9 +169,12 @@ func camel(s string) string {
 	return b.String()
 }
 
-// fields lists the top-level fields ({{.X}}) a template reads.
+// fields lists the top-level fields ({{.X}}) a template reads. The
+// template is parsed as pkg/prompt parses it, with text/template's built-in
+// functions (or, eq, len, ...): a parse that knew none of them failed on
+// answer_format and listed no field.
 func fields(text string) []string {
-	trees, err := parse.Parse("t", text, "", "", map[string]any{"join": strings.Join})
+	t, err := template.New("t").Parse(text)
 	if err != nil {
 		return nil
 	}
@@ -213,8 +216,8 @@ func fields(text string) []string {
 			walk(x.ElseList)
 		}
 	}
-	for _, t := range trees {
-		walk(t.Root)
+	for _, tt := range t.Templates() {
+		walk(tt.Tree.Root)
 	}
 	out := make([]string, 0, len(seen))
 	for f := range seen {

@@ -175,3 +175,21 @@ func FuzzReadLongMemEvalJudges(f *testing.F) {
 		}
 	})
 }
+
+// TestFieldsOfEveryTemplate: the fields of each of arbor's templates are
+// read, built-in functions and all (answer_format uses "or").
+func TestFieldsOfEveryTemplate(t *testing.T) {
+	set := prompt.Default()
+	for _, name := range []string{"answer_format", "node_metadata", "atomic_fact_miner"} {
+		txt, err := set.Text(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fields(txt)) == 0 {
+			t.Errorf("%s: no field read", name)
+		}
+	}
+	if got := fields(`{{if or .A .B}}{{.C}}{{end}}`); strings.Join(got, ",") != "A,B,C" {
+		t.Errorf("fields = %v, want A,B,C", got)
+	}
+}
