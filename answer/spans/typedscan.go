@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/arbor-eval/arbor/pkg/rxscan"
 	"github.com/arbor-eval/arbor/pkg/text"
 )
 
@@ -44,25 +45,14 @@ func foldsOutsideASCII(s string) bool {
 // at or after i, (len(s), len(s)) when there is none: the words between
 // which RE2's ASCII \b falls.
 func nextWord(s string, i int) (start, end int) {
-	for i < len(s) && !isWordByte(s[i]) {
+	for i < len(s) && !rxscan.IsWordByte(s[i]) {
 		i++
 	}
 	j := i
-	for j < len(s) && isWordByte(s[j]) {
+	for j < len(s) && rxscan.IsWordByte(s[j]) {
 		j++
 	}
 	return i, j
-}
-
-func isWordByte(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
-}
-
-func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
-
-// isSpaceByte is RE2's \s: [\t\n\f\r ].
-func isSpaceByte(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // lowerWord returns w in ASCII lower case, into buf when it has to change.
@@ -91,7 +81,7 @@ func typedScan(s string) (number, date bool) {
 	prevEnd := -1
 	for i, j := nextWord(s, 0); i < len(s); i, j = nextWord(s, j) {
 		w := s[i:j]
-		if isDigitByte(w[0]) {
+		if rxscan.IsDigitByte(w[0]) {
 			number = true
 			if !date && dateDigitsAt(s, i) {
 				date = true
@@ -116,7 +106,7 @@ func typedScan(s string) (number, date bool) {
 		if !number {
 			// \d matches anywhere, not only at a word start.
 			for k := i; k < j; k++ {
-				if isDigitByte(s[k]) {
+				if rxscan.IsDigitByte(s[k]) {
 					number = true
 					break
 				}
@@ -132,14 +122,14 @@ func typedScan(s string) (number, date bool) {
 // digitsAt is the length of the run of ASCII digits at i.
 func digitsAt(s string, i int) int {
 	n := 0
-	for i+n < len(s) && isDigitByte(s[i+n]) {
+	for i+n < len(s) && rxscan.IsDigitByte(s[i+n]) {
 		n++
 	}
 	return n
 }
 
 // endsWord reports RE2's \b at i, which follows a word byte.
-func endsWord(s string, i int) bool { return i >= len(s) || !isWordByte(s[i]) }
+func endsWord(s string, i int) bool { return i >= len(s) || !rxscan.IsWordByte(s[i]) }
 
 // dateDigitsAt reports whether one of dateRe's digit alternatives matches
 // at i, a digit that starts a word (so the leading \b holds):
@@ -197,7 +187,7 @@ func dateDigitsAt(s string, i int) bool {
 // ampmAt reports whether \s*(am|pm)\b matches at j (the \s* consumes every
 // blank there: a shorter run leaves a blank, which am/pm cannot match).
 func ampmAt(s string, j int) bool {
-	for j < len(s) && isSpaceByte(s[j]) {
+	for j < len(s) && rxscan.IsSpace(s[j]) {
 		j++
 	}
 	if j+2 > len(s) {
