@@ -551,23 +551,15 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 	if x.ivf != nil && len(x.ids) >= ivfMin {
 		return x.ivfSearch(q, scratch, k)
 	}
-	wide := x.wideRow()
-	defer x.searchWide.Put(wide)
+	var wide []int32 // dotInt8's, only an int8 index reads it
+	if x.compact {
+		w := x.wideRow()
+		defer x.searchWide.Put(w)
+		wide = *w
+	}
 	top := newTopK(min(k, len(x.ids)))
 	for i, id := range x.ids {
-		r := &x.rows[i]
-		if r.dense != nil {
-			if r.dense.q != nil {
-				top.push(id, float64(dotInt8(q, r.dense.q, r.dense.qscale, *wide, scratch)))
-				clear(scratch)
-				continue
-			}
-			top.push(id, float64(vek32.Dot(q, r.dense.unit)))
-			continue
-		}
-		r.sp.unitInto(scratch)
-		top.push(id, float64(vek32.Dot(q, scratch)))
-		clear(scratch)
+		top.push(id, x.rowScore(q, scratch, wide, i))
 	}
 	return top.sorted()
 }
