@@ -11,11 +11,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/pkg/text"
 )
 
 // The verdicts of a doctor line.
@@ -131,14 +131,8 @@ func Doctor(ctx context.Context, cfg *config.Config, opts DoctorOptions) (*Docto
 	return r, nil
 }
 
-// oneLine keeps the first 300 characters of s on one line.
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return s
-}
+// oneLine is s on one line, clipped to 300 characters, for a verdict line.
+func oneLine(s string) string { return text.ClipRunes(text.OneLine(s), 300) }
 
 // WriteDoctor prints the report: the verdict lines, then the slice's
 // prompts, forest and readings, then speeds and step estimates.

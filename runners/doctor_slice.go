@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -218,7 +219,7 @@ func runSlice(ctx context.Context, cfg *config.Config, opts DoctorOptions) (*Sli
 		}
 	}
 	rec.mu.Unlock()
-	sortPrompts(s.Prompts)
+	slices.SortFunc(s.Prompts, func(a, b PromptHealth) int { return strings.Compare(a.Prompt, b.Prompt) })
 	if !opts.NoReadings {
 		for _, v := range arbormem.Readings {
 			logf(opts.Log, "doctor: reading %s\n", v.Name)
@@ -230,14 +231,6 @@ func runSlice(ctx context.Context, cfg *config.Config, opts DoctorOptions) (*Sli
 		}
 	}
 	return s, nil
-}
-
-func sortPrompts(ps []PromptHealth) {
-	for i := 1; i < len(ps); i++ {
-		for j := i; j > 0 && ps[j].Prompt < ps[j-1].Prompt; j-- {
-			ps[j], ps[j-1] = ps[j-1], ps[j]
-		}
-	}
 }
 
 // replayForest commits every episode's interactions, one episode after
