@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 )
@@ -142,9 +143,6 @@ type attemptKey struct{}
 func (p *Pool[T]) Do(ctx context.Context, fn func(context.Context, T) error) error {
 	if len(p.members) == 0 {
 		return fmt.Errorf("%s: no endpoints configured", p.opts.Role)
-	}
-	if err := p.Dead(); err != nil {
-		return err
 	}
 	a, _ := ctx.Value(attemptKey{}).(*attempt)
 	m, err := p.acquire(ctx, a)
@@ -331,8 +329,8 @@ func (p *Pool[T]) release(m *member[T], err error, fault bool) {
 			m.failingSince = time.Now()
 		}
 		m.lastErr = err.Error()
-		if len(m.lastErr) > 200 {
-			m.lastErr = m.lastErr[:200] + "…"
+		if len(m.lastErr) > 200 { // not inside a rune: the text is shown
+			m.lastErr = strings.ToValidUTF8(m.lastErr[:200], "") + "…"
 		}
 		m.failures++
 		if p.ejected(m) {
