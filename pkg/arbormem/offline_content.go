@@ -170,7 +170,7 @@ func (s *System) shiftRoute(d *Decision, text string, m *contentMatch) bool {
 		}
 		return true
 	case m.words >= softShiftWords && m.activeWords == 0 && rules.SoftShift(text):
-		if m.farBetter() && m.best >= contentCover*float64(m.words) {
+		if m.farBetter() {
 			d.Parent, d.Path, d.Rules = s.rootLatest[m.bestRoot], "shift", []string{ruleShiftBranch}
 		} else {
 			d.Parent, d.Path, d.Rules = -1, "shift", []string{ruleShiftRoot}

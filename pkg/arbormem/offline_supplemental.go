@@ -27,7 +27,7 @@ func (rc *recallCtx) detached() bool {
 	if rc.s.forest.Active < 0 || rc.s.sameConversation(rc.q.Time, "", true) {
 		return false
 	}
-	if _, back := rules.ResumeCue(rc.q.Text); back {
+	if _, back := rules.DetectResume(rc.q.Text); back { // remembered: localization read it
 		return false
 	}
 	return rc.dec == nil || rc.dec.Path == "scored"
@@ -333,9 +333,11 @@ func (rc *recallCtx) supplementalFill(capTokens int) []memory.Item {
 		// the sentence after ("We took the kids to a pottery workshop.
 		// We all made our own pots!").
 		whole := used+dateCost+p.fullCost <= int(rc.s.cfg.SupplementalWholeShare*float64(capTokens))
-		if ex, ok := excerpt(t.Content, rc.suppTerms); ok && rc.s.cfg.SupplementalExcerpt && !whole {
-			p.line = speakerName(t) + ": " + ex
-			p.cost = rc.s.countCtx(rc.ctx, p.line)
+		if rc.s.cfg.SupplementalExcerpt && !whole {
+			if ex, ok := excerpt(t.Content, rc.suppTerms); ok {
+				p.line = speakerName(t) + ": " + ex
+				p.cost = rc.s.countCtx(rc.ctx, p.line)
+			}
 		}
 		cost := p.cost + dateCost
 		if used+cost > capTokens {
