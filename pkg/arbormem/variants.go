@@ -144,7 +144,12 @@ func variantNames() string {
 	for _, v := range Variants {
 		n = append(n, v.Name)
 	}
-	n = append(n, VariantCELogit, VariantCEScaled, VariantNoRerankInstruction, VariantTauPrefix+"<τ>")
+	for _, v := range Readings {
+		if !strings.HasPrefix(v.Name, VariantTauPrefix) {
+			n = append(n, v.Name)
+		}
+	}
+	n = append(n, VariantTauPrefix+"<τ>")
 	return strings.Join(n, ", ")
 }
 
