@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -271,9 +272,9 @@ type thinking struct {
 
 func (t thinking) Chat(ctx context.Context, req llm.ChatRequest) (llm.ChatResponse, error) {
 	if _, ok := req.ChatTemplateKwargs["enable_thinking"]; !ok {
-		kw := make(map[string]any, len(req.ChatTemplateKwargs)+1)
-		for k, v := range req.ChatTemplateKwargs {
-			kw[k] = v
+		kw := maps.Clone(req.ChatTemplateKwargs)
+		if kw == nil {
+			kw = map[string]any{}
 		}
 		kw["enable_thinking"] = t.on
 		req.ChatTemplateKwargs = kw
