@@ -157,6 +157,12 @@ type Estimate struct {
 	CI       Interval
 	P        float64
 	Clusters int
+	// moved is how far the studentized interval's ends were moved to agree
+	// with P, and clipped whether the interval m ± q·se was cut to the range
+	// of the cluster means: a move beyond rounding happens only after a cut
+	// (with two or three clusters), which the tests hold it to.
+	moved   float64
+	clipped bool
 }
 
 // Resample draws o.Resamples cluster resamples (as many clusters as there
@@ -275,9 +281,11 @@ func resampleEstimate(c Clusters, o Options) Estimate {
 	q := u[B-j]
 	est.P = float64(beyond) / float64(B)
 	est.CI = Interval{max(m-q*se, lo), min(m+q*se, hi)}
+	est.clipped = m-q*se < lo || m+q*se > hi
 	// The interval and the test are one condition on the same |t*|s;
 	// rounding in m ± q·se and the clipping must not part them.
 	excluded := est.P < alpha
+	before := est.CI
 	if !excluded {
 		est.CI.Lo, est.CI.Hi = min(est.CI.Lo, 0), max(est.CI.Hi, 0)
 	} else if est.CI.Contains(0) {
@@ -287,6 +295,7 @@ func resampleEstimate(c Clusters, o Options) Estimate {
 			est.CI.Hi = math.Nextafter(0, -1)
 		}
 	}
+	est.moved = max(math.Abs(est.CI.Lo-before.Lo), math.Abs(est.CI.Hi-before.Hi))
 	return est
 }
 
