@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"time"
+
 	"github.com/spf13/cobra"
 
 	"github.com/arbor-eval/arbor/pkg/config"
@@ -28,7 +30,11 @@ func init() {
 			return table(cmd, args)
 		}
 		f := cmd.Flags()
-		lat, err := f.GetDuration("latency")
+		latency, err := f.GetString("latency")
+		if err != nil {
+			return err
+		}
+		lat, roles, err := runners.ParseLatencies(latency, 200*time.Millisecond)
 		if err != nil {
 			return err
 		}
@@ -40,7 +46,7 @@ func init() {
 		if err != nil {
 			return err
 		}
-		p := runners.PerfPlan{Latency: lat, Turns: turns, Reference: func() (*config.Config, error) { return config.Load(ref, nil, nil) }}
+		p := runners.PerfPlan{Latency: lat, Roles: roles, Turns: turns, Reference: func() (*config.Config, error) { return config.Load(ref, nil, nil) }}
 		return runners.PerfTrace(cmd.Context(), p, cmd.OutOrStdout())
 	}
 }

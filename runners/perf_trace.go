@@ -25,18 +25,31 @@ import (
 const traceFastShare = 0.1
 
 // roleLatency is a proxy to the fake at url that holds each request for
-// the latency of its role first: L for chat, L·traceFastShare for
-// embeddings, reranks and tokenization.
-func roleLatency(url string, L time.Duration) http.Handler {
+// the latency of its role first: chat's for chat completions, embed's for
+// embeddings, rerank's for everything else (reranks, tokenization). A role
+// without its own latency (roles) takes L for chat and L·traceFastShare for
+// the small encoders.
+func roleLatency(url string, L time.Duration, roles map[string]time.Duration) http.Handler {
 	target, err := neturl.Parse(url)
 	if err != nil {
 		panic(err) // the fake's own URL
 	}
+	of := func(role string, def time.Duration) time.Duration {
+		if d, ok := roles[role]; ok {
+			return d
+		}
+		return def
+	}
+	fast := time.Duration(float64(L) * traceFastShare)
+	chat, embed, rerank := of("chat", L), of("embed", fast), of("rerank", fast)
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		d := L
-		if r.URL.Path != "/v1/chat/completions" {
-			d = time.Duration(float64(L) * traceFastShare)
+		d := rerank
+		switch r.URL.Path {
+		case "/v1/chat/completions":
+			d = chat
+		case "/v1/embeddings":
+			d = embed
 		}
 		select {
 		case <-time.After(d):
@@ -50,7 +63,8 @@ func roleLatency(url string, L time.Duration) http.Handler {
 // PerfTrace commits p.Turns turns of the LongMemEval-shaped episode through
 // ArborMem under the reference configuration with prefetch off (sequential
 // ingest), against the fake server of Perf with chat calls taking L and
-// embedding and rerank calls 0.1 L (traceFastShare), and prints each turn's
+// embedding and rerank calls 0.1 L (traceFastShare) unless p.Roles gives
+// them their own, and prints each turn's
 // model calls on a timeline in units of L: when each call started and
 // ended after the commit began, and a bar of it. The calls that start only
 // after an earlier one has ended are what puts a commit above the rounds
@@ -64,7 +78,7 @@ func PerfTrace(ctx context.Context, p PerfPlan, w io.Writer) error {
 	}
 	srv := openaifake.New(openaifake.Options{Reply: memoryReply, Dim: perfDim, CountPrompt: tokens.Default().Count})
 	defer srv.Close()
-	front := httptest.NewServer(roleLatency(srv.URL, p.Latency))
+	front := httptest.NewServer(roleLatency(srv.URL, p.Latency, p.Roles))
 	defer front.Close()
 	cfg, err := p.Reference()
 	if err != nil {
