@@ -14,7 +14,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
+
+	"github.com/arbor-eval/arbor/pkg/staletemp"
 )
 
 // Cache stores model replies on disk, one file per reply, named by the
@@ -71,37 +72,13 @@ func OpenCache(dir string, logger *slog.Logger) (*Cache, error) {
 	}
 	c := &Cache{dir: dir, logger: logger, pending: map[string]*pendingEntry{}}
 	c.idle = sync.NewCond(&c.mu)
-	c.removeStale(time.Now().Add(-staleTemp))
+	staletemp.Remove(filepath.Join(c.dir, tmpDir), nil)
 	return c, nil
 }
 
 // tmpDir holds the cache's temporary files, in one place so that cleaning
 // up after a killed writer reads one folder, not every entry's.
 const tmpDir = ".tmp"
-
-// staleTemp is how old a temporary file must be to be taken for a killed
-// writer's: a live write renames its file within milliseconds.
-const staleTemp = time.Minute
-
-// removeStale deletes temporary files last modified before cutoff. A
-// failure only leaves them for the next open.
-func (c *Cache) removeStale(cutoff time.Time) int {
-	ents, err := os.ReadDir(filepath.Join(c.dir, tmpDir))
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for _, e := range ents {
-		info, err := e.Info()
-		if err != nil || !info.Mode().IsRegular() || !info.ModTime().Before(cutoff) {
-			continue
-		}
-		if os.Remove(filepath.Join(c.dir, tmpDir, e.Name())) == nil {
-			n++
-		}
-	}
-	return n
-}
 
 // Dir is the cache's directory.
 func (c *Cache) Dir() string { return c.dir }

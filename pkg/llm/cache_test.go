@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/arbor-eval/arbor/pkg/staletemp"
 )
 
 // countingChat answers "reply N" and counts calls.
@@ -315,7 +317,7 @@ func TestCacheStaleTempRemoved(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	past := time.Now().Add(-2 * staleTemp)
+	past := time.Now().Add(-2 * staletemp.Age)
 	if err := os.Chtimes(old, past, past); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/arbor-eval/arbor/pkg/staletemp"
 )
 
 // Manifest describes how a run was made: everything needed to reproduce it,
@@ -151,35 +153,14 @@ func WriteManifest(dir string, m *Manifest) error {
 }
 
 // StaleTempAge is how old a temporary file of WriteFileAtomic must be for
-// RemoveStaleTemps to take it for a killed writer's: a live write renames
-// its file within milliseconds of making it.
-const StaleTempAge = time.Minute
+// RemoveStaleTemps to take it for a killed writer's.
+const StaleTempAge = staletemp.Age
 
 // RemoveStaleTemps removes from dir the temporary files that WriteFileAtomic
 // leaves behind when its process is killed mid-write (".<name>.<digits>"),
 // once older than StaleTempAge. It returns how many it removed; one it cannot
 // remove (a read-only folder) is left for a later run.
-func RemoveStaleTemps(dir string) int {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return 0
-	}
-	cutoff := time.Now().Add(-StaleTempAge)
-	n := 0
-	for _, e := range ents {
-		if !isAtomicTemp(e.Name()) {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil || !info.Mode().IsRegular() || !info.ModTime().Before(cutoff) {
-			continue
-		}
-		if os.Remove(filepath.Join(dir, e.Name())) == nil {
-			n++
-		}
-	}
-	return n
-}
+func RemoveStaleTemps(dir string) int { return staletemp.Remove(dir, isAtomicTemp) }
 
 // isAtomicTemp reports whether name is one of WriteFileAtomic's temporary
 // names: "." + a file name + "." + CreateTemp's random digits.
