@@ -161,6 +161,10 @@ type recallCtx struct {
 	// (BranchMemEval path only).
 	tags    <-chan tagResult
 	tagsGot tagResult
+	// anchorList is anchors(), worked out once (topic-slot and bridge
+	// evidence both read it).
+	anchorOnce sync.Once
+	anchorList []rules.Anchor
 }
 
 // item builds an evidence item with its exact token count.

@@ -550,6 +550,13 @@ const (
 // anchors are the question's anchors that may fill the topic-slot and
 // bridge blocks under arbormem.anchor_trigger.
 func (rc *recallCtx) anchors() []rules.Anchor {
+	rc.anchorOnce.Do(func() { rc.anchorList = rc.triggerAnchors() })
+	return rc.anchorList
+}
+
+// triggerAnchors keeps the question's anchors that arbormem.anchor_trigger
+// lets fire.
+func (rc *recallCtx) triggerAnchors() []rules.Anchor {
 	switch rc.s.cfg.AnchorTrigger {
 	case "off":
 		return nil
