@@ -318,8 +318,10 @@ func (s *System) reset() {
 	dim := s.deps.Embed.Dim()
 	if s.cfg.VectorSearch == "ivf" {
 		c := s.compactVectors()
-		s.nodeVec, s.factVec, s.recVec = index.NewExactIVF(dim, c, s.cfg.IVFProbe), index.NewExactIVF(dim, c, s.cfg.IVFProbe), index.NewExactIVF(dim, c, s.cfg.IVFProbe)
-		if !c {
+		s.nodeVec, s.factVec = index.NewExactIVF(dim, c, s.cfg.IVFProbe), index.NewExactIVF(dim, c, s.cfg.IVFProbe)
+		if c {
+			s.recVec = index.NewExactIVF(dim, c, s.cfg.IVFProbe)
+		} else {
 			s.recVec = index.NewExactIVFRaw(dim, s.cfg.IVFProbe)
 		}
 	} else if s.compactVectors() {
