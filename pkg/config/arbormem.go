@@ -122,8 +122,10 @@ type ArborMem struct {
 	// operation keeps (ours: the paper states no number; docs/FIDELITY.md):
 	// facts from one interaction (atomic_fact_miner), entities of a node
 	// (node_metadata), characters of a path summary (path_evolution). They
-	// bound a runaway reply on the model path and the rules' output offline;
-	// 0 takes the default (12, 16, 480).
+	// bound a runaway reply on the model path and the rules' output offline
+	// (whose node metadata lists at most 12 entities of its own, so a
+	// max_entities above 12 changes nothing there); 0 takes the default
+	// (12, 16, 480).
 	MaxFactsPerTurn  int `mapstructure:"max_facts_per_turn" yaml:"max_facts_per_turn"`
 	MaxEntities      int `mapstructure:"max_entities" yaml:"max_entities"`
 	PathSummaryChars int `mapstructure:"path_summary_chars" yaml:"path_summary_chars"`
