@@ -201,6 +201,9 @@ type System struct {
 	// one of its rules is on.
 	rootTerms map[int]map[string]int
 	termNodes map[string]int
+	// termRoots lists, per content word, the trees that say it (the keys
+	// of rootTerms holding it), so a match reads its holders directly.
+	termRoots map[string][]int
 	// nodeArtifacts lists artifact indexes by source node.
 	nodeArtifacts map[int][]int
 	// eventIdx maps an event term to the indexes of the events that have it.
@@ -340,6 +343,7 @@ func (s *System) reset() {
 	s.rootLatest = map[int]int{}
 	s.rootTerms = map[int]map[string]int{}
 	s.termNodes = map[string]int{}
+	s.termRoots = map[string][]int{}
 	s.nodeArtifacts = map[int][]int{}
 	s.eventIdx = map[string][]int{}
 	s.locCache = map[string]*Decision{}

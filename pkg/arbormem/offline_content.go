@@ -52,7 +52,7 @@ const (
 )
 
 // indexContent adds a node's content words to the content match's
-// indexes (rootTerms, termNodes).
+// indexes (rootTerms, termNodes, termRoots).
 func (s *System) indexContent(n *Node) {
 	rt := s.rootTerms[n.Root]
 	if rt == nil {
@@ -65,6 +65,9 @@ func (s *System) indexContent(n *Node) {
 			continue
 		}
 		seen[t] = true
+		if rt[t] == 0 {
+			s.termRoots[t] = append(s.termRoots[t], n.Root)
+		}
 		rt[t]++
 		s.termNodes[t]++
 	}
@@ -93,7 +96,6 @@ func (s *System) matchContent(text string) contentMatch {
 	m := contentMatch{bestRoot: -1}
 	score := map[int]float64{}
 	seen := map[string]bool{}
-	var holders []int
 	for _, t := range rules.ContentTerms(text) {
 		if seen[t] {
 			continue
@@ -107,12 +109,7 @@ func (s *System) matchContent(text string) contentMatch {
 		if df == 0 || df > contentDFMin && float64(df) > maxDF {
 			continue
 		}
-		holders = holders[:0]
-		for root, rt := range s.rootTerms {
-			if rt[t] > 0 {
-				holders = append(holders, root)
-			}
-		}
+		holders := s.termRoots[t]
 		// A word said in many places ("agreed", "budget" in a
 		// conversation full of plans) counts less than one said once or
 		// twice ("MySQL", "physio").
