@@ -252,15 +252,11 @@ func (s *Server) forget(w http.ResponseWriter, r *http.Request) int {
 	if code := s.authorize(w, r, name); code != 0 {
 		return code
 	}
-	sc, err := s.scopes.drop(r.Context(), name)
-	if err == nil {
-		err = s.scopes.settled(r.Context(), name)
-	}
+	sc, left, err := s.scopes.drop(r.Context(), name)
 	if err != nil {
 		return fail(w, http.StatusServiceUnavailable, "scope %s is busy: %v", name, err)
 	}
 	// Until the store has forgotten it, the scope is not loaded again.
-	left := s.scopes.leave(name)
 	defer left()
 	if sc != nil {
 		sc.mu.Lock()

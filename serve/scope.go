@@ -72,23 +72,6 @@ func newTable(s *Server) *table {
 	return &table{s: s, scopes: map[string]*scope{}, loading: map[string]chan struct{}{}, leaving: map[string]chan struct{}{}}
 }
 
-// settled waits until name is not being unloaded.
-func (t *table) settled(ctx context.Context, name string) error {
-	for {
-		t.mu.Lock()
-		ch, ok := t.leaving[name]
-		t.mu.Unlock()
-		if !ok {
-			return nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-}
-
 // acquire returns the loaded scope, loading it from the store if needed;
 // release must follow.
 func (t *table) acquire(ctx context.Context, name string) (*scope, error) {
@@ -186,26 +169,36 @@ func (t *table) idle(d time.Duration) []*scope {
 	return out
 }
 
-// drop takes name out of the table, waiting for requests that use it to
-// end, and returns it (nil when it was not loaded).
-func (t *table) drop(ctx context.Context, name string) (*scope, error) {
+// drop takes name out of the table once no request uses it, no load or
+// unload of it is under way, and marks it leaving in the same step (left
+// ends that), so that nothing loads it again until the caller is done. It
+// returns the scope, nil when it was not loaded.
+func (t *table) drop(ctx context.Context, name string) (sc *scope, left func(), err error) {
 	for {
 		t.mu.Lock()
-		sc, ok := t.scopes[name]
-		if !ok {
-			t.mu.Unlock()
-			return nil, nil
+		var wait <-chan struct{}
+		if ch, ok := t.leaving[name]; ok {
+			wait = ch
+		} else if ch, ok := t.loading[name]; ok {
+			wait = ch
 		}
-		if sc.refs == 0 {
+		sc = t.scopes[name]
+		if wait == nil && (sc == nil || sc.refs == 0) {
 			delete(t.scopes, name)
+			left := t.leaveLocked(name)
 			t.mu.Unlock()
-			return sc, nil
+			return sc, left, nil
 		}
 		t.mu.Unlock()
+		var busy <-chan time.Time
+		if wait == nil { // in use: requests hold no channel to wait on
+			busy = time.After(10 * time.Millisecond)
+		}
 		select {
-		case <-time.After(10 * time.Millisecond):
+		case <-wait:
+		case <-busy:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
 	}
 }
@@ -363,10 +356,15 @@ func (s *Server) unloadAll(scs []*scope) {
 // forgets of it wait meanwhile. name must not be leaving already, which
 // holds for a scope just taken out of the table (its load waited).
 func (t *table) leave(name string) func() {
-	done := make(chan struct{})
 	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.leaveLocked(name)
+}
+
+// leaveLocked is leave with t.mu held.
+func (t *table) leaveLocked(name string) func() {
+	done := make(chan struct{})
 	t.leaving[name] = done
-	t.mu.Unlock()
 	return func() {
 		t.mu.Lock()
 		delete(t.leaving, name)
