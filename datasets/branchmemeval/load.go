@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/arbor-eval/arbor/datasets"
-	"github.com/arbor-eval/arbor/datasets/internal/loadkit"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 )
 
@@ -31,7 +30,7 @@ func init() { datasets.Register(Name, Load) }
 func Load(ctx context.Context, path string, opt datasets.Options) ([]datasets.Episode, error) {
 	data, name := shipped, "embedded branchmemeval.json"
 	if path != "" {
-		b, err := loadkit.ReadJSONFile(path, loadkit.MaxWholeFile)
+		b, err := ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("branchmemeval: %w", err)
 		}
