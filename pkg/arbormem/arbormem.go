@@ -25,8 +25,8 @@
 // ops.go and ops_chat.go (appendix D's memory operations), variants.go
 // (appendix C.3) and snapshot.go (saved state, FORMAT.md). What the offline
 // default adds to the method is the offline profile, offline*.go: its
-// switches are resolved in one place (offline) and are all off on the model
-// path.
+// switches are resolved in one place (offline) and, left at "auto", are all
+// off on the model path (a switch set to "on" applies there too).
 //
 // # The scale of s_ce
 //

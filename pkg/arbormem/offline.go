@@ -6,8 +6,10 @@ package arbormem
 // cross-encoder behind localization; the offline default has lexical rules
 // and a lexical reranker instead, whose signals are flatter and whose
 // output carries no topic of its own, so a few rules make up for them. Each
-// is a config key whose "auto" turns it on exactly with rule-based memory
-// operations: on the model path (extractors: chat) the method is the paper's.
+// (but the fact topics, which follow the rule-based extractor that writes
+// them) is a config key whose "auto" turns it on exactly with rule-based
+// memory operations: on the model path (extractors: chat) the method is the
+// paper's unless a key is set to "on".
 // The rules live in offline_routing.go, offline_content.go and
 // offline_supplemental.go; localize, recall
 // and commit ask offline() once and call them only where it says so.

@@ -13,7 +13,8 @@ import (
 // subject, but …"), or return to a thread with a bare follow-up ("So what's
 // the deadline now?") whose only sign is a word said there. The paper's
 // cascade has a model behind both; offline the words themselves decide.
-// None of this runs on the model path: offline() turns it off there.
+// Left at "auto", none of this runs on the model path: offline() turns it
+// off there (a key set to "on" applies on any path).
 
 // The rules a content-routed Decision names (Decision.Rules).
 const (
