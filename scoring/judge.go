@@ -124,8 +124,18 @@ func (j judgeCore) ask(ctx context.Context, name string, in JudgeInput, maxToken
 	if err != nil {
 		return "", err
 	}
+	msgs := []llm.Message{{Role: "user", Content: text}}
+	// An imported official judge may carry the system message its own code
+	// sends (pkg/prompt SystemPart).
+	sys, ok, err := j.prompts.RenderPart(name, prompt.SystemPart, in)
+	if err != nil {
+		return "", err
+	}
+	if ok {
+		msgs = append([]llm.Message{{Role: "system", Content: sys}}, msgs...)
+	}
 	resp, err := j.client.Chat(ctx, llm.ChatRequest{
-		Messages:       []llm.Message{{Role: "user", Content: text}},
+		Messages:       msgs,
 		Temperature:    j.temp,
 		MaxTokens:      maxTokens,
 		ResponseFormat: format,

@@ -116,27 +116,58 @@ func (s *Set) Text(name string) (string, error) {
 // Render executes template name with data (text/template syntax; missing
 // keys are errors).
 func (s *Set) Render(name string, data any) (string, error) {
-	s.mu.Lock()
-	t, ok := s.cache[name]
-	if !ok {
-		txt, err := s.Text(name)
-		if err != nil {
-			s.mu.Unlock()
-			return "", err
-		}
-		t, err = template.New(name).Option("missingkey=error").Parse(txt)
-		if err != nil {
-			s.mu.Unlock()
-			return "", fmt.Errorf("parse prompt %s: %w", name, err)
-		}
-		s.cache[name] = t
+	t, err := s.parsed(name)
+	if err != nil {
+		return "", err
 	}
-	s.mu.Unlock()
 	var b bytes.Buffer
 	if err := t.Execute(&b, data); err != nil {
 		return "", fmt.Errorf("render prompt %s: %w", name, err)
 	}
 	return b.String(), nil
+}
+
+// SystemPart names the optional block a template defines ({{define
+// "system"}}…{{end}}) for a system message sent before the rendered prompt:
+// an imported official judge whose code sends one (BEAM's equivalence
+// check). The block is no part of Render's text.
+const SystemPart = "system"
+
+// RenderPart executes the block part defined inside template name; ok is
+// false when the template defines none.
+func (s *Set) RenderPart(name, part string, data any) (text string, ok bool, err error) {
+	t, err := s.parsed(name)
+	if err != nil {
+		return "", false, err
+	}
+	p := t.Lookup(part)
+	if p == nil || p.Tree == nil {
+		return "", false, nil
+	}
+	var b bytes.Buffer
+	if err := p.Execute(&b, data); err != nil {
+		return "", false, fmt.Errorf("render prompt %s part %s: %w", name, part, err)
+	}
+	return b.String(), true, nil
+}
+
+// parsed returns template name parsed (once).
+func (s *Set) parsed(name string) (*template.Template, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t, ok := s.cache[name]; ok {
+		return t, nil
+	}
+	txt, err := s.Text(name)
+	if err != nil {
+		return nil, err
+	}
+	t, err := template.New(name).Option("missingkey=error").Parse(txt)
+	if err != nil {
+		return nil, fmt.Errorf("parse prompt %s: %w", name, err)
+	}
+	s.cache[name] = t
+	return t, nil
 }
 
 // DirectivesPrefix prefixes the templates of per-benchmark answer

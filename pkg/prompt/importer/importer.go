@@ -146,6 +146,12 @@ type Report struct {
 	// Appended lists, per prompt, the inputs arbor's template passes that
 	// the paper's text has no placeholder for; they are appended after it.
 	Appended []string
+	// From lists, for an import of official judges, where each judge was
+	// read ("judge_lme_temporal ← evaluate_qa.py:27").
+	From []string
+	// Unfilled lists, per judge, placeholders of the official text that the
+	// official code never fills.
+	Unfilled []string
 }
 
 var (
