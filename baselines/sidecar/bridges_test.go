@@ -1,6 +1,7 @@
 package sidecar
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -249,6 +250,71 @@ func TestPythonBridges(t *testing.T) {
 				memorytest.Run(t, p.Factory(), bridgeConformance...)
 			})
 		})
+	}
+}
+
+// TestBridgeEmbedders: A-MEM and LiCoMemory embed through arbor's embed
+// role by default (bridges.<system>.embedder: role): every embedding their
+// libraries make reaches the endpoint's /v1/embeddings with the configured
+// embed model, and is accounted as the embed role; with native they use
+// their own embedders and never call it.
+func TestBridgeEmbedders(t *testing.T) {
+	for _, system := range []string{"amem", "licomemory"} {
+		for _, embedder := range []string{config.EmbedderRole, config.EmbedderNative} {
+			t.Run(system+"/"+embedder, func(t *testing.T) {
+				t.Parallel()
+				srv, cfg := fakeModels(t)
+				cfg.Models.Embed.Endpoints = []config.Endpoint{{URL: srv.URL, Model: "bge-m3-under-test"}}
+				cfg.Bridges.Get(system).Embedder = embedder
+				p := pythonBridge(t, cfg, system, "locomo")
+				ctx, usage := llm.WithUsage(t.Context())
+				sys, err := p.Factory()(ctx, "ep/1")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer sys.(*System).Close()
+				for _, in := range []dialog.Interaction{
+					interaction("i1", "I booked the Hotel Avenida in Lisbon for June."),
+					interaction("i2", "My car is a blue Corolla and the brakes cost 300 euros."),
+				} {
+					if err := sys.Commit(ctx, in); err != nil {
+						t.Fatal(err)
+					}
+				}
+				b, err := sys.Recall(ctx, memory.Query{Text: "Which hotel did I book in Lisbon?", Time: time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC), Budget: 1000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !b.Sources()["i1"] {
+					t.Errorf("recall found %+v, want the hotel of i1", b.Items)
+				}
+				bodies := srv.Bodies("/v1/embeddings")
+				if embedder == config.EmbedderNative {
+					if len(bodies) > 0 || usage.Snapshot()["embed"].Count > 0 {
+						t.Errorf("native embedder: %d requests reached the embed endpoint", len(bodies))
+					}
+					return
+				}
+				if len(bodies) == 0 {
+					t.Fatal("no embedding reached the embed endpoint")
+				}
+				for _, body := range bodies {
+					var req struct {
+						Model string   `json:"model"`
+						Input []string `json:"input"`
+					}
+					if err := json.Unmarshal(body, &req); err != nil {
+						t.Fatalf("embed request %s: %v", body, err)
+					}
+					if req.Model != "bge-m3-under-test" || len(req.Input) == 0 {
+						t.Errorf("embed request for model %q with %d inputs, want bge-m3-under-test", req.Model, len(req.Input))
+					}
+				}
+				if u := usage.Snapshot()["embed"]; u.Count != len(bodies) {
+					t.Errorf("%d embed calls accounted, %d made", u.Count, len(bodies))
+				}
+			})
+		}
 	}
 }
 

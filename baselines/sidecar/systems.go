@@ -46,6 +46,12 @@ func SpecFor(cfg *config.Config, system, benchmark string) (Spec, error) {
 		opts = map[string]any{}
 	}
 	opts["benchmark"] = benchmark
+	// Where the library's embeddings come from (bridges.<system>.embedder):
+	// the embed endpoint of the handshake, or the library's own model.
+	opts["embedder"] = b.Embedder
+	if b.Embedder == "" {
+		opts["embedder"] = config.EmbedderRole
+	}
 	switch system {
 	case "graphiti":
 		every := 1

@@ -42,7 +42,24 @@ type Bridge struct {
 	// Options are passed to the sidecar in its handshake (see the
 	// sidecar's header comment for what it reads).
 	Options map[string]any `mapstructure:"options" yaml:"options,omitempty"`
+	// Embedder is where the system's embeddings come from: "role" (arbor's
+	// embed role, models.embed: BGE-M3 on the a800 config; "when supported,
+	// all methods share …", P:541) or "native" (the library's own embedder:
+	// A-MEM's sentence-transformers model_name, LiCoMemory's Hugging Face
+	// model). Mem0 and Graphiti take the embed role through their own
+	// embedder settings and have no native switch (docs/FIDELITY.md).
+	Embedder string `mapstructure:"embedder" yaml:"embedder"`
 }
+
+// The values of Bridge.Embedder.
+const (
+	EmbedderRole   = "role"
+	EmbedderNative = "native"
+)
+
+// hasNativeEmbedder lists the bridged systems whose library embeds with a
+// model of its own unless routed through the embed role.
+var hasNativeEmbedder = map[string]bool{"amem": true, "licomemory": true}
 
 // NamedBridge is a bridge with its system name.
 type NamedBridge struct {
@@ -80,6 +97,16 @@ func (b *Bridges) resolve() error {
 	}
 	if b.GraphitiUpdateEvery <= 0 {
 		return fmt.Errorf("bridges.graphiti_update_every: %d must be positive", b.GraphitiUpdateEvery)
+	}
+	for _, nb := range b.All() {
+		switch e := nb.Bridge.Embedder; {
+		case e == "":
+			nb.Bridge.Embedder = EmbedderRole
+		case e == EmbedderNative && !hasNativeEmbedder[nb.Name]:
+			return fmt.Errorf("bridges.%s.embedder: %s always embeds through the embed role (models.embed); native is for amem and licomemory", nb.Name, nb.Name)
+		case e != EmbedderRole && e != EmbedderNative:
+			return fmt.Errorf("bridges.%s.embedder: %q is not one of role, native", nb.Name, e)
+		}
 	}
 	return nil
 }

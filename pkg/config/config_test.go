@@ -93,6 +93,15 @@ func envValue(t *testing.T, key string) (string, func(*Config)) {
 				t.Fatalf("%s = %v", key, got)
 			}
 		}
+	case strings.HasPrefix(key, "bridges.") && strings.HasSuffix(key, ".embedder"):
+		if key != "bridges.amem.embedder" && key != "bridges.licomemory.embedder" {
+			return "", nil // role only: native is refused (TestBridgeEmbedderValues)
+		}
+		return "native", func(c *Config) {
+			if got := fieldByKey(reflect.ValueOf(c).Elem(), key).String(); got != "native" {
+				t.Fatalf("%s = %q", key, got)
+			}
+		}
 	case key == "models.rerank.api":
 		return "tei", func(c *Config) {
 			if c.Models.Rerank.API != "tei" {
@@ -310,5 +319,36 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	}
 	if !strings.Contains(string(y), "[redacted]") {
 		t.Fatal("redaction marker missing")
+	}
+}
+
+// TestBridgeEmbedderValues: the A-MEM and LiCoMemory bridges default to the
+// embed role and switch to their native embedders; Mem0 and Graphiti have
+// no native switch; anything else is refused naming the key.
+func TestBridgeEmbedderValues(t *testing.T) {
+	c, err := Load("", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, nb := range c.Bridges.All() {
+		if nb.Bridge.Embedder != EmbedderRole {
+			t.Errorf("bridges.%s.embedder = %q, want role by default", nb.Name, nb.Bridge.Embedder)
+		}
+	}
+	for _, bad := range []struct{ yaml, want string }{
+		{"bridges: {mem0: {embedder: native}}\n", "bridges.mem0.embedder: mem0 always embeds through the embed role"},
+		{"bridges: {graphiti: {embedder: native}}\n", "bridges.graphiti.embedder"},
+		{"bridges: {amem: {embedder: minilm}}\n", `bridges.amem.embedder: "minilm" is not one of role, native`},
+	} {
+		if _, err := LoadYAML([]byte(bad.yaml), "test.yaml", nil, nil); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s: err = %v, want %q", strings.TrimSpace(bad.yaml), err, bad.want)
+		}
+	}
+	c, err = LoadYAML([]byte("bridges: {amem: {embedder: native}, licomemory: {embedder: native}}\n"), "test.yaml", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Bridges.AMem.Embedder != EmbedderNative || c.Bridges.LiCoMemory.Embedder != EmbedderNative || c.Bridges.Mem0.Embedder != EmbedderRole {
+		t.Errorf("embedders %q %q %q", c.Bridges.AMem.Embedder, c.Bridges.LiCoMemory.Embedder, c.Bridges.Mem0.Embedder)
 	}
 }

@@ -4,8 +4,9 @@ baselines/sidecar/PROTOCOL.md.
 
 Written against A-MEM (agiresearch/A-mem, package agentic_memory) 0.0.1 at
 commit a5b9ded. Install: pip install git+https://github.com/agiresearch/A-mem
-(it brings chromadb and sentence-transformers; its embedding model,
-all-MiniLM-L6-v2 by default, must be in the local Hugging Face cache).
+(it brings chromadb and sentence-transformers; under embedder: native its
+embedding model, all-MiniLM-L6-v2 by default, must be in the local Hugging
+Face cache).
 
 Each interaction becomes memory notes stamped with the session time
 (add_note(content, time="YYYYMMDDHHmm")); recall is search_agentic(query, k)
@@ -15,9 +16,20 @@ serves one episode at a time and reset builds a new system.
 
 Options (bridges.amem.options): accelerated (true: one note per interaction,
 the "accelerated ingestion path" of the paper; false: one note per turn),
-model_name (the note embedder), evo_threshold.
+model_name (the note embedder under embedder: native), evo_threshold.
+
+Embeddings (bridges.amem.embedder): "role" (the default) routes every
+embedding A-MEM makes through arbor's embed role. A-MEM's constructor takes
+only a sentence-transformers model name, but all its embeddings are made by
+the Chroma embedding function that ChromaRetriever builds from the name
+SentenceTransformerEmbeddingFunction of its module (agiresearch/A-mem,
+agentic_memory/retrievers.py; memory_system.py builds a ChromaRetriever in
+the constructor and again in consolidate_memories), and Chroma accepts any
+embedding function: the sidecar replaces that name with one calling the
+embed endpoint. "native" keeps A-MEM's own model (options.model_name).
 """
 
+import importlib
 import os
 import sys
 
@@ -26,6 +38,30 @@ import arbor_sidecar as sc  # noqa: E402
 
 INSTALL = "pip install git+https://github.com/agiresearch/A-mem (see scripts/bridges/python/amem.py)"
 ms = sc.need("agentic_memory.memory_system", "amem", INSTALL)
+
+
+def route_embeddings(role):
+    """Replaces the embedding function A-MEM's ChromaRetriever builds with one
+    that embeds through role (a RoleEmbedder); see the header."""
+    retr = sc.need("agentic_memory.retrievers", "amem", INSTALL)
+    if not hasattr(retr, "SentenceTransformerEmbeddingFunction"):
+        raise RuntimeError("agentic_memory.retrievers builds no SentenceTransformerEmbeddingFunction to replace: "
+                           "this A-MEM embeds differently; set bridges.amem.embedder: native")
+    try:
+        base = importlib.import_module("chromadb.api.types").EmbeddingFunction
+    except (ImportError, AttributeError):
+        base = object
+
+    class RoleEmbeddingFunction(base):
+        """A Chroma embedding function over arbor's embed role."""
+
+        def __init__(self, model_name=None, **_):
+            self.model_name = role.model
+
+        def __call__(self, input):  # Chroma passes the texts as `input`
+            return role.embed(input)
+
+    retr.SentenceTransformerEmbeddingFunction = RoleEmbeddingFunction
 
 
 class AMem(sc.Bridge):
@@ -41,6 +77,9 @@ class AMem(sc.Bridge):
         os.environ["OPENAI_API_KEY"] = sc.api_key(chat)
         self.model = chat["model"]
         sc.count_openai(chat.get("temperature"))
+        self.embedder = sc.embedder_choice(self.opts, self.system)
+        if self.embedder == "role":
+            route_embeddings(sc.RoleEmbedder(req["embed"]))
         self.mem = None
 
     def library_version(self):

@@ -138,6 +138,43 @@ def api_key(endpoint):
     return os.environ.get(env, "") if env else "none"
 
 
+class RoleEmbedder:
+    """Embeds through arbor's embed role: the OpenAI-compatible /v1/embeddings
+    endpoint of the handshake's "embed" (BGE-M3 on configs/a800.yaml), with
+    the openai client, so that count_openai accounts the calls as "embed".
+    For libraries whose own embedder can be replaced (bridges.<system>.embedder:
+    role); the vectors come back in input order whatever order the server
+    sends them in."""
+
+    batch = 32  # TEI's default max_client_batch_size
+
+    def __init__(self, embed):
+        from openai import OpenAI
+        self.model = embed["model"]
+        self.dim = embed.get("dim")
+        self.client = OpenAI(base_url=embed["base_url"], api_key=api_key(embed))
+
+    def embed(self, texts):
+        texts = [texts] if isinstance(texts, str) else [str(t) for t in texts]
+        out = []
+        for i in range(0, len(texts), self.batch):
+            res = self.client.embeddings.create(model=self.model, input=texts[i:i + self.batch])
+            data = sorted(res.data, key=lambda d: getattr(d, "index", 0))
+            if len(data) != len(texts[i:i + self.batch]):
+                raise RuntimeError(f"embed endpoint returned {len(data)} vectors for {len(texts[i:i + self.batch])} texts")
+            out.extend(list(map(float, d.embedding)) for d in data)
+        return out
+
+
+def embedder_choice(opts, system):
+    """bridges.<system>.embedder from the handshake's options: "role" (the
+    default) or "native"."""
+    e = (opts or {}).get("embedder") or "role"
+    if e not in ("role", "native"):
+        raise ValueError(f"{system}: embedder {e!r} is not one of role, native")
+    return e
+
+
 class Bridge:
     """One system's sidecar. Methods may be coroutines; they run on one
     event loop that lives as long as the process."""

@@ -4,8 +4,19 @@ LiCoMemory's GraphRAG over protocol version 1 of baselines/sidecar/PROTOCOL.md.
 Written against EverM0re/LiCoMemory at commit f1999c6 (no release or package).
 Install: git clone https://github.com/EverM0re/LiCoMemory, pip install -r its
 requirements, and set bridges.licomemory.options.repo to the clone (or put it
-on PYTHONPATH). Its local Hugging Face embedding path (api_type: hf) is used:
-its "openai" embedding path needs the pre-1.0 OpenAI API.
+on PYTHONPATH).
+
+Embeddings (bridges.licomemory.embedder): "role" (the default) routes them
+through arbor's embed role. LiCoMemory makes every embedding through one
+EmbeddingManager (EverM0re/LiCoMemory, base/embeddings.py), built by
+GraphRAGCore (coregraph/graph_rag_core.py) and shared with its graph
+extractors and its QueryProcessor (init/graph_rag.py), whose Hugging Face
+path calls client.encode(texts, convert_to_tensor=True, device=…). The
+sidecar builds it without loading a model (embedding.api_type other than hf)
+and then gives it an encoder that calls the embed endpoint, on the hf path.
+Its own "openai" path cannot be used: it needs the pre-1.0 OpenAI API.
+"native" keeps LiCoMemory's local Hugging Face model (api_type: hf, its
+config's embedding.model).
 
 The conversation is cut into chunks of about chunk_tokens (8,000: "Conversation
 histories are divided into approximately 8K-token chunks") and each chunk
@@ -56,6 +67,37 @@ def approx_tokens(text):
     return int(len(text.split()) / 0.75)
 
 
+class Rows(list):
+    """Vectors as the Hugging Face path hands them on without torch: a list
+    with the tensor methods LiCoMemory calls (tolist, cpu)."""
+
+    def tolist(self):
+        return [list(r) if isinstance(r, list) else r for r in self]
+
+    def cpu(self):
+        return self
+
+
+class RoleEncoder:
+    """SentenceTransformer.encode's signature over arbor's embed role."""
+
+    def __init__(self, role):
+        self.role = role
+
+    def encode(self, texts, convert_to_tensor=False, device=None, **_):
+        one = isinstance(texts, str)
+        vecs = self.role.embed([texts] if one else list(texts))
+        if convert_to_tensor:
+            try:
+                import torch
+                t = torch.tensor(vecs, dtype=torch.float32)
+                t = t.to(device) if device else t
+                return t[0] if one else t
+            except ImportError:
+                pass
+        return Rows(vecs[0] if one else vecs)
+
+
 class LiCoMemory(sc.Bridge):
     system = "licomemory"
     library = "LiCoMemory"
@@ -74,7 +116,17 @@ class LiCoMemory(sc.Bridge):
             _set(c, "model", chat["model"])
             _set(c, "api_key", sc.api_key(chat))
             _set(c, "temperature", chat.get("temperature"))
-        _set(getattr(self.config, "embedding", None), "api_type", "hf")
+        emb = getattr(self.config, "embedding", None)
+        self.embedder = sc.embedder_choice(self.opts, self.system)
+        self.role = None
+        if self.embedder == "role":
+            self.role = sc.RoleEmbedder(req["embed"])
+            # Not "hf": the manager is built without loading a local model.
+            _set(emb, "api_type", "arbor-embed-role")
+            _set(emb, "model", self.role.model)
+            _set(emb, "dimensions", self.role.dim)
+        else:
+            _set(emb, "api_type", "hf")
         self.chunk_tokens = int(self.opts.get("chunk_tokens") or 8000)
         sc.count_openai(chat.get("temperature"))
         self.dir = None
@@ -102,6 +154,16 @@ class LiCoMemory(sc.Bridge):
         if episode:
             self.dir = tempfile.mkdtemp(prefix="arbor-licomemory-")
             self.rag = graph_rag.GraphRAG(self.config, self.dir)
+            if self.role is not None:
+                self._route_embeddings()
+
+    def _route_embeddings(self):
+        """Gives the shared EmbeddingManager an encoder over the embed role."""
+        em = getattr(getattr(self.rag, "core", None), "embedding_manager", None)
+        if em is None:
+            raise RuntimeError("LiCoMemory's GraphRAG has no core.embedding_manager to route through the embed role: "
+                               "set bridges.licomemory.embedder: native")
+        em.client, em.api_type, em.model_name = RoleEncoder(self.role), "hf", self.role.model
 
     async def _insert(self):
         if not self.current:

@@ -1,12 +1,20 @@
 """Stand-in for LiCoMemory's init/graph_rag.py (arbor tests only): insert
 builds "triples" from each chunk with one chat call to the configured
 endpoint and keeps its state in base_dir (a pickle, like LiCoMemory);
-query returns its evidence dict, with an answer arbor must ignore."""
+query returns its evidence dict, with an answer arbor must ignore. Chunks
+and questions are embedded through core.embedding_manager, the one
+EmbeddingManager LiCoMemory's GraphRAGCore builds and shares; where the real
+one goes on without vectors, the stand-in fails, so that a test sees it."""
 import os
 import pickle
 import re
+import sys
+from types import SimpleNamespace
 
 from openai import AsyncOpenAI
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from base.embeddings import EmbeddingManager  # noqa: E402
 
 
 def _words(s):
@@ -15,9 +23,8 @@ def _words(s):
 
 class GraphRAG:
     def __init__(self, config, base_dir="./results"):
-        if config.embedding.api_type != "hf":
-            raise ValueError("the openai embedding path needs the pre-1.0 OpenAI API")
         self.config, self.base_dir = config, base_dir
+        self.core = SimpleNamespace(embedding_manager=EmbeddingManager(config.embedding))
         self.client = AsyncOpenAI(api_key=config.llm.api_key, base_url=config.llm.base_url)
         self.docs = []
 
@@ -26,12 +33,19 @@ class GraphRAG:
             for key in ("context", "session_time", "session_id", "doc_id"):
                 if key not in doc:
                     raise KeyError(key)
+            await self._embed(doc["context"])
             await self.client.chat.completions.create(model=self.config.llm.model, messages=[{"role": "user", "content": "Extract triples: " + doc["context"]}])
             self.docs.append(doc)
         with open(os.path.join(self.base_dir, "graph.pkl"), "wb") as f:
             pickle.dump(self.docs, f)
 
+    async def _embed(self, text):
+        vecs = await self.core.embedding_manager.get_embeddings([text])
+        if len(vecs) != 1 or not vecs[0]:
+            raise RuntimeError("no embedding for the text: the embedding manager returned nothing")
+
     async def query(self, question, question_time=""):
+        await self._embed(question)
         q = _words(question)
         hits = sorted(((len(q & _words(d["context"])), d) for d in self.docs), key=lambda h: -h[0])
         chunks = [{"doc_id": d["doc_id"], "context": d["context"]} for s, d in hits if s > 0][:5]
