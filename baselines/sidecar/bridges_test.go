@@ -1,6 +1,7 @@
 package sidecar
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -215,21 +216,7 @@ func TestPythonBridges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, in := range []dialog.Interaction{
-				interaction("i1", "I booked the Hotel Avenida in Lisbon for June."),
-				interaction("i2", "My car is a blue Corolla and the brakes cost 300 euros."),
-			} {
-				if err := sys.Commit(ctx, in); err != nil {
-					t.Fatal(err)
-				}
-			}
-			b, err := sys.Recall(ctx, memory.Query{Text: "Which hotel did I book in Lisbon?", Time: time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC), Budget: 1000})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(b.Items) == 0 || !b.Sources()["i1"] {
-				t.Fatalf("recall found %+v, want the hotel of i1", b.Items)
-			}
+			b := hotelRecall(t, ctx, sys)
 			for _, it := range b.Items {
 				if strings.Contains(it.Text, "stand-in answer") {
 					t.Errorf("the system's own answer reached the bundle: %q", it.Text)
@@ -273,21 +260,7 @@ func TestBridgeEmbedders(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer sys.(*System).Close()
-				for _, in := range []dialog.Interaction{
-					interaction("i1", "I booked the Hotel Avenida in Lisbon for June."),
-					interaction("i2", "My car is a blue Corolla and the brakes cost 300 euros."),
-				} {
-					if err := sys.Commit(ctx, in); err != nil {
-						t.Fatal(err)
-					}
-				}
-				b, err := sys.Recall(ctx, memory.Query{Text: "Which hotel did I book in Lisbon?", Time: time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC), Budget: 1000})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !b.Sources()["i1"] {
-					t.Errorf("recall found %+v, want the hotel of i1", b.Items)
-				}
+				hotelRecall(t, ctx, sys)
 				bodies := srv.Bodies("/v1/embeddings")
 				if embedder == config.EmbedderNative {
 					if len(bodies) > 0 || usage.Snapshot()["embed"].Count > 0 {
@@ -316,6 +289,28 @@ func TestBridgeEmbedders(t *testing.T) {
 			})
 		}
 	}
+}
+
+// hotelRecall commits two interactions to sys and recalls the first by a
+// question about it.
+func hotelRecall(t *testing.T, ctx context.Context, sys memory.System) memory.Bundle {
+	t.Helper()
+	for _, in := range []dialog.Interaction{
+		interaction("i1", "I booked the Hotel Avenida in Lisbon for June."),
+		interaction("i2", "My car is a blue Corolla and the brakes cost 300 euros."),
+	} {
+		if err := sys.Commit(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := sys.Recall(ctx, memory.Query{Text: "Which hotel did I book in Lisbon?", Time: time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC), Budget: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Items) == 0 || !b.Sources()["i1"] {
+		t.Fatalf("recall found %+v, want the hotel of i1", b.Items)
+	}
+	return b
 }
 
 // TestPythonMissingLibrary: without its library a sidecar fails at start

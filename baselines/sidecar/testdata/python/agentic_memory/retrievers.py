@@ -2,31 +2,21 @@
 ChromaRetriever that builds its embedding function from the module-level
 name SentenceTransformerEmbeddingFunction at construction, as A-MEM's does
 (agiresearch/A-mem), and embeds every document and query through it. The
-stand-in native function hashes words locally (no model, no network), and
-records what it embedded so that a test can tell which embedder ran."""
-import hashlib
-import math
-import re
-
-NATIVE_CALLS = []  # texts embedded by the native stand-in, for tests
+stand-in native function encodes with the sentence-transformers stand-in
+(no model, no network)."""
+from sentence_transformers import SentenceTransformer
 
 
 class SentenceTransformerEmbeddingFunction:
-    """Stand-in for chromadb's sentence-transformers embedding function."""
+    """Stand-in for chromadb's sentence-transformers embedding function: it
+    encodes with a SentenceTransformer (here the stand-in's, which records
+    what it embeds)."""
 
     def __init__(self, model_name="all-MiniLM-L6-v2", **_):
-        self.model_name = model_name
+        self.model = SentenceTransformer(model_name)
 
     def __call__(self, input):
-        NATIVE_CALLS.extend(input)
-        out = []
-        for text in input:
-            v = [0.0] * 64
-            for w in re.findall(r"[a-z0-9]+", text.lower()):
-                v[int(hashlib.md5(w.encode()).hexdigest(), 16) % 64] += 1.0
-            n = math.sqrt(sum(x * x for x in v)) or 1.0
-            out.append([x / n for x in v])
-        return out
+        return self.model.encode(list(input)).tolist()
 
 
 class ChromaRetriever:
