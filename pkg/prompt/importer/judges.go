@@ -91,6 +91,9 @@ var (
 	reFunc         = regexp.MustCompile(`(?m)^[ \t]*def\s+([A-Za-z_][A-Za-z0-9_]*)`)
 	reRole         = regexp.MustCompile(`["']role["']\s*:\s*["'](\w+)["']`)
 	reContentKey   = regexp.MustCompile(`["']content["']\s*:\s*\(?\s*$`)
+	reDictItem     = regexp.MustCompile(`["']([A-Za-z_][A-Za-z0-9_]*)["']\s*:\s*([^,}]+)`)
+	reOperand      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\[\]'"]*`)
+	reKeyword      = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^=].*)$`)
 )
 
 // fill is how the code fills a template: its style and, for positional
@@ -187,11 +190,11 @@ func fillAt(rest string) (fill, bool) {
 				f.args = append(f.args, argName(a))
 			}
 		case strings.HasPrefix(t, "{"):
-			for _, m := range regexp.MustCompile(`["']([A-Za-z_][A-Za-z0-9_]*)["']\s*:\s*([^,}]+)`).FindAllStringSubmatch(closing(t), -1) {
+			for _, m := range reDictItem.FindAllStringSubmatch(closing(t), -1) {
 				f.kw[m[1]] = argName(m[2])
 			}
 		default:
-			f.args = []string{argName(regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\[\]'"]*`).FindString(t))}
+			f.args = []string{argName(reOperand.FindString(t))}
 		}
 		return f, true
 	}
@@ -263,7 +266,7 @@ func closing(s string) string {
 }
 
 func keyword(a string) (string, string, bool) {
-	m := regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^=].*)$`).FindStringSubmatch(strings.TrimSpace(a))
+	m := reKeyword.FindStringSubmatch(strings.TrimSpace(a))
 	if m == nil {
 		return "", "", false
 	}
@@ -479,6 +482,7 @@ func ReadJudges(srcs []Source) (map[string]Judge, error) {
 		others := append(append([]Source{}, srcs[:k]...), srcs[k+1:]...)
 		otherIdx := append(append([]uses{}, idx[:k]...), idx[k+1:]...)
 		lits := pyStrings(src.Text)
+		dicts := indexDicts(src.Text)
 		prevEnd := 0
 		// system is a system message's text waiting for the user message
 		// built after it in the same function.
@@ -496,7 +500,7 @@ func ReadJudges(srcs []Source) (map[string]Judge, error) {
 			if m := reAssigned.FindStringSubmatch(head); m != nil {
 				name = m[1]
 			} else if reDictKey.MatchString(head) {
-				name = dictName(src.Text, s.start) // filled as NAME[key]
+				name = dicts.nameAt(s.start) // filled as NAME[key]
 			}
 			f := use(src.Text, idx[k], s, name, others, otherIdx)
 			if f.style == "" && !reAngleField.MatchString(s.value) {
@@ -548,14 +552,29 @@ func ReadJudges(srcs []Source) (map[string]Judge, error) {
 
 var reDictOpen = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=\s*\{`)
 
-// dictName is the name of the dict literal assigned last before offset i.
-func dictName(src string, i int) string {
-	ms := reDictOpen.FindAllStringSubmatchIndex(src[:i], -1)
-	if len(ms) == 0 {
+// dictOpens are the dict literals assigned in a source: where each opens,
+// and its name.
+type dictOpens struct {
+	at    []int
+	names []string
+}
+
+func indexDicts(src string) dictOpens {
+	var d dictOpens
+	for _, m := range reDictOpen.FindAllStringSubmatchIndex(src, -1) {
+		d.at = append(d.at, m[1])
+		d.names = append(d.names, src[m[2]:m[3]])
+	}
+	return d
+}
+
+// nameAt is the name of the dict literal assigned last before offset i.
+func (d dictOpens) nameAt(i int) string {
+	k := sort.SearchInts(d.at, i+1) - 1
+	if k < 0 {
 		return ""
 	}
-	m := ms[len(ms)-1]
-	return src[m[2]:m[3]]
+	return d.names[k]
 }
 
 // roleBefore is the role of the chat message whose dict holds offset i:
