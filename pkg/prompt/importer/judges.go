@@ -606,25 +606,6 @@ func lineStart(s string, i int) int {
 	return strings.LastIndexByte(s[:i], '\n') + 1
 }
 
-// ReadLongMemEvalJudges reads the judge templates of LongMemEval's
-// evaluate_qa.py as Go templates by pkg/prompt name.
-func ReadLongMemEvalJudges(src string) (map[string]string, error) {
-	js, err := ReadJudges([]Source{{Path: "evaluate_qa.py", Text: src}})
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]string{}
-	for n, j := range js {
-		if strings.HasPrefix(n, "judge_lme_") {
-			out[n] = j.Text
-		}
-	}
-	if len(out) == 0 {
-		return nil, errors.New("no get_anscheck_prompt template: not LongMemEval's src/evaluation/evaluate_qa.py")
-	}
-	return out, nil
-}
-
 // JudgeSources reads the evaluation code at paths: files as given, and for
 // a directory (a checkout of a benchmark's repository) the files that hold
 // its judges: src/evaluation/evaluate_qa.py (LongMemEval), src/prompts.py or
