@@ -2,6 +2,7 @@ package runners
 
 import (
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -13,14 +14,47 @@ import (
 )
 
 // TestOfficialJudgesOnSpeakingFake: with the official judges imported by
-// `arbor prompts import` from evaluation code (the importer's fixtures, in
-// the layouts of LongMemEval's evaluate_qa.py and BEAM's src/prompts.py and
-// evaluation.py) as prompts_dir, and official judge mode, every judge
-// request carries the imported wording (BEAM's equivalence check with its
-// system message), the speaking fake recognises each, and every reply
-// parses: no sample is unparsed or failed.
+// `arbor prompts import` from evaluation code as prompts_dir, and official
+// judge mode, every judge request carries the imported wording (BEAM's
+// equivalence check with its system message), none arbor's own, the
+// speaking fake recognises each, and every reply parses: no sample is
+// unparsed or failed. The code is the importer's fixtures (in the layouts of
+// LongMemEval's evaluate_qa.py and BEAM's src/prompts.py and evaluation.py),
+// and real checkouts when ARBOR_LONGMEMEVAL_DIR and ARBOR_BEAM_DIR name them.
 func TestOfficialJudgesOnSpeakingFake(t *testing.T) {
-	srcs, err := importer.JudgeSources([]string{"../pkg/prompt/importer/testdata/judges/lme_evaluate_qa.py", "../pkg/prompt/importer/testdata/judges/beam"})
+	const fixtures = "../pkg/prompt/importer/testdata/judges/"
+	cases := []struct {
+		name string
+		code []string
+	}{{"fixtures", []string{fixtures + "lme_evaluate_qa.py", fixtures + "beam"}}}
+	if lme, beam := os.Getenv("ARBOR_LONGMEMEVAL_DIR"), os.Getenv("ARBOR_BEAM_DIR"); lme != "" && beam != "" {
+		cases = append(cases, struct {
+			name string
+			code []string
+		}{"checkouts", []string{lme, beam}})
+	} else {
+		t.Log("ARBOR_LONGMEMEVAL_DIR and ARBOR_BEAM_DIR name no checkouts: the official files themselves are not run")
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { officialJudgesRun(t, c.code) })
+	}
+}
+
+// opening is the fixed text a template's rendering starts with (up to its
+// first action), trimmed and cut to n bytes.
+func opening(t *testing.T, set *prompt.Set, name string, n int) string {
+	t.Helper()
+	text, err := set.Text(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _, _ = strings.Cut(text, "{{")
+	text = strings.TrimSpace(text)
+	return text[:min(n, len(text))]
+}
+
+func officialJudgesRun(t *testing.T, code []string) {
+	srcs, err := importer.JudgeSources(code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,32 +74,51 @@ func TestOfficialJudgesOnSpeakingFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The fixtures' own opening words, by judge: a request in arbor's
-	// wording would not start with them.
-	opening := map[string]string{"Judge it.": "judge_lme_standard", "Judge time": "judge_lme_temporal", "Judge the {style}": "judge_lme_preference",
-		"Judge abstention": "judge_lme_abstention", "Grade one rubric criterion": "judge_beam_rubric", "One: ": "judge_beam_equivalence"}
+	// A judge request is told apart by how its user message opens: the
+	// imported wording's, or arbor's own.
+	type kind struct{ bench, system string }
+	imported := map[string]kind{}
+	var ours []string
+	for _, name := range r.Written {
+		k := kind{bench: "longmemeval"}
+		if strings.HasPrefix(name, "judge_beam_") {
+			k.bench = "beam"
+		}
+		if sys, ok, _ := official.RenderPart(name, prompt.SystemPart, nil); ok {
+			k.system = strings.TrimSpace(sys)
+		}
+		imported[opening(t, official, name, 40)] = k
+		ours = append(ours, opening(t, prompt.Default(), name, 40))
+	}
 	var mu sync.Mutex
 	seen := map[string]int{}
-	systemOK := true
+	var bad []string
 	o := sp.Install(openaifake.Options{})
 	speak := o.Speak
 	o.Speak = func(req openaifake.Request) (string, bool) {
 		mu.Lock()
+		defer mu.Unlock()
 		for i, m := range req.Messages {
 			if m.Role != "user" {
 				continue
 			}
-			for w, name := range opening {
-				if strings.HasPrefix(strings.TrimSpace(m.Content), w) {
-					seen[name]++
-					if name == "judge_beam_equivalence" && (i == 0 || !strings.Contains(req.Messages[0].Content, "Say YES when both snippets")) {
-						systemOK = false
-					}
+			text := strings.TrimSpace(m.Content)
+			for _, w := range ours {
+				if strings.HasPrefix(text, w) {
+					bad = append(bad, "in arbor's wording: "+w)
+				}
+			}
+			for w, k := range imported {
+				if !strings.HasPrefix(text, w) {
+					continue
+				}
+				seen[k.bench]++
+				if k.system != "" && (i == 0 || strings.TrimSpace(req.Messages[0].Content) != k.system) {
+					bad = append(bad, "without the official code's system message: "+w)
 				}
 			}
 			break
 		}
-		mu.Unlock()
 		return speak(req)
 	}
 	srv := openaifake.New(o)
@@ -94,16 +147,12 @@ func TestOfficialJudgesOnSpeakingFake(t *testing.T) {
 				}
 			}
 		}
-	}
-	// The LongMemEval fixture has no temporal question that is not an
-	// abstention, nor a knowledge update.
-	for _, name := range []string{"judge_lme_standard", "judge_lme_preference", "judge_lme_abstention", "judge_beam_rubric", "judge_beam_equivalence"} {
-		if seen[name] == 0 {
-			t.Errorf("no request in the imported wording of %s (seen %v)", name, seen)
+		if seen[c.bench] == 0 {
+			t.Errorf("%s: no judge request in the imported wording", c.bench)
 		}
 	}
-	if !systemOK {
-		t.Error("an equivalence check was sent without the official code's system message")
+	for _, b := range bad {
+		t.Error(b)
 	}
 	st := sp.Stats()
 	if u := st[fake.Unrecognised]; u.Replies > 0 {
@@ -112,6 +161,11 @@ func TestOfficialJudgesOnSpeakingFake(t *testing.T) {
 	for name, p := range st {
 		if p.Unparseable > 0 {
 			t.Errorf("%s: %d unparseable replies", name, p.Unparseable)
+		}
+	}
+	for _, name := range []string{"judge_lme_standard", "judge_lme_abstention", "judge_beam_rubric", "judge_beam_equivalence"} {
+		if st[name].Replies == 0 {
+			t.Errorf("%s was never answered", name)
 		}
 	}
 }
