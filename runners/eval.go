@@ -87,6 +87,9 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if note := officialJudgeNote(p.Config, d.prompts, p.Benchmark, d.judge != ""); note != "" {
+		fmt.Fprintln(p.Log, "note:", note)
+	}
 	// Close stops the sidecars and flushes the response cache's background
 	// writes; a failure costs only cache hits on a re-run, so it is
 	// reported, not fatal.

@@ -2,10 +2,15 @@ package runners
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/pkg/prompt"
+	"github.com/arbor-eval/arbor/pkg/prompt/importer"
 	"github.com/arbor-eval/arbor/scoring"
 )
 
@@ -20,4 +25,28 @@ func AddJudges(ctx context.Context, dir string, cfg *config.Config, specs []stri
 	job := scoring.ScoreJob{RunDir: dir, Judges: judges, Load: datasets.Load, Stdout: stdout, Stderr: stderr,
 		Options: scoring.Options{Judge: cfg.Judge, BEAMOfficial: cfg.Judge.OfficialBEAM()}}
 	return job.Run(ctx)
+}
+
+// officialJudgeNote says, for a model-judged run read officially
+// (judge.parse: official, or judge.beam_scoring: official on BEAM), which
+// of the benchmark's judge prompts are still arbor's wording rather than the
+// official text that `arbor prompts import` reads from the benchmark's own
+// code: an official reading of a reworded prompt is not the official judge.
+// "" when there is nothing to say.
+func officialJudgeNote(cfg *config.Config, prompts *prompt.Set, benchmark string, modelJudged bool) string {
+	official := cfg.Judge.Parse == "official" || benchmark == "beam" && cfg.Judge.OfficialBEAM()
+	names := importer.JudgeNames[benchmark]
+	if !modelJudged || !official || len(names) == 0 {
+		return ""
+	}
+	var ours []string
+	for _, n := range names {
+		if !slices.Contains(prompts.Overridden, n) {
+			ours = append(ours, n)
+		}
+	}
+	if len(ours) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("official judging with arbor's own wording of %s; for the official text, import the benchmark's judges (`arbor prompts import` on its evaluation code) into prompts_dir", strings.Join(ours, ", "))
 }

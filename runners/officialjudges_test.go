@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/fake"
+	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 	"github.com/arbor-eval/arbor/pkg/prompt"
 	"github.com/arbor-eval/arbor/pkg/prompt/importer"
@@ -166,6 +167,47 @@ func officialJudgesRun(t *testing.T, code []string) {
 	for _, name := range []string{"judge_lme_standard", "judge_lme_abstention", "judge_beam_rubric", "judge_beam_equivalence"} {
 		if st[name].Replies == 0 {
 			t.Errorf("%s was never answered", name)
+		}
+	}
+}
+
+// TestOfficialJudgeNote: a model-judged run read officially is told which
+// judge prompts are still arbor's wording, and nothing once they are all
+// imported, or when it is not read officially or not model-judged.
+func TestOfficialJudgeNote(t *testing.T) {
+	srcs, err := importer.JudgeSources([]string{"../pkg/prompt/importer/testdata/judges/lme_evaluate_qa.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := importer.ImportJudges(srcs, dir); err != nil {
+		t.Fatal(err)
+	}
+	lme, err := prompt.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	official := testConfig(t, "judge: {parse: official}\n")
+	beamOfficial := testConfig(t, "judge: {beam_scoring: official}\n")
+	strict := testConfig(t)
+	for _, c := range []struct {
+		name    string
+		cfg     *config.Config
+		set     *prompt.Set
+		bench   string
+		judged  bool
+		mention string // "" for no note
+	}{
+		{"LongMemEval official, arbor's wording", official, prompt.Default(), "longmemeval", true, "judge_lme_standard"},
+		{"LongMemEval official, imported", official, lme, "longmemeval", true, ""},
+		{"BEAM official scoring, LongMemEval's imported only", beamOfficial, lme, "beam", true, "judge_beam_rubric, judge_beam_equivalence"},
+		{"strict reading", strict, prompt.Default(), "longmemeval", true, ""},
+		{"lexical judge", official, prompt.Default(), "longmemeval", false, ""},
+		{"rule-scored benchmark", official, prompt.Default(), "branchmemeval", true, ""},
+	} {
+		got := officialJudgeNote(c.cfg, c.set, c.bench, c.judged)
+		if (got == "") != (c.mention == "") || !strings.Contains(got, c.mention) {
+			t.Errorf("%s: note %q, want one naming %q", c.name, got, c.mention)
 		}
 	}
 }
