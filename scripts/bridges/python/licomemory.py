@@ -7,14 +7,16 @@ requirements, and set bridges.licomemory.options.repo to the clone (or put it
 on PYTHONPATH).
 
 Embeddings (bridges.licomemory.embedder): "role" (the default) routes them
-through arbor's embed role. LiCoMemory makes every embedding through one
-EmbeddingManager (EverM0re/LiCoMemory, base/embeddings.py), built by
-GraphRAGCore (coregraph/graph_rag_core.py) and shared with its graph
-extractors and its QueryProcessor (init/graph_rag.py), whose Hugging Face
-path calls client.encode(texts, convert_to_tensor=True, device=…). The
-sidecar builds it without loading a model (embedding.api_type other than hf)
-and then gives it an encoder that calls the embed endpoint, on the hf path.
-Its own "openai" path cannot be used: it needs the pre-1.0 OpenAI API.
+through arbor's embed role. LiCoMemory makes every embedding through
+EmbeddingManager (EverM0re/LiCoMemory, base/embeddings.py), of which it
+builds several: GraphRAGCore's (coregraph/graph_rag_core.py, shared with
+the graph extractors and handed to the QueryProcessor) and the
+QueryProcessor's own, which its SummaryRetriever keeps
+(query/query_processor.py). Its Hugging Face path calls
+client.encode(texts, convert_to_tensor=True, device=…). The sidecar wraps
+the class's constructor: each manager is built without loading a local
+model and then given an encoder that calls the embed endpoint, on the hf
+path. Its own "openai" path cannot be used: it needs the pre-1.0 OpenAI API.
 "native" keeps LiCoMemory's local Hugging Face model (api_type: hf, its
 config's embedding.model).
 
@@ -33,6 +35,7 @@ Options (bridges.licomemory.options): repo, config (LiCoMemory's YAML; default
 <repo>/config/Memory.yaml), chunk_tokens.
 """
 
+import copy
 import os
 import shutil
 import sys
@@ -98,6 +101,35 @@ class RoleEncoder:
         return Rows(vecs[0] if one else vecs)
 
 
+def route_embeddings(role):
+    """Wraps EmbeddingManager's constructor so that every manager LiCoMemory
+    builds embeds through role (a RoleEmbedder); see the header."""
+    mod = sc.need("base.embeddings", "licomemory", INSTALL)
+    cls = getattr(mod, "EmbeddingManager", None)
+    if cls is None:
+        raise RuntimeError("LiCoMemory's base.embeddings has no EmbeddingManager to route through the embed role: "
+                           "set bridges.licomemory.embedder: native")
+    if getattr(cls.__init__, "_arbor", False):
+        return
+    orig = cls.__init__
+
+    def init(self, config=None, *a, **kw):
+        if config is not None:
+            # Built as if not on the hf path, so that no local model loads.
+            try:
+                config = copy.copy(config)
+                config.api_type = "arbor-embed-role"
+            except Exception as e:
+                raise RuntimeError(f"LiCoMemory's embedding config cannot be copied ({e}): set bridges.licomemory.embedder: native")
+        orig(self, config, *a, **kw)
+        self.api_type, self.client, self.model_name = "hf", RoleEncoder(role), role.model
+        if role.dim:
+            self.dimensions = role.dim
+
+    init._arbor = True
+    cls.__init__ = init
+
+
 class LiCoMemory(sc.Bridge):
     system = "licomemory"
     library = "LiCoMemory"
@@ -119,14 +151,12 @@ class LiCoMemory(sc.Bridge):
         emb = getattr(self.config, "embedding", None)
         self.embedder = sc.embedder_choice(self.opts, self.system)
         self.role = None
+        _set(emb, "api_type", "hf")
         if self.embedder == "role":
             self.role = sc.RoleEmbedder(req["embed"])
-            # Not "hf": the manager is built without loading a local model.
-            _set(emb, "api_type", "arbor-embed-role")
             _set(emb, "model", self.role.model)
             _set(emb, "dimensions", self.role.dim)
-        else:
-            _set(emb, "api_type", "hf")
+            route_embeddings(self.role)
         self.chunk_tokens = int(self.opts.get("chunk_tokens") or 8000)
         sc.count_openai(chat.get("temperature"))
         self.dir = None
@@ -154,16 +184,6 @@ class LiCoMemory(sc.Bridge):
         if episode:
             self.dir = tempfile.mkdtemp(prefix="arbor-licomemory-")
             self.rag = graph_rag.GraphRAG(self.config, self.dir)
-            if self.role is not None:
-                self._route_embeddings()
-
-    def _route_embeddings(self):
-        """Gives the shared EmbeddingManager an encoder over the embed role."""
-        em = getattr(getattr(self.rag, "core", None), "embedding_manager", None)
-        if em is None:
-            raise RuntimeError("LiCoMemory's GraphRAG has no core.embedding_manager to route through the embed role: "
-                               "set bridges.licomemory.embedder: native")
-        em.client, em.api_type, em.model_name = RoleEncoder(self.role), "hf", self.role.model
 
     async def _insert(self):
         if not self.current:

@@ -2,8 +2,9 @@
 builds "triples" from each chunk with one chat call to the configured
 endpoint and keeps its state in base_dir (a pickle, like LiCoMemory);
 query returns its evidence dict, with an answer arbor must ignore. Chunks
-and questions are embedded through core.embedding_manager, the one
-EmbeddingManager LiCoMemory's GraphRAGCore builds and shares; where the real
+and questions are embedded through core.embedding_manager, the
+EmbeddingManager LiCoMemory's GraphRAGCore builds and shares, and questions
+also through a second one, as its QueryProcessor builds; where the real
 one goes on without vectors, the stand-in fails, so that a test sees it."""
 import os
 import pickle
@@ -45,6 +46,12 @@ class GraphRAG:
             raise RuntimeError("no embedding for the text: the embedding manager returned nothing")
 
     async def query(self, question, question_time=""):
+        # LiCoMemory's QueryProcessor builds an EmbeddingManager of its own
+        # (its SummaryRetriever keeps it) before it is handed the core's.
+        own = EmbeddingManager(self.config.embedding)
+        vecs = await own.get_embeddings([question])
+        if len(vecs) != 1 or not vecs[0]:
+            raise RuntimeError("no embedding for the question from the query processor's own embedding manager")
         await self._embed(question)
         q = _words(question)
         hits = sorted(((len(q & _words(d["context"])), d) for d in self.docs), key=lambda h: -h[0])
