@@ -32,11 +32,22 @@ func AddJudges(ctx context.Context, dir string, cfg *config.Config, specs []stri
 // of the benchmark's judge prompts are still arbor's wording rather than the
 // official text that `arbor prompts import` reads from the benchmark's own
 // code: an official reading of a reworded prompt is not the official judge.
-// "" when there is nothing to say.
+// For a corrected BEAM run it says when an overriding rubric prompt has no
+// place for the question. "" when there is nothing to say.
 func officialJudgeNote(cfg *config.Config, prompts *prompt.Set, benchmark string, modelJudged bool) string {
 	official := cfg.Judge.Parse == "official" || benchmark == "beam" && cfg.Judge.OfficialBEAM()
 	names := importer.JudgeNames[benchmark]
-	if !modelJudged || !official || len(names) == 0 {
+	if !modelJudged || len(names) == 0 {
+		return ""
+	}
+	if !official {
+		// The corrected BEAM protocol shows the judge the question; an
+		// imported rubric prompt without a place for it does not.
+		if benchmark == "beam" && slices.Contains(prompts.Overridden, "judge_beam_rubric") {
+			if text, err := prompts.Text("judge_beam_rubric"); err == nil && !strings.Contains(text, "{{.Question}}") {
+				return "the corrected BEAM protocol with a judge_beam_rubric that has no place for the question: the judge will not see it (set judge.beam_scoring: official, or drop the override)"
+			}
+		}
 		return ""
 	}
 	var ours []string

@@ -3,6 +3,7 @@ package runners
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -187,6 +188,28 @@ func TestOfficialJudgeNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	beamSrcs, err := importer.JudgeSources([]string{"../pkg/prompt/importer/testdata/judges/beam"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	beamDir := t.TempDir()
+	if _, err := importer.ImportJudges(beamSrcs, beamDir); err != nil {
+		t.Fatal(err)
+	}
+	// A rubric prompt without the question's placeholder, as some versions
+	// of BEAM's have.
+	noQuestion := t.TempDir()
+	if err := os.WriteFile(filepath.Join(noQuestion, "judge_beam_rubric.tmpl"), []byte("Criterion: {{.RubricItem}}\nResponse: {{.Response}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	beam, err := prompt.Load(beamDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	beamNoQ, err := prompt.Load(noQuestion)
+	if err != nil {
+		t.Fatal(err)
+	}
 	official := testConfig(t, "judge: {parse: official}\n")
 	beamOfficial := testConfig(t, "judge: {beam_scoring: official}\n")
 	strict := testConfig(t)
@@ -204,6 +227,10 @@ func TestOfficialJudgeNote(t *testing.T) {
 		{"strict reading", strict, prompt.Default(), "longmemeval", true, ""},
 		{"lexical judge", official, prompt.Default(), "longmemeval", false, ""},
 		{"rule-scored benchmark", official, prompt.Default(), "branchmemeval", true, ""},
+		{"BEAM official, imported", beamOfficial, beam, "beam", true, ""},
+		{"BEAM corrected, imported with the question", strict, beam, "beam", true, ""},
+		{"BEAM corrected, a rubric without the question", strict, beamNoQ, "beam", true, "no place for the question"},
+		{"BEAM corrected, arbor's wording", strict, prompt.Default(), "beam", true, ""},
 	} {
 		got := officialJudgeNote(c.cfg, c.set, c.bench, c.judged)
 		if (got == "") != (c.mention == "") || !strings.Contains(got, c.mention) {
