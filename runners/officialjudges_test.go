@@ -55,8 +55,11 @@ func opening(t *testing.T, set *prompt.Set, name string, n int) string {
 	return text[:min(n, len(text))]
 }
 
-func officialJudgesRun(t *testing.T, code []string) {
-	srcs, err := importer.JudgeSources(code)
+// importJudges imports the judges of the evaluation code at paths into a
+// fresh prompts directory and loads it.
+func importJudges(t *testing.T, paths ...string) (string, importer.Report, *prompt.Set) {
+	t.Helper()
+	srcs, err := importer.JudgeSources(paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,12 +68,17 @@ func officialJudgesRun(t *testing.T, code []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Written) != 7 {
-		t.Fatalf("imported %v", r.Written)
-	}
-	official, err := prompt.Load(dir)
+	set, err := prompt.Load(dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return dir, r, set
+}
+
+func officialJudgesRun(t *testing.T, code []string) {
+	dir, r, official := importJudges(t, code...)
+	if len(r.Written) != 7 {
+		t.Fatalf("imported %v", r.Written)
 	}
 	sp, err := fake.New(fake.Options{Prompts: []*prompt.Set{official}})
 	if err != nil {
@@ -176,34 +184,12 @@ func officialJudgesRun(t *testing.T, code []string) {
 // judge prompts are still arbor's wording, and nothing once they are all
 // imported, or when it is not read officially or not model-judged.
 func TestOfficialJudgeNote(t *testing.T) {
-	srcs, err := importer.JudgeSources([]string{"../pkg/prompt/importer/testdata/judges/lme_evaluate_qa.py"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if _, err := importer.ImportJudges(srcs, dir); err != nil {
-		t.Fatal(err)
-	}
-	lme, err := prompt.Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	beamSrcs, err := importer.JudgeSources([]string{"../pkg/prompt/importer/testdata/judges/beam"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	beamDir := t.TempDir()
-	if _, err := importer.ImportJudges(beamSrcs, beamDir); err != nil {
-		t.Fatal(err)
-	}
+	_, _, lme := importJudges(t, "../pkg/prompt/importer/testdata/judges/lme_evaluate_qa.py")
+	_, _, beam := importJudges(t, "../pkg/prompt/importer/testdata/judges/beam")
 	// A rubric prompt without the question's placeholder, as some versions
 	// of BEAM's have.
 	noQuestion := t.TempDir()
 	if err := os.WriteFile(filepath.Join(noQuestion, "judge_beam_rubric.tmpl"), []byte("Criterion: {{.RubricItem}}\nResponse: {{.Response}}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	beam, err := prompt.Load(beamDir)
-	if err != nil {
 		t.Fatal(err)
 	}
 	beamNoQ, err := prompt.Load(noQuestion)
