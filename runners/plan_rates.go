@@ -179,3 +179,41 @@ func systemCalls(cfg *config.Config, benchmark, system, build string, variants [
 func judged(cfg *config.Config, benchmark string) bool {
 	return slices.Contains([]string{"longmemeval", "beam"}, benchmark) && !cfg.Models.Judge.Local() && cfg.Judge.Mode != "lexical"
 }
+
+// unitPriors are the progress bar's expected costs of one commit and one
+// answer of system, relative to each other (progress.Reporter.Prior), for
+// the classes not yet measured early in a run. With a remote chat model
+// they are the sequential model round trips a unit waits for: ArborMem's
+// commit two (§4.4: round one's memory operations at once, beside
+// localization, then path evolution and the audit), a summary update one
+// per summary_every interactions, an answer one, and its judgement one
+// more; other commits make no call. With every role local they are the
+// per-unit costs the plan uses (localCost), in milliseconds.
+func unitPriors(cfg *config.Config, benchmark, system string) (commit, answer float64) {
+	if cfg.Models.Chat.Local() {
+		c, ok := localCost[system]
+		if !ok {
+			c = localCost["arbormem"]
+		}
+		return float64(c.Ingest.Microseconds()) / 1000, float64(c.Answer.Microseconds()) / 1000
+	}
+	const none = 0.01 // local work only: next to nothing beside a round trip
+	commit, answer = none, none
+	if cfg.UseChat(cfg.Answer.Answerer) {
+		answer = 1
+	}
+	if judged(cfg, benchmark) {
+		answer++
+	}
+	switch system {
+	case "arbormem":
+		if cfg.UseChat(cfg.ArborMem.Extractors) {
+			commit = 2
+		}
+	case "summary":
+		if cfg.UseChat(cfg.Baselines.Summaries) {
+			commit = 1 / float64(max(cfg.Baselines.SummaryEvery, 1))
+		}
+	}
+	return commit, answer
+}
