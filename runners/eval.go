@@ -455,12 +455,7 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 	for _, h := range hs {
 		for _, sys := range p.Systems {
 			groups := groupVariants(sys, p.Variants)
-			builds := make([]string, 0, len(groups))
-			for b := range groups {
-				builds = append(builds, b)
-			}
-			sort.Strings(builds)
-			for _, build := range builds {
+			for _, build := range sortedBuilds(groups) {
 				vs := groups[build]
 				// A run killed after an episode's last sample but before its
 				// episode record must replay the episode to record it.
@@ -518,6 +513,16 @@ func buildOf(system, variant string) string {
 		return ""
 	}
 	return variant
+}
+
+// sortedBuilds lists the builds of groupVariants' groups in order.
+func sortedBuilds(groups map[string][]string) []string {
+	builds := make([]string, 0, len(groups))
+	for b := range groups {
+		builds = append(builds, b)
+	}
+	sort.Strings(builds)
+	return builds
 }
 
 // groupVariants maps each construction-time variant to the variants that can

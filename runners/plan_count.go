@@ -286,12 +286,7 @@ func countRoles(m Model, p *Plan, eps []epCount, rep *DryReport) []RoleCount {
 	nb := len(p.Budgets)
 	for _, sys := range p.Systems {
 		groups := groupVariants(sys, p.Variants)
-		builds := make([]string, 0, len(groups))
-		for b := range groups {
-			builds = append(builds, b)
-		}
-		slices.Sort(builds)
-		for _, build := range builds {
+		for _, build := range sortedBuilds(groups) {
 			vs := groups[build]
 			rates := systemCalls(cfg, p.Benchmark, sys, build, vs)
 			var interactions, answers, firsts, summaries, judges, ingTok, sumTok, ansTok int

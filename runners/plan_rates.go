@@ -186,8 +186,10 @@ func judged(cfg *config.Config, benchmark string) bool {
 // they are the sequential model round trips a unit waits for: ArborMem's
 // commit two (§4.4: round one's memory operations at once, beside
 // localization, then path evolution and the audit), a summary update one
-// per summary_every interactions, an answer one, and its judgement one
-// more; other commits make no call. With every role local they are the
+// per summary_every interactions, an answer one, its judgement one more,
+// and ArborMem's recall one each for the query's embedding and the
+// localization rerank when those roles are remote; other commits make no
+// call. With every role local they are the
 // per-unit costs the plan uses (localCost), in milliseconds.
 func unitPriors(cfg *config.Config, benchmark, system string) (commit, answer float64) {
 	if cfg.Models.Chat.Local() {
@@ -209,6 +211,13 @@ func unitPriors(cfg *config.Config, benchmark, system string) (commit, answer fl
 	case "arbormem":
 		if cfg.UseChat(cfg.ArborMem.Extractors) {
 			commit = 2
+		}
+		// Its recall waits for the question's embedding, then the
+		// localization rerank, before the answer.
+		for _, role := range []string{"embed", "rerank"} {
+			if !cfg.Models.Role(role).Local() {
+				answer++
+			}
 		}
 	case "summary":
 		if cfg.UseChat(cfg.Baselines.Summaries) {

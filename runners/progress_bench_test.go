@@ -38,25 +38,7 @@ func BenchmarkWeightedETA(b *testing.B) {
 		}
 		episodes = n
 	}
-	var chat []config.Endpoint
-	start := func() string {
-		sp, err := fake.New(fake.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		f := openaifake.New(sp.Install(openaifake.Options{RerankScale: openaifake.RerankAsAsked, FirstTokenLatency: lat}))
-		b.Cleanup(f.Close)
-		return f.URL
-	}
-	for range 7 {
-		chat = append(chat, config.Endpoint{URL: start(), Model: "fake-model", MaxInflight: 8, Timeout: time.Minute})
-	}
-	side := []config.Endpoint{{URL: start(), Model: "fake-model", MaxInflight: 32, Timeout: time.Minute}}
-	base := testConfig(b, "retry: {max_attempts: 2, base_delay: 1ms, max_delay: 5ms}\n")
-	cfg := SpeakingConfig(base, chat[0].URL, base.Models.Embed.Dim, 8)
-	cfg.Models.Chat.Endpoints, cfg.Models.Judge.Endpoints = chat, chat
-	cfg.Models.Embed.Endpoints, cfg.Models.Rerank.Endpoints = side, side
-	cfg.Run.Workers = 0
+	cfg := sevenFakes(b, lat)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	type sample struct {
@@ -133,6 +115,34 @@ func BenchmarkWeightedETA(b *testing.B) {
 		}
 		mu.Unlock()
 	}
+}
+
+// sevenFakes is the seven-fake setup: seven speaking fakes for chat and
+// judge (max_inflight 8 each) and an eighth for embed and rerank (32),
+// every call answered after lat, with the answers, ArborMem's memory
+// operations and the summaries through the chat model.
+func sevenFakes(b *testing.B, lat time.Duration) *config.Config {
+	b.Helper()
+	var chat []config.Endpoint
+	start := func() string {
+		sp, err := fake.New(fake.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		f := openaifake.New(sp.Install(openaifake.Options{RerankScale: openaifake.RerankAsAsked, FirstTokenLatency: lat}))
+		b.Cleanup(f.Close)
+		return f.URL
+	}
+	for range 7 {
+		chat = append(chat, config.Endpoint{URL: start(), Model: "fake-model", MaxInflight: 8, Timeout: time.Minute})
+	}
+	side := []config.Endpoint{{URL: start(), Model: "fake-model", MaxInflight: 32, Timeout: time.Minute}}
+	base := testConfig(b, "retry: {max_attempts: 2, base_delay: 1ms, max_delay: 5ms}\n")
+	cfg := SpeakingConfig(base, chat[0].URL, base.Models.Embed.Dim, 8)
+	cfg.Models.Chat.Endpoints, cfg.Models.Judge.Endpoints = chat, chat
+	cfg.Models.Embed.Endpoints, cfg.Models.Rerank.Endpoints = side, side
+	cfg.Run.Workers = 0
+	return cfg
 }
 
 // envDuration reads a duration from the environment, def when unset.
