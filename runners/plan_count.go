@@ -37,15 +37,20 @@ type epCount struct {
 
 // The prompt tokens a call carries besides the data it reads (its
 // template, instructions and the chat template), fitted once to the exact
-// replay's counts under configs/a800.yaml on the shipped BranchMemEval and
-// the LoCoMo development half (`arbor plan ... --replay`, the commands
+// replay's counts under configs/a800.yaml on the shipped BranchMemEval, the
+// LoCoMo development half and the judged fixtures (`arbor plan ... --replay`, the commands
 // beside planRatios): memory operations came to 180-260 tokens beyond
 // the interaction, answers to 1,000-1,400 beyond the evidence.
 const (
 	opOverhead      = 230  // one ArborMem memory operation
 	summaryOverhead = 400  // one session-summary update
 	answerOverhead  = 1000 // one answer (system anchor, directives, question)
-	judgeOverhead   = 400  // one judgement
+	judgeOverhead   = 200  // one LongMemEval judgement (question, gold, a short answer); 179 fitted
+	// beamJudgeOverhead is one BEAM rubric item's judgement (522 fitted on
+	// datasets/beam/testdata); beamRubricMaxTokens is its max_tokens
+	// (scoring's beamRubricMaxTokens).
+	beamJudgeOverhead   = 520
+	beamRubricMaxTokens = 1024
 )
 
 // countData reads p's episodes once and counts each one; the selection is
@@ -347,8 +352,10 @@ func countRoles(m Model, p *Plan, eps []epCount, rep *DryReport) []RoleCount {
 					}
 				}
 				if role == "judge" {
-					prompt = judges * (judgeOverhead + cfg.Answer.MaxTokens)
-					completion = judges * cfg.Judge.MaxTokens
+					prompt, completion = judges*judgeOverhead, judges*cfg.Judge.MaxTokens
+					if p.Benchmark == "beam" {
+						prompt, completion = judges*beamJudgeOverhead, judges*beamRubricMaxTokens
+					}
 				}
 				for _, x := range []*RoleCount{rc, sub} {
 					x.IngestCalls += int(ing + 0.5)

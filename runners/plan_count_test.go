@@ -120,3 +120,44 @@ func TestCountSummaryRule(t *testing.T) {
 		t.Errorf("%d summary updates for %d interactions: fewer than the every-%d rule alone makes", ing, rep.Interactions, cfg.Baselines.SummaryEvery)
 	}
 }
+
+// TestCountMatchesReplayJudged compares the plan with the exact replay on
+// the BEAM fixture under a remote chat and judge: one judgement per rubric
+// item and the summary updates exactly, every role's total within
+// planTolerance.
+func TestCountMatchesReplayJudged(t *testing.T) {
+	cfg := xpConfig(t, xpRemoteYAML)
+	p := Plan{Benchmark: "beam", Data: "../datasets/beam/testdata/chats/100K", Out: io.Discard, Log: io.Discard, Config: cfg}
+	ctx := context.Background()
+	plan, err := Count(ctx, p, nil, DryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay, err := DryRun(ctx, p, nil, DryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Samples != replay.Samples || plan.Interactions != replay.Interactions || plan.Questions != replay.Questions {
+		t.Errorf("plan: %d samples, %d interactions, %d questions; replay: %d, %d, %d", plan.Samples, plan.Interactions, plan.Questions, replay.Samples, replay.Interactions, replay.Questions)
+	}
+	judge, want := xpRole(t, plan, "judge"), xpRole(t, replay, "judge")
+	if judge.Calls() == 0 || judge.Calls() != want.Calls() {
+		t.Errorf("plan counted %d judgements, the replay made %d", judge.Calls(), want.Calls())
+	}
+	for _, role := range []string{"chat", "judge"} {
+		got, want := xpRole(t, plan, role), xpRole(t, replay, role)
+		if off := math.Abs(float64(got.Calls()-want.Calls())) / float64(max(want.Calls(), 1)); off > planTolerance {
+			t.Errorf("%s: plan counted %d calls, the replay made %d (%.0f%% off)", role, got.Calls(), want.Calls(), 100*off)
+		}
+		for _, sub := range got.Systems {
+			if sub.System != "summary" {
+				continue
+			}
+			for _, w := range want.Systems {
+				if w.System == "summary" && (w.IngestCalls != sub.IngestCalls || w.QuestionCalls != sub.QuestionCalls) {
+					t.Errorf("%s/summary: plan %d + %d calls, replay %d + %d", role, sub.IngestCalls, sub.QuestionCalls, w.IngestCalls, w.QuestionCalls)
+				}
+			}
+		}
+	}
+}
