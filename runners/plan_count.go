@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/arbor-eval/arbor/datasets"
+	"github.com/arbor-eval/arbor/pkg/progress"
 	"github.com/arbor-eval/arbor/pkg/tokens"
 )
 
@@ -71,7 +72,10 @@ func countData(ctx context.Context, p *Plan, withTokens bool) ([]epCount, error)
 		return tc.Count(s)
 	}
 	var all []epCount
-	err := datasets.Each(ctx, p.Benchmark, p.Data, datasets.Options{Categories: p.Categories}, func(e datasets.Episode) error {
+	// Large files (LongMemEval _m) take minutes to decode, as for the run.
+	bar := progress.NewBytes(p.Log, "read "+p.Benchmark, p.Config.Run.Progress)
+	defer bar.Finish()
+	err := datasets.Each(ctx, p.Benchmark, p.Data, datasets.Options{Categories: p.Categories, Progress: bar.Update}, func(e datasets.Episode) error {
 		c := epCount{header: header{id: e.ID}}
 		// The summary baseline's rule, replayed on session ids alone.
 		type session struct {
