@@ -214,12 +214,9 @@ func (p *Plan) kindDefaults() error {
 // remote roles; per-unit costs for local ones). Figures that rest on
 // memory state are estimated from named ratios (plan_rates.go) and marked.
 func Count(ctx context.Context, p Plan, models []Model, opt DryOptions) (*DryReport, error) {
-	entries := models
-	if len(entries) == 0 {
-		if p.Config == nil {
-			return nil, fmt.Errorf("plan has no config")
-		}
-		entries = []Model{{Config: p.Config}}
+	entries, err := planModels(p, models)
+	if err != nil {
+		return nil, err
 	}
 	start := time.Now()
 	rep := &DryReport{Kind: p.Kind, Benchmark: p.Benchmark, Counted: true}
@@ -257,6 +254,17 @@ func Count(ctx context.Context, p Plan, models []Model, opt DryOptions) (*DryRep
 	rep.localTime(p.Kind)
 	rep.notes(entries, p)
 	return rep, nil
+}
+
+// planModels is the models a plan counts: models, or p's own config.
+func planModels(p Plan, models []Model) ([]Model, error) {
+	if len(models) > 0 {
+		return models, nil
+	}
+	if p.Config == nil {
+		return nil, fmt.Errorf("plan has no config")
+	}
+	return []Model{{Config: p.Config}}, nil
 }
 
 // needTokens reports whether a chat or judge role is remote: only then are

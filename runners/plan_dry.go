@@ -112,12 +112,9 @@ func (r RoleCount) Calls() int { return r.IngestCalls + r.QuestionCalls }
 // retried; calls that depend on what a model extracts are left out and
 // said so in the notes.
 func DryRun(ctx context.Context, p Plan, models []Model, opt DryOptions) (*DryReport, error) {
-	entries := models
-	if len(entries) == 0 {
-		if p.Config == nil {
-			return nil, fmt.Errorf("plan has no config")
-		}
-		entries = []Model{{Config: p.Config}}
+	entries, err := planModels(p, models)
+	if err != nil {
+		return nil, err
 	}
 	dir := opt.Dir
 	if dir == "" {
