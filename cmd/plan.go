@@ -15,7 +15,8 @@ var plannable = []string{"eval", "sweep", "ablate", "latency"}
 // addDryRunFlags registers --dry-run and the estimate's inputs.
 func addDryRunFlags(c *cobra.Command) {
 	f := c.Flags()
-	f.Bool("dry-run", false, "count episodes, interactions, questions, model calls and tokens by role against in-process fakes; call no endpoint")
+	f.Bool("dry-run", false, "count episodes, interactions, questions, model calls and tokens by role from the data; run nothing, call no endpoint")
+	f.Bool("replay", false, "with --dry-run: count exactly by replaying the run against in-process fakes (as long as an offline run)")
 	f.String("throughput", "", "with --dry-run: calls per second each role's endpoints sustain together, e.g. chat=20,judge=40 (a bare number sets chat and judge)")
 	f.Bool("probe", false, "with --dry-run: estimate time from the latency of `arbor endpoints check` probes (a lower bound)")
 	f.Float64("assume-accuracy", 0.5, "with --dry-run: accuracy (0..1) from which the smallest detectable difference is computed when the run has endpoints (report.assumed_accuracy)")
@@ -37,7 +38,11 @@ func dryRunIfAsked(cmd *cobra.Command, p runners.Plan, models []runners.Model) (
 		opt.Throughput = t
 	}
 	opt.Probe, _ = f.GetBool("probe")
-	rep, err := runners.DryRun(cmd.Context(), p, models, opt)
+	count := runners.Count
+	if replay, _ := f.GetBool("replay"); replay {
+		count = runners.DryRun
+	}
+	rep, err := count(cmd.Context(), p, models, opt)
 	if err != nil {
 		return true, err
 	}
@@ -48,15 +53,20 @@ func init() {
 	c := &cobra.Command{
 		Use:   "plan <eval|sweep|ablate|latency> [arguments and flags of that command]",
 		Short: "Count what a run will do and estimate its wall time, calling no endpoint",
-		Long: `Runs the named command as a dry run (the same as adding --dry-run to it): the real
-pipeline, with every model role that has endpoints answered at once by an in-process
-fake, the response cache off and the results in a temporary folder. It prints the
-episodes, interactions and questions selected, each role's model calls and tokens
-(split into ingestion and questions), and, given --throughput or --probe, an
-estimate of the wall time.`,
+		Long: `Counts what the named command will do (the same as adding --dry-run to it) from the
+data alone: it reads the episodes once, selects them as the run would, and multiplies
+each system's model calls per interaction and per answer by what they hold. It prints
+the episodes, interactions and questions selected, each role's model calls and tokens
+(split into ingestion and questions; figures that depend on memory state are estimated
+from measured ratios and marked so), and an estimate of the wall time: calls over
+--throughput (or --probe) for remote roles, measured per-unit costs when every role
+is local. --replay counts exactly instead, by running the real pipeline with every
+role that has endpoints answered at once by an in-process fake (as long as an offline
+run).`,
 		Example: `  arbor plan eval longmemeval --data longmemeval_s_cleaned.json --config configs/a800.yaml --throughput chat=60,judge=120
   arbor plan sweep --benchmark longmemeval --data longmemeval_s_cleaned.json --config configs/a800.yaml --probe
-  arbor plan latency --data longmemeval_s_cleaned.json --config configs/efficiency.yaml --systems arbormem`,
+  arbor plan latency --data longmemeval_s_cleaned.json --config configs/efficiency.yaml --systems arbormem
+  arbor plan eval branchmemeval --config configs/a800.yaml --replay`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {

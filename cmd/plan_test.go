@@ -8,7 +8,8 @@ import (
 )
 
 // TestPlanAndDryRun runs `arbor plan` and --dry-run on the shipped LoCoMo
-// fixture: both are the same dry run, print its counts and leave no results.
+// fixture: both count the same plan from the data (--replay replays it),
+// print its counts and leave no results.
 func TestPlanAndDryRun(t *testing.T) {
 	const data = "../datasets/locomo/testdata/locomo10.json"
 	results := t.TempDir()
@@ -18,6 +19,7 @@ func TestPlanAndDryRun(t *testing.T) {
 		{"plan", "sweep", "--benchmark", "locomo", "--data", data, "--systems", "bm25", "--budgets", "256,32k", "--results", results},
 		{"plan", "ablate", "--benchmark", "locomo", "--data", data, "--subset", "1", "--results", results},
 		{"plan", "latency", "--benchmark", "locomo", "--data", data, "--systems", "bm25", "--results", results},
+		{"plan", "eval", "locomo", "--data", data, "--systems", "bm25", "--results", results, "--replay"},
 	} {
 		var out bytes.Buffer
 		rootCmd.SetOut(&out)
@@ -30,7 +32,11 @@ func TestPlanAndDryRun(t *testing.T) {
 		if kind == "plan" {
 			kind = args[1]
 		}
-		for _, want := range []string{"Dry run of " + kind + " on locomo", "Model calls by role", "Every role is local"} {
+		head := "Plan of "
+		if args[len(args)-1] == "--replay" {
+			head = "Dry run of "
+		}
+		for _, want := range []string{head + kind + " on locomo", "Model calls by role", "Every role is local", "Estimated wall time"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("%v: output lacks %q:\n%s", args, want, out.String())
 			}
@@ -41,6 +47,7 @@ func TestPlanAndDryRun(t *testing.T) {
 	for _, path := range [][]string{{"eval"}, {"sweep", "budgets"}, {"ablate"}, {"latency"}} {
 		if c, _, err := rootCmd.Find(path); err == nil {
 			c.Flags().Set("dry-run", "false")
+			c.Flags().Set("replay", "false")
 		}
 	}
 	if entries, _ := filepathGlob(results); len(entries) != 0 {

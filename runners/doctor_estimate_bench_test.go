@@ -8,10 +8,6 @@ import (
 	"strconv"
 	"testing"
 	"time"
-
-	"github.com/arbor-eval/arbor/fake"
-	"github.com/arbor-eval/arbor/pkg/config"
-	"github.com/arbor-eval/arbor/pkg/llm/openaifake"
 )
 
 // BenchmarkDoctorEstimate checks the doctor's wall-time estimate of the
@@ -33,31 +29,7 @@ func BenchmarkDoctorEstimate(b *testing.B) {
 		}
 		lat = d
 	}
-	var chat []config.Endpoint
-	var fakes []*openaifake.Server
-	start := func() string {
-		sp, err := fake.New(fake.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		f := openaifake.New(sp.Install(openaifake.Options{RerankScale: openaifake.RerankAsAsked, FirstTokenLatency: lat}))
-		fakes = append(fakes, f)
-		return f.URL
-	}
-	for range 7 {
-		chat = append(chat, config.Endpoint{URL: start(), Model: "fake-model", MaxInflight: 8, Timeout: time.Minute})
-	}
-	side := []config.Endpoint{{URL: start(), Model: "fake-model", MaxInflight: 32, Timeout: time.Minute}}
-	defer func() {
-		for _, f := range fakes {
-			f.Close()
-		}
-	}()
-	base := testConfig(b, "retry: {max_attempts: 2, base_delay: 1ms, max_delay: 5ms}\n")
-	cfg := SpeakingConfig(base, chat[0].URL, base.Models.Embed.Dim, 8)
-	cfg.Models.Chat.Endpoints, cfg.Models.Judge.Endpoints = chat, chat
-	cfg.Models.Embed.Endpoints, cfg.Models.Rerank.Endpoints = side, side
-	cfg.Run.Workers = 0
+	cfg := sevenFakes(b, lat)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	for range b.N {

@@ -58,14 +58,19 @@ type run struct {
 	// of commits, and a bar counting questions alone would sit still.
 	toIngest int
 	ingested atomic.Int64
-	// planned counts each system's units still to do (commits and
-	// answers), for the progress bar's cost-weighted ETA.
-	planned map[string]int
+	// planned are the memory instances still to replay, in the order they
+	// start, with their commits and answers to do: the progress bar's ETA
+	// schedules them on the run's workers (progress.Reporter.Job).
+	planned []plannedJob
 	// fp is the config fingerprint every new sample records.
 	fp string
 	// deadOnce says once that a model role was given up.
 	deadOnce sync.Once
 }
+
+// barHook, when set (by a benchmark), receives each run's progress
+// reporter as it is made, to sample its ETA against the truth.
+var barHook func(*progress.Reporter)
 
 // Run executes the plan: replays every selected episode through every
 // system (episodes in parallel, bounded by the chat role's endpoint
@@ -156,8 +161,18 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if done > 0 {
 		r.bar.Skip(done, fmt.Sprintf("(resumed %d)", done))
 	}
-	for sys, n := range r.planned {
-		r.bar.Plan(sys, n)
+	for _, pj := range r.planned {
+		r.bar.Job(pj.key, pj.system+unitCommit, pj.commits)
+		r.bar.Job(pj.key, pj.system+unitAnswer, pj.answers)
+	}
+	r.bar.SetWorkers(r.workers())
+	for _, sys := range p.Systems {
+		c, a := unitPriors(p.Config, p.Benchmark, sys)
+		r.bar.Prior(sys+unitCommit, c)
+		r.bar.Prior(sys+unitAnswer, a)
+	}
+	if barHook != nil {
+		barHook(r.bar)
 	}
 	// While every endpoint of a role fails, no answer or commit moves the
 	// bar; this keeps its line saying so (and its rate, hence its ETA,
@@ -443,17 +458,13 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 	for _, h := range hs {
 		for _, sys := range p.Systems {
 			groups := groupVariants(sys, p.Variants)
-			builds := make([]string, 0, len(groups))
-			for b := range groups {
-				builds = append(builds, b)
-			}
-			sort.Strings(builds)
-			for _, build := range builds {
+			for _, build := range sortedBuilds(groups) {
 				vs := groups[build]
 				// A run killed after an episode's last sample but before its
 				// episode record must replay the episode to record it.
 				epKey := record.EpisodeStat{Benchmark: p.Benchmark, Episode: h.id, System: sys, Variant: build}.Key()
 				missing := !r.episodes.done(epKey)
+				answers := 0
 				for _, q := range h.questions {
 					for _, v := range vs {
 						for _, b := range p.Budgets {
@@ -462,7 +473,7 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 								done++
 							} else {
 								missing = true
-								r.addWork(sys, 1)
+								answers++
 							}
 						}
 					}
@@ -470,7 +481,7 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 				if missing {
 					jobs[h.id] = append(jobs[h.id], job{system: sys, build: build, variants: vs})
 					r.toIngest += h.interactions
-					r.addWork(sys, h.interactions)
+					r.planned = append(r.planned, plannedJob{key: jobKey(h.id, sys, build), system: sys, commits: h.interactions, answers: answers})
 				}
 			}
 		}
@@ -478,12 +489,43 @@ func (r *run) jobs(hs []header) (jobs map[string][]job, total, done int) {
 	return jobs, total, done
 }
 
-// addWork adds n units of sys to the work the bar's ETA weighs.
-func (r *run) addWork(sys string, n int) {
-	if r.planned == nil {
-		r.planned = map[string]int{}
+// plannedJob is one memory instance's work for the progress bar.
+type plannedJob struct {
+	key, system      string
+	commits, answers int
+}
+
+// The progress bar's unit classes: a system's commits and its answers
+// cost differently (ArborMem's commit makes six model calls, a baseline's
+// none), so each is measured on its own.
+const (
+	unitCommit = "/commit"
+	unitAnswer = "/answer"
+)
+
+// jobKey names a memory instance for the progress bar.
+func jobKey(episode, system, build string) string {
+	return episode + "\x1f" + system + "\x1f" + build
+}
+
+// buildOf is the variant a system's instance is built with to answer
+// variant: recall-only ablations share the reference instance's ingestion
+// (arbormem.RecallOnly).
+func buildOf(system, variant string) string {
+	if variant == "" || (system == "arbormem" && arbormem.RecallOnly(variant)) {
+		return ""
 	}
-	r.planned[sys] += n
+	return variant
+}
+
+// sortedBuilds lists the builds of groupVariants' groups in order.
+func sortedBuilds(groups map[string][]string) []string {
+	builds := make([]string, 0, len(groups))
+	for b := range groups {
+		builds = append(builds, b)
+	}
+	sort.Strings(builds)
+	return builds
 }
 
 // groupVariants maps each construction-time variant to the variants that can
@@ -492,10 +534,7 @@ func (r *run) addWork(sys string, n int) {
 func groupVariants(system string, variants []string) map[string][]string {
 	g := map[string][]string{}
 	for _, v := range variants {
-		build := v
-		if v == "" || (system == "arbormem" && arbormem.RecallOnly(v)) {
-			build = ""
-		}
+		build := buildOf(system, v)
 		g[build] = append(g[build], v)
 	}
 	return g
@@ -519,6 +558,10 @@ func (r *run) workers() int {
 // failures become error samples; only a failure to record is fatal.
 func (r *run) replay(ctx context.Context, j job) error {
 	p := r.plan
+	key := jobKey(j.ep.ID, j.system, j.build)
+	// Whatever the instance did not get to (it failed, or ended early)
+	// is no longer work the ETA waits for.
+	defer r.bar.EndJob(key)
 	factory, err := r.d.factory(j.system, j.build)
 	if err != nil {
 		return err
@@ -560,7 +603,7 @@ func (r *run) replay(ctx context.Context, j job) error {
 		ingest += took
 		committed = append(committed, in.ID)
 		r.ingested.Add(1)
-		r.bar.Work(j.system, 1, took, r.status())
+		r.bar.WorkOn(key, j.system+unitCommit, 1, took, r.status())
 	}
 	for i, st := range j.ep.Steps {
 		if err := ctx.Err(); err != nil {
@@ -803,6 +846,7 @@ type runningAcc struct {
 }
 
 func (r *run) progress(s record.Sample) {
+	key := jobKey(s.Episode, s.System, buildOf(s.System, s.Variant))
 	r.mu.Lock()
 	a := r.acc[s.System]
 	if a == nil {
@@ -817,10 +861,10 @@ func (r *run) progress(s record.Sample) {
 	}
 	r.mu.Unlock()
 	if fromCache(s.Calls) {
-		r.bar.Skip(1, r.status()) // instant: it must not speed up the ETA
+		r.bar.SkipOn(key, s.System+unitAnswer, 1, r.status()) // instant: it must not speed up the ETA
 		return
 	}
-	r.bar.Work(s.System, 1, time.Duration(s.Latency.FullQuery*float64(time.Second)), r.status())
+	r.bar.WorkOn(key, s.System+unitAnswer, 1, time.Duration(s.Latency.FullQuery*float64(time.Second)), r.status())
 }
 
 // fromCache reports whether every model call of a sample was a cache hit

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -135,16 +134,11 @@ func (p prefilteredRenderer) Render(q memory.Query, b memory.Bundle) ([]llm.Mess
 // names the same run.
 func Sweep(ctx context.Context, p Plan) (*Outcome, error) {
 	p.Kind = "sweep"
-	if len(p.Budgets) == 0 {
-		p.Budgets = PaperBudgets
-	}
-	bs, err := checkBudgets(p.Budgets)
-	if err != nil {
+	if err := p.kindDefaults(); err != nil {
 		return nil, err
 	}
-	p.Budgets = bs
 	logf(p.Log, "sweep: %d budgets (%s); each episode is ingested once per system and recalled at every budget\n",
-		len(bs), budgetLabels(bs))
+		len(p.Budgets), budgetLabels(p.Budgets))
 	return Run(ctx, p)
 }
 
@@ -176,16 +170,7 @@ func budgetLabels(bs []int) string {
 // table's note say which is which.
 func Ablate(ctx context.Context, p Plan) (*Outcome, error) {
 	p.Kind = "ablate"
-	if len(p.Systems) == 0 {
-		p.Systems = []string{"arbormem"}
-	}
-	if len(p.Variants) == 0 {
-		p.Variants = AblationVariants
-	}
-	if len(p.Budgets) == 0 {
-		p.Budgets = []int{PaperBudget32K}
-	}
-	if err := checkVariants(p.Systems, p.Variants); err != nil {
+	if err := p.kindDefaults(); err != nil {
 		return nil, err
 	}
 	logf(p.Log, "ablate: %s\n", ingestionNote(p.Variants))
@@ -408,17 +393,11 @@ func slug(name string) string {
 // from the per-call timings and counts recorded in the samples.
 func Latency(ctx context.Context, p Plan) (*Outcome, error) {
 	p.Kind = "latency"
-	if p.Config == nil {
-		return nil, errors.New("plan has no config")
-	}
-	cfg := *p.Config
-	cfg.Sequential()
-	p.Config = &cfg
-	if len(p.Budgets) == 0 {
-		p.Budgets = []int{PaperLatencyBudget}
+	if err := p.kindDefaults(); err != nil {
+		return nil, err
 	}
 	logf(p.Log, "latency: one episode at a time, response cache off, no ingest prefetch, answer budget %s, memory-operation budget %d tokens\n",
-		budgetLabels(p.Budgets), cfg.ArborMem.MemoryOpMaxTokens)
+		budgetLabels(p.Budgets), p.Config.ArborMem.MemoryOpMaxTokens)
 	return Run(ctx, p)
 }
 

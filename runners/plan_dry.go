@@ -58,6 +58,11 @@ type DryReport struct {
 	Notes        []string
 	// Resolution is the smallest accuracy gap the run can detect.
 	Resolution Resolution
+	// Counted says the figures were counted from the data (Count), not
+	// replayed (DryRun): calls marked Estimated rest on planRatios.
+	Counted bool
+	// work is each system's committed interactions and answers (Count).
+	work map[string]*sysWork
 }
 
 // RoleCount is one model role's share of a dry run.
@@ -81,6 +86,9 @@ type RoleCount struct {
 	Throughput float64
 	Source     string
 	Time       time.Duration
+	// Estimated says a share of the calls rests on a measured ratio
+	// (planRatios), not on the data alone.
+	Estimated bool
 	// System is set on the per-system shares listed in Systems.
 	System  string
 	Systems []RoleCount
@@ -104,12 +112,9 @@ func (r RoleCount) Calls() int { return r.IngestCalls + r.QuestionCalls }
 // retried; calls that depend on what a model extracts are left out and
 // said so in the notes.
 func DryRun(ctx context.Context, p Plan, models []Model, opt DryOptions) (*DryReport, error) {
-	entries := models
-	if len(entries) == 0 {
-		if p.Config == nil {
-			return nil, fmt.Errorf("plan has no config")
-		}
-		entries = []Model{{Config: p.Config}}
+	entries, err := planModels(p, models)
+	if err != nil {
+		return nil, err
 	}
 	dir := opt.Dir
 	if dir == "" {

@@ -14,6 +14,26 @@ import (
 )
 
 func (r *DryReport) notes(entries []Model, p Plan) {
+	if r.Counted {
+		r.countNotes(entries)
+	} else {
+		r.replayNotes(entries)
+	}
+	if r.Upper == 0 && !r.allLocal() {
+		r.Notes = append(r.Notes, "No time estimate: give --throughput role=calls/s (e.g. chat=20,judge=40) or --probe to measure the endpoints.")
+	} else if slices.ContainsFunc(r.Roles, func(rc RoleCount) bool { return strings.HasPrefix(rc.Source, "probe") }) {
+		r.Notes = append(r.Notes, "Probe latencies are one-token replies to a short prompt: real calls (long prompts, longer replies) take longer, so probe-based times are lower bounds.")
+	}
+	if p.Kind == "latency" {
+		r.Notes = append(r.Notes, "The efficiency run keeps one episode in flight (paper §6.4, sequential execution).")
+	}
+	if r.Upper > 0 && !r.allLocal() {
+		r.Notes = append(r.Notes, fmt.Sprintf("Inside a memory instance (one episode and system) commits and answers run one after another: with %d instances, at most %d calls of a role are in flight, whatever its endpoints' capacity; times are stretched accordingly.", r.Ingestions, r.Ingestions))
+	}
+}
+
+// replayNotes say what a replay (DryRun) counted and how.
+func (r *DryReport) replayNotes(entries []Model) {
 	chatOps := false
 	for _, m := range entries {
 		if !m.Config.Models.Chat.Local() && slices.Contains(r.Systems, "arbormem") && m.Config.UseChat(m.Config.ArborMem.Extractors) {
@@ -33,24 +53,48 @@ func (r *DryReport) notes(entries []Model, p Plan) {
 	if chatOps {
 		r.Notes = append(r.Notes, "Memory operations were answered with what the offline rules extract (a speaking fake), so none was repaired. Calls that depend on what the model extracts are counted as the rules extract: ArborMem's fact-collision audit (at most one chat call per ingested interaction) and its fact embeddings (at most one embed call per ingested interaction); a model may extract more or less. Prompts overridden with prompts_dir are not recognised by the fake and count their repair calls.")
 	}
-	if r.Upper == 0 && !r.allLocal() {
-		r.Notes = append(r.Notes, "No time estimate: give --throughput role=calls/s (e.g. chat=20,judge=40) or --probe to measure the endpoints.")
-	} else if slices.ContainsFunc(r.Roles, func(rc RoleCount) bool { return strings.HasPrefix(rc.Source, "probe") }) {
-		r.Notes = append(r.Notes, "Probe latencies are one-token replies to a short prompt: real calls (long prompts, longer replies) take longer, so probe-based times are lower bounds.")
+}
+
+// countNotes say what a plan counted from the data and what it estimated.
+func (r *DryReport) countNotes(entries []Model) {
+	if slices.ContainsFunc(r.Roles, func(rc RoleCount) bool { return !rc.Local }) {
+		r.Notes = append(r.Notes, "Nothing was run and nothing sent to the configured endpoints: the calls are counted from the data (interactions, sessions, questions, rubric items) and each system's calls per interaction and per answer.")
+	} else {
+		r.Notes = append(r.Notes, "Every role is local (offline providers): the run makes no remote call.")
 	}
-	if p.Kind == "latency" {
-		r.Notes = append(r.Notes, "The efficiency run keeps one episode in flight (paper §6.4, sequential execution).")
+	if slices.ContainsFunc(r.Roles, func(rc RoleCount) bool { return rc.Estimated }) {
+		var names []string
+		for _, m := range entries {
+			for _, modelPath := range []bool{m.Config.UseChat(m.Config.ArborMem.Extractors)} {
+				if n := ratiosFor(r.Benchmark, modelPath).Name; !slices.Contains(names, n) {
+					names = append(names, n)
+				}
+			}
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("Rows marked estimated rest on ArborMem's shares that depend on memory state (the collision audit per commit, localizations that reach the reranker, commits with facts or records to embed), taken from ratios measured once with `arbor plan --replay` (%s; runners.planRatios); a run may differ by some percent. Add --replay for the exact counts, at the cost of a run with every call answered at once.", joinAnd(names)))
 	}
-	if r.Upper > 0 && !r.allLocal() {
-		r.Notes = append(r.Notes, fmt.Sprintf("Inside a memory instance (one episode and system) commits and answers run one after another: with %d instances, at most %d calls of a role are in flight, whatever its endpoints' capacity; times are stretched accordingly.", r.Ingestions, r.Ingestions))
+	r.Notes = append(r.Notes, "Prompt tokens are estimated: the data's exact Qwen3 counts (interactions for memory operations and summaries, each question's history up to its budget for answers) plus a measured per-call template overhead; completion tokens are the max_tokens each call allows, an upper bound. Bridged systems (Mem0, A-MEM, Graphiti, LiCoMemory) call their models themselves: only arbor's answer and judge calls are counted for them.")
+}
+
+func joinAnd(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
 	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
 // Write prints the report: what the run selects, the calls and tokens by
 // role, and the time estimate.
 func (r *DryReport) Write(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Dry run of %s on %s (nothing sent to the configured endpoints)\n\n", r.Kind, r.Benchmark)
+	if r.Counted {
+		fmt.Fprintf(&b, "Plan of %s on %s (counted from the data: nothing run, nothing sent to the configured endpoints)\n\n", r.Kind, r.Benchmark)
+	} else {
+		fmt.Fprintf(&b, "Dry run of %s on %s (nothing sent to the configured endpoints)\n\n", r.Kind, r.Benchmark)
+	}
 	fmt.Fprintf(&b, "- selection: %d episodes, %d questions; systems %s; budgets %s; variants %s\n",
 		r.Episodes, r.Questions, strings.Join(r.Systems, ", "), budgetLabels(r.Budgets), variantList(r.Variants))
 	fmt.Fprintf(&b, "- work: %d memory instances ingest %d interactions in total; %d answers (samples)\n", r.Ingestions, r.Interactions, r.Samples)
@@ -60,7 +104,11 @@ func (r *DryReport) Write(w io.Writer) error {
 	if r.Failed > 0 {
 		fmt.Fprintf(&b, "- %d samples failed in the dry run, e.g.: %s\n", r.Failed, r.FirstError)
 	}
-	fmt.Fprintf(&b, "- the dry run itself took %s on this machine (local computation; remote calls answered at once)\n\n", human(r.Elapsed))
+	if r.Counted {
+		fmt.Fprintf(&b, "- the plan itself took %s on this machine (a read of the data)\n\n", human(r.Elapsed))
+	} else {
+		fmt.Fprintf(&b, "- the dry run itself took %s on this machine (local computation; remote calls answered at once)\n\n", human(r.Elapsed))
+	}
 	b.WriteString(r.callTable().Markdown())
 	b.WriteString("\n")
 	if r.Upper > 0 {
@@ -108,16 +156,19 @@ func (r *DryReport) callTable() table.Table {
 		{Name: "Question calls"}, {Name: "Per answer", Decimals: 2},
 		{Name: "Prompt tokens"}, {Name: "Completion tokens (max)"},
 	}}
+	if r.Counted {
+		t.Columns = append(t.Columns, table.Column{Name: "Counted"})
+	}
 	for _, rc := range r.Roles {
 		ends := table.T("local")
 		inflight := table.T("–")
 		if !rc.Local {
 			ends, inflight = table.V(float64(rc.Endpoints)), table.V(float64(rc.InFlight))
 		}
-		t.Rows = append(t.Rows, table.Row{Label: r.label(rc), Cells: append([]table.Cell{ends, inflight}, callCells(rc)...)})
+		t.Rows = append(t.Rows, table.Row{Label: r.label(rc), Cells: append([]table.Cell{ends, inflight}, r.callCells(rc)...)})
 		if len(rc.Systems) > 1 {
 			for _, sub := range rc.Systems {
-				t.Rows = append(t.Rows, table.Row{Label: sub.System, Indent: 1, Cells: append([]table.Cell{{}, {}}, callCells(sub)...)})
+				t.Rows = append(t.Rows, table.Row{Label: sub.System, Indent: 1, Cells: append([]table.Cell{{}, {}}, r.callCells(sub)...)})
 			}
 		}
 	}
@@ -125,16 +176,27 @@ func (r *DryReport) callTable() table.Table {
 }
 
 // callCells are a role's (or a system's share of it) calls, rates and tokens.
-func callCells(rc RoleCount) []table.Cell {
+func (r *DryReport) callCells(rc RoleCount) []table.Cell {
 	tok, comp := table.T("–"), table.T("–")
 	if rc.Role == "chat" || rc.Role == "judge" {
 		tok, comp = table.V(float64(rc.PromptTokens)), table.V(float64(rc.CompletionMax))
 	}
-	return []table.Cell{
+	cells := []table.Cell{
 		table.V(float64(rc.IngestCalls)), ratio(rc.IngestCalls, rc.Interactions),
 		table.V(float64(rc.QuestionCalls)), ratio(rc.QuestionCalls, rc.Answers),
 		tok, comp,
 	}
+	if r.Counted {
+		basis := "exact"
+		if rc.Estimated {
+			basis = "estimated"
+		}
+		if rc.Role == "chat" || rc.Role == "judge" {
+			basis += "; tokens estimated"
+		}
+		cells = append(cells, table.T(basis))
+	}
+	return cells
 }
 
 func ratio(a, b int) table.Cell {

@@ -6,6 +6,7 @@ package progress
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sync"
 	"time"
@@ -39,6 +40,19 @@ type Reporter struct {
 	// unit can cost a hundred of another's.
 	cost map[string]*classCost
 	busy time.Duration // summed unit durations over classes
+	// jobs are chains of units run one after another (a memory instance's
+	// commits and answers), on at most workers at once, when the caller
+	// declares them (Job): the ETA is then the time the remaining chains
+	// take on the workers, each unit at its class's measured time (see
+	// jobETA), which the classes' sums alone cannot tell when a few long
+	// chains outlast many short ones.
+	jobs     map[string]*jobState
+	jobOrder []*jobState
+	workers  int
+	// etaMemo keeps the last job-based ETA for etaMemoFor: every unit
+	// redraws the bar, and the schedule walks every job.
+	etaMemo   time.Duration
+	etaMemoAt time.Time
 	// width is the terminal's width in columns (0: not a terminal); the
 	// bar's line is cut to it, since a line that wraps is redrawn below its
 	// stale first half on every update.
@@ -104,6 +118,221 @@ func New(w io.Writer, desc string, total int, enabled bool) *Reporter {
 type classCost struct {
 	planned, done int
 	took          time.Duration
+	// prior is the class's expected cost per unit relative to the other
+	// classes' (Prior), used until the class has a measurement of its own.
+	prior float64
+	// recent is the time per unit smoothed over the latest units
+	// (unitAlpha): a run's first units wait behind its start-up burst
+	// (every instance's first steps at once), and their mean would hold
+	// the estimate high long after the pace has settled.
+	recent float64
+}
+
+// unitAlpha is the weight of the newest unit in classCost.recent.
+const unitAlpha = 0.25
+
+// jobState is one declared chain's units left by class, and whether it
+// has started.
+type jobState struct {
+	left    map[string]int
+	started bool
+}
+
+// etaMemoFor is how long a job-based ETA is reused.
+const etaMemoFor = 250 * time.Millisecond
+
+// SetWorkers says how many jobs run at once (the run's workers).
+func (r *Reporter) SetWorkers(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.workers = n
+}
+
+// Job declares units of class still to do in the chain id (one memory
+// instance: its commits, then its answers), in the order the jobs will
+// start, and plans them as Plan does. Work and Skip with the same job and
+// class count them off; EndJob drops what a failed chain leaves.
+func (r *Reporter) Job(id, class string, units int) {
+	r.mu.Lock()
+	if r.jobs == nil {
+		r.jobs = map[string]*jobState{}
+	}
+	j := r.jobs[id]
+	if j == nil {
+		j = &jobState{left: map[string]int{}}
+		r.jobs[id] = j
+		r.jobOrder = append(r.jobOrder, j)
+	}
+	j.left[class] += units
+	r.mu.Unlock()
+	r.Plan(class, units)
+}
+
+// WorkOn is Work for a unit of a declared job.
+func (r *Reporter) WorkOn(job, class string, n int, took time.Duration, status string) {
+	r.mu.Lock()
+	r.countOff(job, class, n)
+	r.mu.Unlock()
+	r.Work(class, n, took, status)
+}
+
+// SkipOn is Skip for a unit of a declared job.
+func (r *Reporter) SkipOn(job, class string, n int, status string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.countOff(job, class, n)
+	if c := r.cost[class]; c != nil {
+		c.planned = max(c.planned-n, 0)
+	}
+	r.skipped += n
+	r.add(n, status)
+}
+
+// EndJob drops what is left of a job (it failed, or had less to do than
+// declared), so that the ETA stops waiting for it.
+func (r *Reporter) EndJob(job string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if j := r.jobs[job]; j != nil {
+		for class, n := range j.left {
+			if c := r.cost[class]; c != nil {
+				c.planned = max(c.planned-n, c.done)
+			}
+		}
+		clear(j.left)
+		j.started = true
+	}
+}
+
+func (r *Reporter) countOff(job, class string, n int) {
+	if j := r.jobs[job]; j != nil {
+		j.started = true
+		j.left[class] = max(j.left[class]-n, 0)
+	}
+}
+
+// jobETA is the time the declared jobs still take: each job's units left
+// times its class's measured time per unit (the mean over measured units
+// for a class not yet measured), the started jobs first and then the
+// others in order, each on the worker that frees first; the ETA is when
+// the last one ends. False until some unit was measured.
+func (r *Reporter) jobETA(now time.Time) (time.Duration, bool) {
+	if len(r.jobs) == 0 || r.busy <= 0 {
+		return 0, false
+	}
+	if !r.etaMemoAt.IsZero() && now.Sub(r.etaMemoAt) < etaMemoFor {
+		return r.etaMemo, true
+	}
+	per, _ := r.perUnit()
+	left := func(j *jobState) float64 {
+		t := 0.0
+		for class, n := range j.left {
+			t += float64(n) * per(class)
+		}
+		return t
+	}
+	free := make([]float64, max(r.workers, 1))
+	assign := func(t float64) {
+		k := 0
+		for i, f := range free {
+			if f < free[k] {
+				k = i
+			}
+		}
+		free[k] += t
+	}
+	for _, started := range []bool{true, false} {
+		for _, j := range r.jobOrder {
+			if j.started == started {
+				if t := left(j); t > 0 {
+					assign(t)
+				}
+			}
+		}
+	}
+	end := 0.0
+	for _, f := range free {
+		end = max(end, f)
+	}
+	r.etaMemo, r.etaMemoAt = time.Duration(end*float64(time.Second)), now
+	return r.etaMemo, true
+}
+
+// Prior gives class an expected cost per unit relative to the other
+// classes (the sequential model round trips a unit waits for, say): until
+// a unit of class has finished, its time per unit is taken as prior times
+// the time per unit of prior measured on the classes that have finished
+// some. Without it an unmeasured class costs the mean measured unit, which
+// early in a run is a cheap baseline's.
+func (r *Reporter) Prior(class string, weight float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.class(class).prior = weight
+}
+
+func (r *Reporter) class(name string) *classCost {
+	if r.cost == nil {
+		r.cost = map[string]*classCost{}
+	}
+	c := r.cost[name]
+	if c == nil {
+		c = &classCost{}
+		r.cost[name] = c
+	}
+	return c
+}
+
+// perUnit returns the time per unit of each class: its own smoothed
+// measurement, else its prior scaled by the measured classes' time per
+// unit of prior, else the mean measured unit. False until some unit was
+// measured.
+func (r *Reporter) perUnit() (func(string) float64, bool) {
+	if r.busy <= 0 {
+		return nil, false
+	}
+	done := 0
+	var took, weight float64
+	for _, c := range r.cost {
+		done += c.done
+		if c.done > 0 && c.prior > 0 {
+			took += c.took.Seconds()
+			weight += float64(c.done) * c.prior
+		}
+	}
+	mean := r.busy.Seconds() / float64(max(done, 1))
+	return func(class string) float64 {
+		c := r.cost[class]
+		switch {
+		case c == nil:
+			return mean
+		case c.done > 0:
+			return c.recent
+		case c.prior > 0 && weight > 0:
+			return c.prior * took / weight
+		}
+		return mean
+	}, true
+}
+
+// fraction is the share of the planned work done, each class's units
+// weighted by their time per unit (perUnit), or of the units when no
+// class was planned or measured.
+func (r *Reporter) fraction() float64 {
+	if per, ok := r.perUnit(); ok && len(r.cost) > 0 {
+		var done, all float64
+		for name, c := range r.cost {
+			w := per(name)
+			done += float64(c.done) * w
+			all += float64(max(c.planned, c.done)) * w
+		}
+		if all > 0 {
+			return done / all
+		}
+	}
+	if r.total <= 0 {
+		return 0
+	}
+	return float64(r.done) / float64(r.total)
 }
 
 // Plan declares units of work of class still to do (one system's commits
@@ -111,15 +340,7 @@ type classCost struct {
 func (r *Reporter) Plan(class string, units int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.cost == nil {
-		r.cost = map[string]*classCost{}
-	}
-	c := r.cost[class]
-	if c == nil {
-		c = &classCost{}
-		r.cost[class] = c
-	}
-	c.planned += units
+	r.class(class).planned += units
 }
 
 // Work records n finished units of class that took took of wall time
@@ -127,7 +348,14 @@ func (r *Reporter) Plan(class string, units int) {
 func (r *Reporter) Work(class string, n int, took time.Duration, status string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if c := r.cost[class]; c != nil {
+	if c := r.cost[class]; c != nil && n > 0 {
+		x := took.Seconds() / float64(n)
+		if c.done == 0 {
+			c.recent = x
+		} else {
+			a := 1 - math.Pow(1-unitAlpha, float64(n))
+			c.recent = a*x + (1-a)*c.recent
+		}
 		c.done += n
 		c.took += took
 		r.busy += took
@@ -162,6 +390,27 @@ func (r *Reporter) weightedETA(now time.Time) (time.Duration, bool) {
 	}
 	parallel := r.busy.Seconds() / wall.Seconds()
 	return time.Duration(left / parallel * float64(time.Second)), true
+}
+
+// Snapshot is the reporter's state at one moment: the units done of the
+// total, and the ETA it shows (false while it shows "?").
+type Snapshot struct {
+	Done, Total int
+	// Fraction is the share of the work done, weighted by each class's
+	// cost per unit when classes were planned.
+	Fraction float64
+	ETA      time.Duration
+	HasETA   bool
+}
+
+// Snapshot returns what the reporter shows now (for measuring the ETA
+// against the truth, as runners' BenchmarkWeightedETA does).
+func (r *Reporter) Snapshot() Snapshot {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := Snapshot{Done: r.done, Total: r.total, Fraction: r.fraction()}
+	s.ETA, s.HasETA = r.etaValue()
+	return s
 }
 
 // SetInterval changes how often plain lines are printed.
@@ -253,24 +502,34 @@ func (r *Reporter) sampleRate(now time.Time) {
 // etaString is the time left at the smoothed rate of worked units; "?"
 // until a rate has been measured.
 func (r *Reporter) etaString() string {
-	left := r.total - r.done
-	if left <= 0 {
-		return "0s"
-	}
-	if d, ok := r.weightedETA(r.now()); ok {
-		return d.Round(time.Second).String()
-	}
-	if r.eta.rate <= 0 {
+	d, ok := r.etaValue()
+	if !ok {
 		return "?"
 	}
-	return time.Duration(float64(left) / r.eta.rate * float64(time.Second)).Round(time.Second).String()
+	return d.Round(time.Second).String()
+}
+
+// etaValue is the time left: weighted by class when the caller planned
+// classes, else at the smoothed rate; false until it can be told.
+func (r *Reporter) etaValue() (time.Duration, bool) {
+	left := r.total - r.done
+	if left <= 0 {
+		return 0, true
+	}
+	if d, ok := r.jobETA(r.now()); ok {
+		return d, true
+	}
+	if d, ok := r.weightedETA(r.now()); ok {
+		return d, true
+	}
+	if r.eta.rate <= 0 {
+		return 0, false
+	}
+	return time.Duration(float64(left) / r.eta.rate * float64(time.Second)), true
 }
 
 func (r *Reporter) line() {
-	pct := 0.0
-	if r.total > 0 {
-		pct = 100 * float64(r.done) / float64(r.total)
-	}
+	pct := 100 * r.fraction()
 	fmt.Fprintf(r.w, "%s: %d/%d (%.0f%%) %s eta %s\n", r.desc, r.done, r.total, pct, r.status, r.etaString())
 }
 

@@ -154,3 +154,71 @@ func TestWeightedETA(t *testing.T) {
 		t.Fatalf("fixture too easy: the count-based ETA %.1fs is within 2x of %v", counted, truth)
 	}
 }
+
+// TestJobETA: four long chains (ArborMem's instances: 40 commits of 1 s)
+// beside twelve short ones (baselines: 40 free commits and one 1 s answer),
+// all at once on sixteen workers. Early on only the short chains have
+// finished units; the expensive class is priced by its prior (two round
+// trips against an answer's one) until measured. The ETA is the longest
+// chain's time left, not the units left over a rate: at a quarter of the
+// long chains it is within 30% of the truth, where the class-sum ETA
+// (weightedETA) is far off.
+func TestJobETA(t *testing.T) {
+	clock := time.Unix(0, 0)
+	r := New(nil, "eval", 0, false)
+	r.now = func() time.Time { return clock }
+	r.start, r.eta.at = clock, clock
+	r.SetWorkers(16)
+	for i := range 16 {
+		id := string(rune('a' + i))
+		if i < 4 {
+			r.Job(id, "arbormem/commit", 40)
+			r.Job(id, "arbormem/answer", 1)
+		} else {
+			r.Job(id, "bm25/commit", 40)
+			r.Job(id, "bm25/answer", 1)
+		}
+	}
+	r.total = 16 * 41
+	r.Prior("arbormem/commit", 2)
+	r.Prior("arbormem/answer", 1)
+	r.Prior("bm25/commit", 0.01)
+	r.Prior("bm25/answer", 1)
+	// The first second: the short chains commit for free and answer.
+	clock = clock.Add(time.Second)
+	for i := 4; i < 16; i++ {
+		id := string(rune('a' + i))
+		r.WorkOn(id, "bm25/commit", 40, 0, "")
+		r.WorkOn(id, "bm25/answer", 1, time.Second, "")
+	}
+	got, ok := r.etaValue()
+	truth := 40*time.Second + time.Second // the long chains, 1 s per unit (priced at 2 answers = 2 s: an upper bound)
+	if !ok || got < truth || got > 2*truth+time.Second {
+		t.Errorf("before any long unit: ETA %v (ok %v), want the prior's 2× the truth %v", got, ok, truth)
+	}
+	// Ten commits of each long chain, 1 s each.
+	for range 10 {
+		clock = clock.Add(time.Second)
+		for i := range 4 {
+			r.WorkOn(string(rune('a'+i)), "arbormem/commit", 1, time.Second, "")
+		}
+	}
+	clock = clock.Add(etaMemoFor)
+	got, _ = r.etaValue()
+	truth = 31 * time.Second
+	if ratio := got.Seconds() / truth.Seconds(); ratio < 0.7 || ratio > 1.3 {
+		t.Errorf("at a quarter of the long chains: ETA %v, truth %v (ratio %.2f)", got, truth, ratio)
+	}
+	if f := r.fraction(); f < 0.2 || f > 0.5 {
+		t.Errorf("weighted progress %.2f at a quarter of the long chains and all of the short ones", f)
+	}
+	// A failed chain stops counting.
+	r.EndJob("a")
+	r.EndJob("b")
+	r.EndJob("c")
+	r.EndJob("d")
+	clock = clock.Add(etaMemoFor)
+	if got, _ := r.etaValue(); got != 0 {
+		t.Errorf("ETA %v after every chain ended", got)
+	}
+}
