@@ -60,9 +60,12 @@ type Reporter struct {
 }
 
 // barReserve is what the bar's line holds besides the description: the
-// bar itself (barWidth), the count and the elapsed time.
+// bar itself (barWidth), its percentage and the elapsed time.
 const (
-	barWidth   = 12
+	barWidth = 12
+	// barScale is the bar's full count: it shows thousandths of the
+	// weighted work, not units.
+	barScale   = 1000
 	barReserve = barWidth + 34
 )
 
@@ -97,11 +100,13 @@ func New(w io.Writer, desc string, total int, enabled bool) *Reporter {
 		} else {
 			r.width = 80
 		}
-		r.bar = progressbar.NewOptions(total,
+		// The bar fills by the weighted share of the work (fraction), in
+		// thousandths, so that it agrees with the plain line and the ETA; the
+		// unit count goes in the description.
+		r.bar = progressbar.NewOptions(barScale,
 			progressbar.OptionSetWidth(barWidth),
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionSetDescription(desc),
-			progressbar.OptionShowCount(),
 			// The library's prediction counts resumed units as work done
 			// since the start; the status carries ours instead.
 			progressbar.OptionSetPredictTime(false),
@@ -449,7 +454,7 @@ func (r *Reporter) add(n int, status string) {
 	r.sampleRate(now)
 	if r.bar != nil {
 		r.bar.Describe(r.describe(status))
-		_ = r.bar.Add(n)
+		_ = r.bar.Set(int(barScale * r.fraction()))
 		return
 	}
 	if now.Sub(r.last) >= r.every {
@@ -462,7 +467,7 @@ func (r *Reporter) add(n int, status string) {
 // cut with an ellipsis so that the whole line fits the terminal (the status
 // goes first: the ETA and the name say more at a glance).
 func (r *Reporter) describe(status string) string {
-	d := r.desc + " · eta " + r.etaString()
+	d := fmt.Sprintf("%s %d/%d · eta %s", r.desc, r.done, r.total, r.etaString())
 	if status != "" {
 		d += " · " + status
 	}
