@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -112,8 +113,8 @@ func boolInt(b bool) int {
 type cand struct {
 	span  spans.Span
 	item  int
-	pos   float64         // 0 = oldest evidence, 1 = newest
-	terms map[string]bool // shared with the analysis cache: read only
+	pos   float64   // 0 = oldest evidence, 1 = newest
+	terms spanTerms // shared with the analysis cache: read only
 	typed spans.Values
 	// change: the span reports a new value (changeRe).
 	change bool
@@ -125,7 +126,7 @@ type cand struct {
 // grows by a turn per question), so each text is analysed once and kept.
 type itemAnalysis struct {
 	spans  []spans.Span
-	terms  []map[string]bool
+	terms  []spanTerms
 	typed  []spans.Values
 	change []bool
 }
@@ -159,7 +160,7 @@ func analyse(text string) *itemAnalysis {
 	}
 	a = &itemAnalysis{spans: spans.Split(text)}
 	for _, sp := range a.spans {
-		a.terms = append(a.terms, termSet(sp.Text))
+		a.terms = append(a.terms, termsOf(sp.Text))
 		a.typed = append(a.typed, spans.Typed(sp.Text))
 		a.change = append(a.change, changeScan.MatchString(sp.Text))
 	}
@@ -243,8 +244,29 @@ func candidates(items []memory.Item) []cand {
 	return out
 }
 
-// termSet is the set of s's index terms (index.Analyze), the form question
-// and evidence words are compared in.
+// spanTerms is the set of a span's index terms (index.Analyze), the form
+// question and evidence words are compared in: distinct and sorted. A
+// span has a few dozen at most, and the analysis cache keeps one set per
+// span of every evidence text it has seen, so a sorted slice (one
+// allocation, one pointer for the collector to follow per term) serves
+// where a map would cost several times the memory and the collector's time.
+type spanTerms []string
+
+// has reports whether t is one of the terms.
+func (ts spanTerms) has(t string) bool {
+	_, ok := slices.BinarySearch(ts, t)
+	return ok
+}
+
+// termsOf is the spanTerms of s.
+func termsOf(s string) spanTerms {
+	ts := slices.Clone(index.Analyze(s))
+	slices.Sort(ts)
+	return slices.Clip(slices.Compact(ts))
+}
+
+// termSet is the set of s's index terms (index.Analyze) as a map, for the
+// fixed word lists.
 func termSet(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, t := range index.Analyze(s) {
@@ -267,7 +289,7 @@ func idfOf(terms []string, cands []cand) map[string]float64 {
 		}
 		d := 0
 		for _, c := range cands {
-			if c.terms[t] {
+			if c.terms.has(t) {
 				d++
 			}
 		}
@@ -278,10 +300,10 @@ func idfOf(terms []string, cands []cand) map[string]float64 {
 	return idf
 }
 
-func overlap(in intent, terms map[string]bool, idf map[string]float64) float64 {
+func overlap(in intent, terms spanTerms, idf map[string]float64) float64 {
 	s := 0.0
 	for _, t := range in.terms {
-		if terms[t] {
+		if terms.has(t) {
 			s += idf[t]
 		}
 	}
@@ -332,7 +354,7 @@ func narrow(in intent, sentence string, idf map[string]float64) string {
 	}
 	best, bestScore := sentence, 0.0
 	for _, cl := range spans.Clauses(sentence) {
-		s := overlap(in, termSet(cl), idf)
+		s := overlap(in, termsOf(cl), idf)
 		v := spans.Typed(cl)
 		if (in.number && v.Number) || (in.date && v.Date) || (in.name && v.Name) {
 			s += 0.5
@@ -359,17 +381,12 @@ func pickListEntry(in intent, cands []cand, idf map[string]float64) (string, boo
 	var lists []list
 	// itemTerms holds, per item, the question's terms found in it: overlap
 	// reads no other.
-	itemTerms := map[int]map[string]bool{}
+	itemTerms := map[int]spanTerms{}
 	for i := 0; i < len(cands); i++ {
 		c := cands[i]
-		seen := itemTerms[c.item]
-		if seen == nil {
-			seen = map[string]bool{}
-			itemTerms[c.item] = seen
-		}
 		for _, t := range in.terms {
-			if c.terms[t] {
-				seen[t] = true
+			if c.terms.has(t) && !slices.Contains(itemTerms[c.item], t) {
+				itemTerms[c.item] = append(itemTerms[c.item], t)
 			}
 		}
 		if c.span.ListPos == 0 && !c.span.Bullet {
@@ -387,7 +404,9 @@ func pickListEntry(in intent, cands []cand, idf map[string]float64) (string, boo
 		if in.ordinal > len(l.entries) && !numbered(l, in.ordinal) {
 			continue
 		}
-		l.context = overlap(in, itemTerms[l.item], idf)
+		it := itemTerms[l.item]
+		slices.Sort(it) // a spanTerms is sorted
+		l.context = overlap(in, it, idf)
 		s := l.context * (1 + 0.1*l.pos)
 		if in.previous {
 			s = l.context * (1.1 - 0.1*l.pos)
