@@ -37,10 +37,11 @@ import (
 // Metrics; the interaction itself is always committed. Independent
 // operations run concurrently: localization (embed → rerank) overlaps the
 // first round {node metadata, facts, artifacts, events, states, node
-// embedding}; the second round {collision and revision audit, fact-key and
-// record embeddings} starts when the first ends; only path evolution also
-// waits for the parent. The critical path is two chat round trips plus
-// whatever localization does not overlap.
+// embedding}; in the second, path evolution starts once the node metadata
+// and the parent are known, the collision and revision audit once the facts
+// and states are, and the fact-key and record embeddings when the first
+// round ends. The critical path is two chat round trips plus whatever
+// localization does not overlap.
 func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	if strings.TrimSpace(in.ID) == "" {
 		return fmt.Errorf("arbormem: commit: interaction has no ID")
