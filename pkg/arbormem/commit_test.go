@@ -183,7 +183,8 @@ func TestCommitRejectsBadInput(t *testing.T) {
 	}
 }
 
-// slowStructure answers every memory prompt as chainChat does, the artifact
+// slowStructure answers every memory prompt as chainChat does (a new state
+// value each turn), the artifact
 // and event miners after slow and every other call after fast, and
 // records when each purpose's calls started and ended.
 type slowStructure struct {
@@ -211,16 +212,11 @@ func (m *slowStructure) Chat(ctx context.Context, req llm.ChatRequest) (llm.Chat
 	case <-ctx.Done():
 		return llm.ChatResponse{}, ctx.Err()
 	}
-	reply := map[string]string{
-		"node_metadata":                `{"summary": "The user discussed the garden plan.", "entities": ["garden"]}`,
-		"path_evolution":               "Topic: garden | Progress: planning",
-		"atomic_fact_miner":            `[{"fact": "User plans a garden.", "attribute_tag": "3.1", "entities": ["garden"]}]`,
-		"fact_collision_auditor_batch": `[]`,
-		"assistant_artifact_miner":     `[]`,
-		"event_miner":                  `[]`,
+	reply := chainReplies[req.Purpose]
+	if req.Purpose == "state_slot_miner" {
 		// A new value each turn: the revision check has a pair to judge.
-		"state_slot_miner": fmt.Sprintf(`[{"key": "beds", "value": "%d beds", "attribute_tag": "2.6", "entities": []}]`, turn),
-	}[req.Purpose]
+		reply = fmt.Sprintf(`[{"key": "beds", "value": "%d beds", "attribute_tag": "2.6", "entities": []}]`, turn)
+	}
 	m.mu.Lock()
 	m.ends[req.Purpose] = append(m.ends[req.Purpose], time.Now())
 	m.mu.Unlock()
