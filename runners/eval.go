@@ -25,6 +25,7 @@ import (
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/progress"
 	"github.com/arbor-eval/arbor/pkg/record"
+	"github.com/arbor-eval/arbor/pkg/tokens"
 	"github.com/arbor-eval/arbor/scoring"
 
 	// Benchmarks register their loaders.
@@ -79,6 +80,12 @@ var barHook func(*progress.Reporter)
 func Run(ctx context.Context, p Plan) (*Outcome, error) {
 	if err := p.defaults(); err != nil {
 		return nil, err
+	}
+	if p.Config.Models.Tokenizer.Local() {
+		// The offline Qwen3 counter's vocabulary (tens of milliseconds of
+		// CPU) loads while the dataset is read; newDeps takes the same
+		// shared counter, waiting for the load if it has not finished.
+		go tokens.Default()
 	}
 	src := &source{plan: &p}
 	eps, err := src.index(ctx)

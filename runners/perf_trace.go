@@ -43,6 +43,10 @@ func roleLatency(url string, L time.Duration, roles map[string]time.Duration) ht
 	fast := time.Duration(float64(L) * traceFastShare)
 	chat, embed, rerank := of("chat", L), of("embed", fast), of("rerank", fast)
 	proxy := httputil.NewSingleHostReverseProxy(target)
+	// A round of a commit has seven requests in flight; http.DefaultTransport
+	// keeps two idle connections per host, so the proxy would dial five new
+	// ones to the fake at every round, inside the calls being timed.
+	proxy.Transport = &http.Transport{MaxIdleConns: 64, MaxIdleConnsPerHost: 64, IdleConnTimeout: time.Minute}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		d := rerank
 		switch r.URL.Path {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/record"
@@ -181,7 +182,15 @@ func configNumber(cfg any, path ...string) (float64, bool) {
 // intervals and paired comparisons to the accuracy and recall tables.
 func tablesFor(kind, bench string, samples []record.Sample, episodes []record.EpisodeStat, st ...scoring.StatsOptions) []namedTable {
 	isEval := kind == "eval" || kind == ""
-	ts := append([]namedTable{{"main", scoring.MainTable(samples, st...), isEval}}, benchmarkTables(bench, "categories", samples, episodes, false, st...)...)
+	// The tables are pure functions of the samples, and the main table and
+	// the benchmark's own each resample every cell report.resamples times:
+	// they are made side by side (the report is the serial end of a run).
+	var main table.Table
+	var wg sync.WaitGroup
+	wg.Go(func() { main = scoring.MainTable(samples, st...) })
+	bts := benchmarkTables(bench, "categories", samples, episodes, false, st...)
+	wg.Wait()
+	ts := append([]namedTable{{"main", main, isEval}}, bts...)
 	if budgets(samples) > 1 {
 		ts = append(ts,
 			namedTable{"budget-accuracy", scoring.BudgetTable(samples, scoring.MetricAccuracy, st...), kind == "sweep"},
@@ -257,16 +266,20 @@ func withDegraded(ts []namedTable, ds []record.SystemDegraded) []namedTable {
 // printed.
 func benchmarkTables(bench, categoriesName string, samples []record.Sample, episodes []record.EpisodeStat, print bool, st ...scoring.StatsOptions) []namedTable {
 	bme := bench == "branchmemeval"
-	ts := []namedTable{{categoriesName, scoring.CategoryTable(bench, samples, st...), print && !bme}}
+	var cats table.Table
+	var wg sync.WaitGroup
+	wg.Go(func() { cats = scoring.CategoryTable(bench, samples, st...) }) // beside the second table: both resample
+	var second namedTable
 	if bme {
 		t := scoring.BMETable(samples, episodes, st...)
 		t.Split = 2 // accuracy and outcomes | evidence and localization: one page wide each
-		ts = append(ts, namedTable{"bme", t, print})
+		second = namedTable{"bme", t, print}
 	} else {
 		name := strings.Replace(categoriesName, "categories", "evidence-recall", 1)
-		ts = append(ts, namedTable{name, scoring.RecallTable(samples), print})
+		second = namedTable{name, scoring.RecallTable(samples), print}
 	}
-	return ts
+	wg.Wait()
+	return []namedTable{{categoriesName, cats, print && !bme}, second}
 }
 
 // readRun reads a run's samples and episode records as logged (a resumed

@@ -37,10 +37,11 @@ import (
 // Metrics; the interaction itself is always committed. Independent
 // operations run concurrently: localization (embed → rerank) overlaps the
 // first round {node metadata, facts, artifacts, events, states, node
-// embedding}; the second round {collision and revision audit, fact-key and
-// record embeddings} starts when the first ends; only path evolution also
-// waits for the parent. The critical path is two chat round trips plus
-// whatever localization does not overlap.
+// embedding}; in the second, path evolution starts once the node metadata
+// and the parent are known, the collision and revision audit once the facts
+// and states are, and the fact-key and record embeddings when the first
+// round ends. The critical path is two chat round trips plus whatever
+// localization does not overlap.
 func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	if strings.TrimSpace(in.ID) == "" {
 		return fmt.Errorf("arbormem: commit: interaction has no ID")
@@ -145,28 +146,78 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		pcancel()
 		<-pathDone
 	}
+	// Round 2's collision and revision audit needs only the new facts and
+	// states (and the committed ones): it starts as soon as both extractors
+	// have answered, not when the slowest of round 1's has, as path
+	// evolution does (§4.4's order is kept: every audit follows the
+	// extraction it judges). Its inputs are the same, so its output is.
+	actx, acancel := context.WithCancel(ctx)
+	defer acancel()
+	var (
+		sts             []State
+		dterms          [][]string
+		refs, srefs     []pairRef
+		conflict        []bool
+		auditErr        error
+		prepared, audit = make(chan struct{}), make(chan struct{})
+	)
+	go func() {
+		defer close(audit)
+		for _, ch := range []chan struct{}{r1.factsDone, r1.statesDone} {
+			select {
+			case <-ch:
+			case <-actx.Done():
+				auditErr = actx.Err()
+				return
+			}
+		}
+		if auditErr = errors.Join(r1.factsErr, r1.statesErr); auditErr != nil {
+			return
+		}
+		sts = s.dropRestated(r1.sts)
+		// Each draft's terms are analyzed once: the collision search and the
+		// stored fact's index use the same text.
+		dterms = make([][]string, len(r1.drafts))
+		for i, d := range r1.drafts {
+			dterms[i] = factTerms(d.Fact, d.Entities)
+		}
+		var pairs []AuditPair
+		pairs, refs = s.collisionPairs(r1.drafts, dterms)
+		pairs, srefs = s.revisionPairs(sts, pairs)
+		close(prepared)
+		if len(pairs) > 0 {
+			conflict, auditErr = fallback(s, actx, func() ([]bool, error) { return s.aud.Audit(actx, pairs) },
+				func() ([]bool, error) { return s.rules.Audit(actx, pairs) })
+		}
+	}()
+	stopAudit := func() {
+		acancel()
+		<-audit
+	}
 	if err := r1.wait(ctx); err != nil {
 		stopPath()
+		stopAudit()
 		_ = waitLoc()
 		return fmt.Errorf("arbormem: commit %s: %w", in.ID, err)
 	}
-	meta, drafts, arts, evs, sts, nvec, nvecErr := r1.meta, r1.drafts, r1.arts, r1.evs, r1.sts, r1.nvec, r1.nvecErr
+	meta, drafts, arts, evs, nvec, nvecErr := r1.meta, r1.drafts, r1.arts, r1.evs, r1.nvec, r1.nvecErr
 	var rvecErr error
 
-	// Round 2: what needs round 1's output.
-	sts = s.dropRestated(sts)
-	// Each draft's terms are analyzed once: the collision search and the
-	// stored fact's index use the same text.
-	dterms := make([][]string, len(drafts))
-	for i, d := range drafts {
-		dterms[i] = factTerms(d.Fact, d.Entities)
+	// Round 2: what needs round 1's output (the audit started already).
+	select {
+	case <-prepared:
+	case <-audit:
+		select {
+		case <-prepared: // and audited already
+		default: // failed before its pairs were made
+			stopPath()
+			_ = waitLoc()
+			return fmt.Errorf("arbormem: commit %s: %w", in.ID, auditErr)
+		}
 	}
-	pairs, refs := s.collisionPairs(drafts, dterms)
-	pairs, srefs := s.revisionPairs(sts, pairs)
 	var (
-		factTop  []string
-		conflict []bool
-		vecs     [][]float32
+		factTop []string
+		vecs    [][]float32
 	)
 	embedTexts := make([]string, 0, len(drafts)+len(arts)+len(evs)+len(sts))
 	src := turnLines(in)
@@ -201,13 +252,15 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 		}
 		return nil
 	})
-	if len(pairs) > 0 {
-		g.Go(func() (err error) {
-			conflict, err = fallback(s, gctx, func() ([]bool, error) { return s.aud.Audit(gctx, pairs) },
-				func() ([]bool, error) { return s.rules.Audit(gctx, pairs) })
-			return err
-		})
-	}
+	g.Go(func() error {
+		select {
+		case <-audit:
+			return auditErr
+		case <-gctx.Done():
+			stopAudit()
+			return gctx.Err()
+		}
+	})
 	if len(embedTexts) > 0 {
 		g.Go(func() error {
 			vecs, rvecErr = s.embed(gctx, embedTexts)
@@ -216,6 +269,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	}
 	if err := g.Wait(); err != nil {
 		stopPath()
+		stopAudit()
 		_ = waitLoc()
 		return fmt.Errorf("arbormem: commit %s: %w", in.ID, err)
 	}

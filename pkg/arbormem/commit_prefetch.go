@@ -28,12 +28,17 @@ type round1 struct {
 	// before the rest of the round: path evolution needs only meta.
 	metaDone chan struct{}
 	metaErr  error
-	drafts   []FactDraft
-	arts     []Artifact
-	evs      []Event
-	sts      []State
-	nvec     []float32
-	nvecErr  error
+	// factsDone and statesDone are closed when drafts and sts are known
+	// (factsErr, statesErr set), or at once when their extractor is off:
+	// the audit needs only those two.
+	factsDone, statesDone chan struct{}
+	factsErr, statesErr   error
+	drafts                []FactDraft
+	arts                  []Artifact
+	evs                   []Event
+	sts                   []State
+	nvec                  []float32
+	nvecErr               error
 
 	// locVec returns the prefetched input embedding (nil when not
 	// prefetched); it waits for the embedding call.
@@ -54,7 +59,8 @@ func (r *round1) wait(ctx context.Context) error {
 // localization's input text (only worth it ahead of time: a commit that
 // localizes now embeds lazily, and not at all on a cached decision).
 func (s *System) startRound1(ctx context.Context, in dialog.Interaction, withLoc bool) *round1 {
-	r := &round1{in: in, done: make(chan struct{}), metaDone: make(chan struct{})}
+	r := &round1{in: in, done: make(chan struct{}), metaDone: make(chan struct{}),
+		factsDone: make(chan struct{}), statesDone: make(chan struct{})}
 	if withLoc && s.cfg.Localization {
 		var (
 			once sync.Once
@@ -86,44 +92,60 @@ func (s *System) startRound1(ctx context.Context, in dialog.Interaction, withLoc
 	// (Prefetch does not), so the caller waits for it anyway.
 	inline := s.ext.Heuristic()
 	var inlineErr error
-	run := func(f func() error) {
+	// run runs f; when done is given, f's error goes to *errp and done is
+	// closed after it, or at once (with the error that stopped the round)
+	// when an inline round skips f.
+	run := func(done chan struct{}, errp *error, f func() error) {
+		step := func() error {
+			err := f()
+			if done != nil {
+				*errp = err
+				close(done)
+			}
+			return err
+		}
 		switch {
 		case !inline:
-			g.Go(f)
+			g.Go(step)
 		case inlineErr == nil:
-			inlineErr = f()
+			inlineErr = step()
+		case done != nil:
+			*errp = inlineErr
+			close(done)
 		}
 	}
-	run(func() (err error) {
-		defer close(r.metaDone)
+	run(r.metaDone, &r.metaErr, func() (err error) {
 		r.meta, err = fallback(s, gctx, func() (NodeMeta, error) { return s.ext.NodeMetadata(gctx, in) },
 			func() (NodeMeta, error) { return s.rules.NodeMetadata(gctx, in) })
-		r.metaErr = err
 		return err
 	})
 	if s.cfg.AtomicFacts {
-		run(func() (err error) {
+		run(r.factsDone, &r.factsErr, func() (err error) {
 			r.drafts, err = fallback(s, gctx, func() ([]FactDraft, error) { return s.ext.Facts(gctx, in) },
 				func() ([]FactDraft, error) { return s.rules.Facts(gctx, in) })
 			return err
 		})
+	} else {
+		close(r.factsDone)
 	}
 	if s.cfg.StructuredExtraction {
-		run(func() (err error) {
+		run(nil, nil, func() (err error) {
 			r.arts, err = fallback(s, gctx, func() ([]Artifact, error) { return s.ext.Artifacts(gctx, in) },
 				func() ([]Artifact, error) { return s.rules.Artifacts(gctx, in) })
 			return err
 		})
-		run(func() (err error) {
+		run(nil, nil, func() (err error) {
 			r.evs, err = fallback(s, gctx, func() ([]Event, error) { return s.ext.Events(gctx, in) },
 				func() ([]Event, error) { return s.rules.Events(gctx, in) })
 			return err
 		})
-		run(func() (err error) {
+		run(r.statesDone, &r.statesErr, func() (err error) {
 			r.sts, err = fallback(s, gctx, func() ([]State, error) { return s.ext.States(gctx, in) },
 				func() ([]State, error) { return s.rules.States(gctx, in) })
 			return err
 		})
+	} else {
+		close(r.statesDone)
 	}
 	go func() {
 		r.err = g.Wait()

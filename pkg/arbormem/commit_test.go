@@ -2,8 +2,11 @@ package arbormem
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/llm"
@@ -177,5 +180,90 @@ func TestCommitRejectsBadInput(t *testing.T) {
 	mustCommit(t, s, inter("a", "hello there", "hi"))
 	if err := s.Commit(ctx, inter("a", "again", "hi")); err == nil || !strings.Contains(err.Error(), "already committed") {
 		t.Errorf("duplicate ID: err %v", err)
+	}
+}
+
+// slowStructure answers every memory prompt as chainChat does (a new state
+// value each turn), the artifact
+// and event miners after slow and every other call after fast, and
+// records when each purpose's calls started and ended.
+type slowStructure struct {
+	fast, slow time.Duration
+	mu         sync.Mutex
+	turn       int
+	starts     map[string][]time.Time
+	ends       map[string][]time.Time
+}
+
+func (m *slowStructure) Chat(ctx context.Context, req llm.ChatRequest) (llm.ChatResponse, error) {
+	m.mu.Lock()
+	m.starts[req.Purpose] = append(m.starts[req.Purpose], time.Now())
+	if req.Purpose == "node_metadata" {
+		m.turn++
+	}
+	turn := m.turn
+	m.mu.Unlock()
+	wait := m.fast
+	if req.Purpose == "assistant_artifact_miner" || req.Purpose == "event_miner" {
+		wait = m.slow
+	}
+	select {
+	case <-time.After(wait):
+	case <-ctx.Done():
+		return llm.ChatResponse{}, ctx.Err()
+	}
+	reply := chainReplies[req.Purpose]
+	if req.Purpose == "state_slot_miner" {
+		// A new value each turn: the revision check has a pair to judge.
+		reply = fmt.Sprintf(`[{"key": "beds", "value": "%d beds", "attribute_tag": "2.6", "entities": []}]`, turn)
+	}
+	m.mu.Lock()
+	m.ends[req.Purpose] = append(m.ends[req.Purpose], time.Now())
+	m.mu.Unlock()
+	return llm.ChatResponse{Content: reply}, nil
+}
+
+// TestAuditStartsWithFactsAndStates: the collision and revision audit
+// starts when the fact and state miners have answered, before slower
+// extractors of round 1 (artifacts, events) have (§4.4: it judges only
+// facts and states); it waited for the whole round before. The latencies
+// only order the calls; no duration is asserted.
+func TestAuditStartsWithFactsAndStates(t *testing.T) {
+	m := &slowStructure{fast: 5 * time.Millisecond, slow: 300 * time.Millisecond,
+		starts: map[string][]time.Time{}, ends: map[string][]time.Time{}}
+	cfg := config.DefaultArborMem()
+	cfg.Extractors = "chat"
+	d := testDeps()
+	d.Chat, d.Routing = m, RoutingPaper
+	s, err := New(cfg, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := s.Commit(t.Context(), chainTurn(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if met := s.Metrics(); met.Fallbacks != 0 || met.BadReplies != 0 {
+		t.Fatalf("every reply must parse: %+v", met)
+	}
+	audits := m.starts["fact_collision_auditor_batch"]
+	if len(audits) == 0 {
+		t.Fatal("no audit call: the test's facts and states made no pair to judge")
+	}
+	for _, at := range audits {
+		// The audit of turn k starts after turn k's slow calls started,
+		// and before the last of them ended.
+		var slowEnd time.Time
+		for _, p := range []string{"assistant_artifact_miner", "event_miner"} {
+			for i, st := range m.starts[p] {
+				if st.Before(at) && m.ends[p][i].After(slowEnd) {
+					slowEnd = m.ends[p][i]
+				}
+			}
+		}
+		if !at.Before(slowEnd) {
+			t.Errorf("an audit started at %v, after round 1's slow extractors ended (%v): it waited for them", at, slowEnd)
+		}
 	}
 }

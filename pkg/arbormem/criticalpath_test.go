@@ -97,17 +97,19 @@ func (m chainChat) Chat(ctx context.Context, req llm.ChatRequest) (llm.ChatRespo
 	if err := m.c.call(ctx, "chat"); err != nil {
 		return llm.ChatResponse{}, err
 	}
-	reply := map[string]string{
-		"node_metadata":                `{"summary": "The user discussed the garden plan.", "entities": ["garden"]}`,
-		"path_evolution":               "Topic: garden | Progress: planning",
-		"atomic_fact_miner":            `[{"fact": "User plans a garden.", "attribute_tag": "3.1", "entities": ["garden"]}]`,
-		"fact_collision_auditor_batch": `[]`,
-		"assistant_artifact_miner":     `[]`,
-		"event_miner":                  `[]`,
-		"state_slot_miner":             `[{"key": "hobby", "value": "gardening", "attribute_tag": "2.6", "entities": []}]`,
-		"attribute_tag_predictor":      `["3.1"]`,
-	}[req.Purpose]
-	return llm.ChatResponse{Content: reply}, nil
+	return llm.ChatResponse{Content: chainReplies[req.Purpose]}, nil
+}
+
+// chainReplies is a valid reply to each memory prompt, by purpose.
+var chainReplies = map[string]string{
+	"node_metadata":                `{"summary": "The user discussed the garden plan.", "entities": ["garden"]}`,
+	"path_evolution":               "Topic: garden | Progress: planning",
+	"atomic_fact_miner":            `[{"fact": "User plans a garden.", "attribute_tag": "3.1", "entities": ["garden"]}]`,
+	"fact_collision_auditor_batch": `[]`,
+	"assistant_artifact_miner":     `[]`,
+	"event_miner":                  `[]`,
+	"state_slot_miner":             `[{"key": "hobby", "value": "gardening", "attribute_tag": "2.6", "entities": []}]`,
+	"attribute_tag_predictor":      `["3.1"]`,
 }
 
 type chainEmbed struct {

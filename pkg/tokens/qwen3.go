@@ -75,8 +75,10 @@ type Qwen3 struct {
 	// pieceCount).
 	pieces *textmemo.Memo[int]
 	short  *shortCounts
-	added  []addedToken // longest first
-	first  [256]bool    // first bytes of added tokens
+	// texts remembers the counts of recent whole texts (see Count).
+	texts *textmemo.Memo[int]
+	added []addedToken // longest first
+	first [256]bool    // first bytes of added tokens
 }
 
 type addedToken struct {
@@ -102,7 +104,8 @@ func NewQwen3() (*Qwen3, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tokens: data/qwen3.tiktoken.gz: %w", err)
 	}
-	q := &Qwen3{ranks: ranks, pieces: textmemo.New[int](pieceMemoSlots, nil), short: newShortCounts()}
+	q := &Qwen3{ranks: ranks, pieces: textmemo.New[int](pieceMemoSlots, nil), short: newShortCounts(),
+		texts: textmemo.New[int](textMemoSlots, nil)}
 	for i, a := range info.AddedTokens {
 		if a.Content == "" {
 			return nil, fmt.Errorf("tokens: data/qwen3.json: added_tokens[%d]: empty content", i)
@@ -162,8 +165,29 @@ func (q *Qwen3) Encode(text string) []int {
 
 // Count returns the number of tokens in text: len(Encode(text)), without
 // the ids (FuzzQwen3 compares the two). Pieces' counts are remembered (see
-// pieceCount).
+// pieceCount), and so are whole texts' of minMemoText to maxMemoText
+// bytes: every system of a run counts the same interactions (the offline
+// main job counted each one up to four times, once per baseline that
+// stores it), and hashing a text costs a hundredth of counting it.
 func (q *Qwen3) Count(text string) int {
+	if len(text) < minMemoText || len(text) > maxMemoText {
+		return q.count(text)
+	}
+	return q.texts.GetWith(text, func() int { return q.count(text) })
+}
+
+// Text memo bounds: textMemoSlots direct-mapped slots of texts of
+// minMemoText to maxMemoText bytes, each a copy of its text, so the memo
+// holds at most 16 MiB (about 3 MiB of chat turns). Shorter texts are
+// counted from the piece memos about as fast as they are hashed.
+const (
+	textMemoSlots = 1024
+	minMemoText   = 256
+	maxMemoText   = 16 << 10
+)
+
+// count is Count without the whole-text memo.
+func (q *Qwen3) count(text string) int {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}

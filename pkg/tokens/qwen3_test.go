@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/arbor-eval/arbor/pkg/textmemo"
@@ -180,14 +181,50 @@ const benchChat = `[1:56 pm on 8 May, 2023] Caroline: Hey Mel! Good to see you! 
 [1:56 pm on 8 May, 2023] Caroline: Perfect. Also, do you still have that recipe for the lemon cake? My sister's birthday is on June 21st.
 [1:56 pm on 8 May, 2023] Melanie: Of course! 250 g flour, 200 g sugar, 3 eggs, zest of 2 lemons; bake at 180 °C for 35–40 minutes.`
 
+// BenchmarkCount measures counting a text, not the whole-text memo that
+// Count would answer every iteration but the first from.
 func BenchmarkCount(b *testing.B) {
-	q := Default()
+	q := Default().(*Qwen3)
 	b.Logf("%d tokens, %d bytes", q.Count(benchChat), len(benchChat))
 	b.SetBytes(int64(len(benchChat)))
 	b.ReportAllocs()
 	for b.Loop() {
-		q.Count(benchChat)
+		q.count(benchChat)
 	}
+}
+
+// TestCountTextMemo: Count answers texts of minMemoText to maxMemoText
+// bytes from the whole-text memo, and counts every other text. A memo
+// seeded with a wrong count shows which texts it answers.
+func TestCountTextMemo(t *testing.T) {
+	q, err := NewQwen3()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func(n int) string { return strings.Repeat("word ", n/5+1)[:n] }
+	for _, c := range []struct {
+		n      int
+		memoed bool
+	}{{minMemoText - 1, false}, {minMemoText, true}, {len(benchChat), true}, {maxMemoText, true}, {maxMemoText + 1, false}} {
+		s := text(c.n)
+		if c.n == len(benchChat) {
+			s = benchChat
+		}
+		want := len(q.Encode(s))
+		if got := q.Count(s); got != want {
+			t.Fatalf("%d bytes: Count %d, Encode gives %d ids", c.n, got, want)
+		}
+		if got := q.Count(s); got != want {
+			t.Fatalf("%d bytes, counted again: Count %d, Encode gives %d ids", c.n, got, want)
+		}
+		textmemo.ResetAll()
+		q.texts.GetWith(s, func() int { return -1 })
+		got := q.Count(s)
+		if memoed := got == -1; memoed != c.memoed {
+			t.Errorf("%d bytes: answered from the text memo %v, want %v", c.n, memoed, c.memoed)
+		}
+	}
+	textmemo.ResetAll()
 }
 
 func BenchmarkNewQwen3(b *testing.B) {
