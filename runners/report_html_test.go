@@ -2,9 +2,11 @@ package runners
 
 import (
 	"context"
+	"html"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -160,4 +162,51 @@ func TestMergeKeepsBundles(t *testing.T) {
 		}
 	}
 	sameKeys(t, got, sampleKeys(t, filepath.Join(merged, "samples.jsonl")))
+}
+
+// TestReportHTMLUnion: on a folder written by two --limit runs, report
+// --html covers the latest selection and says so, and with --union covers
+// both and names both commands, as the tables do.
+func TestReportHTMLUnion(t *testing.T) {
+	cfg := testConfig(t)
+	systems := []string{"bm25"}
+	var dir string
+	for _, limit := range []int{2, 1} {
+		res, err := Run(deadline(t), Plan{Benchmark: "branchmemeval", Limit: limit, Systems: systems, RunID: "shared", Config: cfg,
+			Out: io.Discard, Log: io.Discard, Command: []string{"arbor", "eval", "branchmemeval", "--limit", strconv.Itoa(limit)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir = res.Dir
+	}
+	eps := episodes(t, 2)
+	want2, want1 := len(wantKeys(eps, systems, cfg.Answer.Budget)), len(wantKeys(eps[:1], systems, cfg.Answer.Budget))
+	for _, c := range []struct {
+		union   bool
+		samples int
+		says    []string
+	}{
+		{false, want1, []string{"Covers the selection of arbor eval branchmemeval --limit 1 (1 of", "the latest of the 2 selections", "--union covers them all"}},
+		{true, want2, []string{"Covers the union of the 2 selections that wrote this folder (" + strconv.Itoa(want2) + " samples): arbor eval branchmemeval --limit 2; arbor eval branchmemeval --limit 1."}},
+	} {
+		o := DefaultReportOptions()
+		o.Union = c.union
+		site := t.TempDir()
+		st, err := ReportHTML([]string{dir}, site, nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Samples != c.samples {
+			t.Errorf("union %v: the report covers %d samples, want %d", c.union, st.Samples, c.samples)
+		}
+		page, err := os.ReadFile(filepath.Join(site, "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range c.says {
+			if !strings.Contains(string(page), html.EscapeString(want)) {
+				t.Errorf("union %v: index.html does not say %q", c.union, want)
+			}
+		}
+	}
 }

@@ -45,6 +45,9 @@ type Run struct {
 	// values.
 	BudgetLabel   func(int) string
 	CategoryLabel func(string) string
+	// Coverage says which selection(s) of the run folder the report
+	// covers (shown under the run's heading); "" shows nothing.
+	Coverage string
 }
 
 // Table is one named result table.

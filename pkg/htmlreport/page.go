@@ -32,6 +32,7 @@ type runView struct {
 	Summary  template.HTML
 	Degraded template.HTML
 	Samples  int
+	Coverage string
 }
 
 type tableView struct {
@@ -45,7 +46,7 @@ type plotView struct {
 }
 
 func newRunView(i int, r *Run, meta runMeta, samples []record.Sample) (*runView, error) {
-	v := &runView{Index: i, ID: r.ID, Meta: meta, Samples: len(samples)}
+	v := &runView{Index: i, ID: r.ID, Meta: meta, Samples: len(samples), Coverage: r.Coverage}
 	for _, t := range r.Tables {
 		v.Tables = append(v.Tables, tableView{Name: t.Name, HTML: template.HTML(t.Table.HTML())})
 	}
@@ -238,6 +239,9 @@ var pageTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 {{- range $r := .Runs}}
 <section id="run-{{.Index}}" class="run">
 <h2>{{.ID}} <small>{{.Meta.Kind}} · {{.Meta.Benchmark}} · {{.Samples}} samples</small></h2>
+{{- if .Coverage}}
+<p class="coverage" id="coverage-{{.Index}}">{{.Coverage}}</p>
+{{- end}}
 <h3>Tables</h3>
 {{range .Tables}}<div class="table" id="table-{{$r.Index}}-{{.Name}}">{{.HTML}}</div>
 {{end}}
