@@ -44,6 +44,7 @@ func ReportHTML(dirs []string, outDir string, out io.Writer, opts ...ReportOptio
 		}
 		run := htmlreport.Run{Dir: dir, Manifest: m, Samples: o.Samples, Episodes: o.Episodes,
 			Bundles: filepath.Join(dir, "bundles.jsonl"), Texts: filepath.Join(dir, "bundle-texts.jsonl"),
+			Forests:     filepath.Join(dir, "forests.jsonl"),
 			BudgetLabel: scoring.BudgetLabel, Coverage: coverage(dir, ro.Union, len(o.Samples))}
 		bench, _ := m["benchmark"].(string)
 		if bench == "" && len(o.Samples) > 0 {

@@ -105,12 +105,41 @@ func TestBrowser(t *testing.T) {
 			t.Error("the chosen parent's candidate row is not marked")
 		}
 	})
+	t.Run("forest", func(t *testing.T) {
+		// The row in the link (r=1) opens the page at once; the forest is
+		// the episode's, with the parent this question's recall chose
+		// circled, each branch in its lane, summaries escaped in the hover.
+		dom := browse(t, bin, url+"#run=0&ep=s01&q=s01-q02&b=4096&v=&r=1&sys=arbormem", "")
+		if !strings.Contains(dom, `data-state="question"`) {
+			t.Fatalf("question not opened:\n%.3000s", dom)
+		}
+		for _, want := range []string{`id="forest-svg"`, `id="node-s01-t001"`, `id="node-s01-t004"`, `id="node-s01-t003" class="node chosen"`,
+			`circled in red: s01-t003`, `4 nodes, 2 branches`, `offline heuristic memory`, `Chose the Sycamore table &lt;/script&gt;&lt;b&gt;x&lt;/b&gt;.`} {
+			if !strings.Contains(dom, want) {
+				t.Errorf("forest view lacks %q", want)
+			}
+		}
+		if n := count(dom, `class="edge"`); n != 2 {
+			t.Errorf("%d edges, want 2", n)
+		}
+		if n := count(dom, `class="node[^"]*" cx="[0-9.]+" cy="30"`); n != 3 {
+			t.Errorf("%d nodes in the first branch's lane, want 3", n)
+		}
+		if strings.Contains(dom, "<b>x</b>") {
+			t.Error("a summary became markup")
+		}
+		// s02's forest line is torn: the question says so and still opens.
+		dom = browse(t, bin, url+"#run=0&ep=s02&q=s02-q01&sys=arbormem", "")
+		if !strings.Contains(dom, `data-state="question"`) || !strings.Contains(dom, `id="noforest">No forest recorded for this episode`) || strings.Contains(dom, `id="forest-svg"`) {
+			t.Errorf("a question without its forest:\n%.3000s", dom)
+		}
+	})
 	t.Run("screenshots", func(t *testing.T) {
 		dir := os.Getenv("ARBOR_SCREENSHOTS") // keep them to look at
 		if dir == "" {
 			dir = t.TempDir()
 		}
-		for name, hash := range map[string]string{"tables": "", "list": "#run=0", "question": "#run=0&ep=s01&q=s01-q01&sys=arbormem"} {
+		for name, hash := range map[string]string{"tables": "", "list": "#run=0", "question": "#run=0&ep=s01&q=s01-q01&sys=arbormem", "forest": "#run=0&ep=s01&q=s01-q02&sys=arbormem"} {
 			p := filepath.Join(dir, name+".png")
 			browse(t, bin, url+hash, p)
 			if n := colours(t, p); n < 8 {
@@ -118,6 +147,22 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestBrowserForestNotRecorded: a run written before forests.jsonl existed
+// still opens its ArborMem questions, saying the forest was not recorded.
+func TestBrowserForestNotRecorded(t *testing.T) {
+	bin := chromium(t)
+	r := fixtureRun(t)
+	r.Forests = filepath.Join(t.TempDir(), "forests.jsonl") // absent
+	out := t.TempDir()
+	if _, err := Write(out, []Run{r}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	dom := browse(t, bin, "file://"+filepath.ToSlash(filepath.Join(out, "index.html"))+"#run=0&ep=s01&q=s01-q01&sys=arbormem", "")
+	if !strings.Contains(dom, `data-state="question"`) || !strings.Contains(dom, `id="noforest">The forest was not recorded`) || !strings.Contains(dom, `id="candidates"`) {
+		t.Errorf("an older run's question:\n%.3000s", dom)
+	}
 }
 
 // colours counts the distinct colours of a PNG (sampled), to tell a drawn

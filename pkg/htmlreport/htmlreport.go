@@ -40,6 +40,10 @@ type Run struct {
 	// Texts is the path of bundle-texts.jsonl, which holds the texts that
 	// bundle items refer to; "" or missing shows items without text.
 	Texts string
+	// Forests is the path of forests.jsonl, each ArborMem episode's forest;
+	// "" or missing shows questions without the forest drawing, saying
+	// that the run did not record it.
+	Forests string
 	// BudgetLabel and CategoryLabel name a budget and a question category
 	// as the run's tables do ("32K", "Multi-hop (1)"); nil shows the raw
 	// values.
@@ -71,6 +75,10 @@ type Options struct {
 	ChunkBytes int
 	// Combined are tables over all runs (the several-run report's Table 1).
 	Combined []Table
+	// PageRows is the number of question rows per page file (default
+	// 100): the question browser's first view loads the row index and one
+	// page, so it opens as fast for 100,000 samples as for 100.
+	PageRows int
 }
 
 // Stats describes what Write produced.
@@ -125,11 +133,14 @@ func Write(dir string, runs []Run, opt Options) (*Stats, error) {
 	if opt.ChunkBytes <= 0 {
 		opt.ChunkBytes = 256 << 10
 	}
+	if opt.PageRows <= 0 {
+		opt.PageRows = 100
+	}
 	s := &site{dir: dir}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	for _, pattern := range []string{"data/[qsbt]-*.js", "plots/r*-*.svg"} {
+	for _, pattern := range []string{"data/[bgpqstwx]-*.js", "plots/r*-*.svg"} {
 		old, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pattern)))
 		for _, p := range old {
 			if err := os.Remove(p); err != nil {

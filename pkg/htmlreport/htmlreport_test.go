@@ -44,7 +44,8 @@ func fixtureRun(t testing.TB) Run {
 	return Run{Dir: fixtureDir, Manifest: m, Samples: samples, Episodes: episodes,
 		Tables:  []Table{{Name: "main", Table: tb}},
 		Plots:   []Plot{{Name: "budget-accuracy", SVG: []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>`)}},
-		Bundles: filepath.Join(fixtureDir, "bundles.jsonl"), Texts: filepath.Join(fixtureDir, "bundle-texts.jsonl")}
+		Bundles: filepath.Join(fixtureDir, "bundles.jsonl"), Texts: filepath.Join(fixtureDir, "bundle-texts.jsonl"),
+		Forests: filepath.Join(fixtureDir, "forests.jsonl")}
 }
 
 // TestSiteStructureGolden builds the site from the fixture run and compares
@@ -122,11 +123,28 @@ func describe(t *testing.T, name string, data []byte) string {
 		if want := strings.TrimSuffix(strings.TrimPrefix(name, "data/"), ".js"); string(m[1]) != want {
 			t.Errorf("%s registers %q", name, m[1])
 		}
-		var rows []json.RawMessage
-		if err := json.Unmarshal(m[2], &rows); err != nil {
+		var v any
+		if err := json.Unmarshal(m[2], &v); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		return fmt.Sprintf("%d rows", len(rows))
+		switch v := v.(type) {
+		case []any:
+			return fmt.Sprintf("%d rows", len(v))
+		case string:
+			return fmt.Sprintf("%d characters", len(v))
+		case map[string]any:
+			var parts []string
+			for _, k := range sortedKeys(map[string]bool{"q": true, "s": true, "f": true}) {
+				switch x := v[k].(type) {
+				case []any:
+					parts = append(parts, fmt.Sprintf("%s: %d", k, len(x)))
+				case map[string]any:
+					parts = append(parts, fmt.Sprintf("%s: %d", k, len(x)))
+				}
+			}
+			return strings.Join(parts, ", ")
+		}
+		return "data"
 	case strings.HasSuffix(name, ".svg"):
 		return "svg"
 	case name == "index.html":
@@ -318,7 +336,7 @@ func FuzzIndexBundles(f *testing.F) {
 		}
 		st := &site{dir: t.TempDir()}
 		ts := &textStore{site: st, prefix: "t-", limit: 64, texts: map[string]string{"ab": "x"}, placed: map[string][2]int{}}
-		c := &chunker{site: st, prefix: "b-", limit: 64, texts: ts}
+		c := &chunker{packer: packer{site: st, prefix: "b-", limit: 64}, texts: ts}
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			_, _, _ = c.add(bytes.TrimSpace(line))
 		}

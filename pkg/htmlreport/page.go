@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arbor-eval/arbor/pkg/forestview"
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/pkg/table"
 )
@@ -263,6 +264,7 @@ var pageTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 <div id="app" data-state="idle"></div>
 </section>
 </main>
+<script>{{.ForestJS}}</script>
 <script>{{.JS}}</script>
 <script>ARBOR.init({{.Meta}});</script>
 </body>
@@ -282,8 +284,9 @@ func renderIndex(w io.Writer, runs []runView, combined []Table) error {
 	err := pageTmpl.Execute(w, map[string]any{
 		"Runs":     runs,
 		"Combined": cv,
-		"CSS":      template.CSS(styleCSS),
+		"CSS":      template.CSS(styleCSS + "\n" + forestview.CSS),
 		"JS":       template.JS(appJS),
+		"ForestJS": template.JS(forestview.JS),
 		"Meta":     metas,
 	})
 	if err != nil {
