@@ -13,11 +13,11 @@ import (
 )
 
 // chromium is realdeps.Chromium.
-func chromium(t *testing.T) string { return realdeps.Chromium(t) }
+func chromium(t testing.TB) string { return realdeps.Chromium(t) }
 
 // browse is realdeps.Browse with the inline script's source taken out of
 // the DOM: only markup counts.
-func browse(t *testing.T, bin, url, shot string, extra ...string) string {
+func browse(t testing.TB, bin, url, shot string, extra ...string) string {
 	t.Helper()
 	return scriptRE.ReplaceAllString(realdeps.Browse(t, bin, url, shot, extra...), "")
 }

@@ -483,24 +483,22 @@ func (ts *textStore) flush() error {
 	return ts.site.write("data/"+name+".js", jsFile(name, data))
 }
 
-// chunkItem is a bundle item as a data file holds it: the text by place
-// (file and index in the run's text files), not inline.
-type chunkItem struct {
-	Channel string   `json:"channel"`
-	Block   string   `json:"block,omitempty"`
-	Sources []string `json:"sources,omitempty"`
-	Tokens  int      `json:"tokens"`
-	Text    *[2]int  `json:"t,omitempty"`
-	// Missing marks an item whose text reference is not in
-	// bundle-texts.jsonl.
-	Missing bool `json:"missing,omitempty"`
-}
+// Text places of a bundle item in a chunk: a text file and index, or one
+// of these in the file's place.
+const (
+	textNone    = -1 // not recorded (run.bundles: trace)
+	textMissing = -2 // its reference is not in bundle-texts.jsonl
+)
 
 // chunkBundle is what the browser needs of a bundles.jsonl record; the key,
-// question text and evidence are in the sample and question lists already.
-// Trace stays raw so that fields added to the trace reach the page.
+// question text and evidence are in the page files already. Each item is
+// [channel, block, tokens, text file, text index, sources...], where
+// channel, block and sources are positions in the chunk's name list (block
+// -1: none) and the text file may be textNone or textMissing. The trace
+// stays raw so that fields added to it reach the page, but for its
+// candidates, which go by column (see columns).
 type chunkBundle struct {
-	Items  []chunkItem     `json:"items"`
+	Items  [][]int         `json:"i"`
 	Trace  json.RawMessage `json:"trace,omitempty"`
 	Branch []string        `json:"branch,omitempty"`
 }
@@ -531,18 +529,27 @@ func (p *packer) add(b []byte) (int, int, error) {
 			return 0, 0, err
 		}
 	}
+	return p.push(b)
+}
+
+func (p *packer) push(b []byte) (int, int, error) {
 	p.items = append(p.items, b)
 	p.size += len(b)
 	return p.n, len(p.items) - 1, nil
 }
 
-func (p *packer) flush() error {
+func (p *packer) flush() error { return p.flushAs(nil, nil) }
+
+// flushAs writes the open file: its list of records, between head and
+// tail when given.
+func (p *packer) flushAs(head, tail []byte) error {
 	if len(p.items) == 0 {
 		return nil
 	}
 	// The items are encoded already: join them rather than have
 	// json.Marshal validate every byte again.
-	data := append(append([]byte{'['}, bytes.Join(p.items, []byte{','})...), ']')
+	data := append(append(append(head, '['), bytes.Join(p.items, []byte{','})...), ']')
+	data = append(data, tail...)
 	name := fmt.Sprintf("%s%d", p.prefix, p.n)
 	p.items, p.size = nil, 0
 	p.n++
@@ -550,10 +557,26 @@ func (p *packer) flush() error {
 }
 
 // chunker groups one system's bundles into data files
-// (data/b-<run>-<system>-<n>.js, a JSON list of bundles).
+// (data/b-<run>-<system>-<n>.js: {n: [names], b: [bundles]}); the names
+// (channels, blocks, source ids) are stored once a file.
 type chunker struct {
 	packer
-	texts *textStore
+	texts  *textStore
+	names  []string
+	nameAt map[string]int
+}
+
+// name is s's position in the open file's name list.
+func (c *chunker) name(s string) int {
+	if at, ok := c.nameAt[s]; ok {
+		return at
+	}
+	if c.nameAt == nil {
+		c.nameAt = map[string]int{}
+	}
+	c.nameAt[s] = len(c.names)
+	c.names = append(c.names, s)
+	return len(c.names) - 1
 }
 
 // add appends one bundle (a bundles.jsonl line) and returns its chunk and
@@ -563,31 +586,99 @@ func (c *chunker) add(line []byte) (int, int, error) {
 	if err := json.Unmarshal(line, &in); err != nil {
 		return 0, 0, err
 	}
-	if string(in.Trace) == "null" {
-		in.Trace = nil
+	// A chunk is about limit bytes of bundles.jsonl lines: the encoding
+	// needs the file's names, so it comes after the cut.
+	if len(c.items) > 0 && c.size+len(line) > c.limit {
+		if err := c.flush(); err != nil {
+			return 0, 0, err
+		}
 	}
-	out := chunkBundle{Items: make([]chunkItem, len(in.Items)), Trace: in.Trace, Branch: in.Branch}
+	trace, err := columns(in.Trace)
+	if err != nil {
+		return 0, 0, err
+	}
+	out := chunkBundle{Items: make([][]int, len(in.Items)), Trace: trace, Branch: in.Branch}
 	for i, it := range in.Items {
-		ci := chunkItem{Channel: it.Channel, Block: it.Block, Sources: it.Sources, Tokens: it.Tokens}
+		block := -1
+		if it.Block != "" {
+			block = c.name(it.Block)
+		}
+		at := [2]int{textNone, 0}
 		text, ok := it.Text, it.Text != ""
 		if it.Ref != "" {
-			text, ok = c.texts.texts[it.Ref]
-			ci.Missing = !ok
+			if text, ok = c.texts.texts[it.Ref]; !ok {
+				at[0] = textMissing
+			}
 		}
 		if ok {
-			at, err := c.texts.place(text)
-			if err != nil {
+			if at, err = c.texts.place(text); err != nil {
 				return 0, 0, err
 			}
-			ci.Text = &at
 		}
-		out.Items[i] = ci
+		item := append(make([]int, 0, 5+len(it.Sources)), c.name(it.Channel), block, it.Tokens, at[0], at[1])
+		for _, src := range it.Sources {
+			item = append(item, c.name(src))
+		}
+		out.Items[i] = item
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return 0, 0, err
 	}
-	return c.packer.add(b)
+	c.packer.push(b)
+	c.size += len(line) - len(b) // counted in input bytes, as the cut is
+	return c.n, len(c.items) - 1, nil
+}
+
+func (c *chunker) flush() error {
+	names, err := json.Marshal(c.names)
+	if err != nil {
+		return err
+	}
+	c.names, c.nameAt = nil, nil
+	return c.flushAs(append(append([]byte(`{"n":`), names...), `,"b":`...), []byte{'}'})
+}
+
+// columns rewrites a trace's candidates, a list of objects with the same
+// few keys, as {cols: [keys, sorted], rows: [[values]]} (null where a
+// candidate lacks a key): the keys are stored once, the values unchanged.
+// Any other trace passes through as it is; null or empty is nil.
+func columns(trace json.RawMessage) (json.RawMessage, error) {
+	if len(trace) == 0 || string(trace) == "null" {
+		return nil, nil
+	}
+	var tr map[string]json.RawMessage
+	if json.Unmarshal(trace, &tr) != nil {
+		return trace, nil
+	}
+	var cands []map[string]json.RawMessage
+	if json.Unmarshal(tr["candidates"], &cands) != nil || len(cands) == 0 {
+		return trace, nil
+	}
+	keys := map[string]bool{}
+	for _, c := range cands {
+		for k := range c {
+			keys[k] = true
+		}
+	}
+	cols := sortedKeys(keys)
+	rows := make([][]json.RawMessage, len(cands))
+	for i, c := range cands {
+		rows[i] = make([]json.RawMessage, len(cols))
+		for j, k := range cols {
+			if v, ok := c[k]; ok {
+				rows[i][j] = v
+			} else {
+				rows[i][j] = json.RawMessage("null")
+			}
+		}
+	}
+	b, err := json.Marshal(map[string]any{"cols": cols, "rows": rows})
+	if err != nil {
+		return nil, err
+	}
+	tr["candidates"] = b
+	return json.Marshal(tr)
 }
 
 // readTexts loads bundle-texts.jsonl; a missing file or path is empty, and

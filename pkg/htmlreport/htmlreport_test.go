@@ -134,7 +134,7 @@ func describe(t *testing.T, name string, data []byte) string {
 			return fmt.Sprintf("%d characters", len(v))
 		case map[string]any:
 			var parts []string
-			for _, k := range sortedKeys(map[string]bool{"q": true, "s": true, "f": true}) {
+			for _, k := range sortedKeys(map[string]bool{"q": true, "s": true, "f": true, "n": true, "b": true}) {
 				switch x := v[k].(type) {
 				case []any:
 					parts = append(parts, fmt.Sprintf("%s: %d", k, len(x)))
@@ -175,8 +175,7 @@ func TestBundleChunks(t *testing.T) {
 	if len(texts) != 4 {
 		t.Errorf("text file holds %d texts, want the 4 distinct turns once each", len(texts))
 	}
-	var bm25 []chunkEntry // bm25 is the first system in the manifest
-	readData(t, filepath.Join(out, "data", "b-0-0-0.js"), &bm25)
+	bm25 := readChunk(t, filepath.Join(out, "data", "b-0-0-0.js")) // bm25 is the first system in the manifest
 	if len(bm25) != 2 {
 		t.Fatalf("bm25 chunk holds %d bundles, want 2", len(bm25))
 	}
@@ -186,8 +185,10 @@ func TestBundleChunks(t *testing.T) {
 	if at := bm25[0].Items[1].T; at == nil || !strings.Contains(texts[at[1]], "Sycamore table") {
 		t.Errorf("item 2 text at %v", at)
 	}
-	var am []chunkEntry
-	readData(t, filepath.Join(out, "data", "b-0-1-0.js"), &am)
+	if it := bm25[0].Items[1]; it.Channel == "" || len(it.Sources) != 1 || !strings.HasPrefix(it.Sources[0], "s01-t") || it.Tokens == 0 {
+		t.Errorf("item 2 = %+v: channel, sources or tokens lost", it)
+	}
+	am := readChunk(t, filepath.Join(out, "data", "b-0-1-0.js"))
 	tr := am[0].Trace
 	if tr == nil || tr.Path != "scored" || len(tr.Candidates) != 2 || tr.Candidates[0]["rerank_raw"] != 3.1 {
 		t.Errorf("arbormem trace = %+v", tr)
@@ -197,14 +198,71 @@ func TestBundleChunks(t *testing.T) {
 	}
 }
 
+// chunkEntry is a bundle of a chunk expanded as the page's bundleAt does.
 type chunkEntry struct {
-	Items []struct {
-		T *[2]int `json:"t"`
-	} `json:"items"`
+	Items []chunkItem
 	Trace *struct {
 		Path       string           `json:"path"`
 		Candidates []map[string]any `json:"candidates"`
-	} `json:"trace"`
+	}
+}
+
+type chunkItem struct {
+	Channel, Block string
+	Tokens         int
+	Sources        []string
+	T              *[2]int
+}
+
+// readChunk reads a bundle chunk and expands it as app.js's bundleAt does.
+func readChunk(t *testing.T, path string) []chunkEntry {
+	t.Helper()
+	var raw struct {
+		N []string `json:"n"`
+		B []struct {
+			I     [][]int `json:"i"`
+			Trace *struct {
+				Path       string `json:"path"`
+				Candidates struct {
+					Cols []string `json:"cols"`
+					Rows [][]any  `json:"rows"`
+				} `json:"candidates"`
+			} `json:"trace"`
+		} `json:"b"`
+	}
+	readData(t, path, &raw)
+	out := make([]chunkEntry, len(raw.B))
+	for i, b := range raw.B {
+		for _, it := range b.I {
+			ci := chunkItem{Channel: raw.N[it[0]], Tokens: it[2]}
+			if it[1] >= 0 {
+				ci.Block = raw.N[it[1]]
+			}
+			if it[3] >= 0 {
+				ci.T = &[2]int{it[3], it[4]}
+			}
+			for _, k := range it[5:] {
+				ci.Sources = append(ci.Sources, raw.N[k])
+			}
+			out[i].Items = append(out[i].Items, ci)
+		}
+		if b.Trace != nil {
+			out[i].Trace = &struct {
+				Path       string           `json:"path"`
+				Candidates []map[string]any `json:"candidates"`
+			}{Path: b.Trace.Path}
+			for _, row := range b.Trace.Candidates.Rows {
+				c := map[string]any{}
+				for j, k := range b.Trace.Candidates.Cols {
+					if row[j] != nil {
+						c[k] = row[j]
+					}
+				}
+				out[i].Trace.Candidates = append(out[i].Trace.Candidates, c)
+			}
+		}
+	}
+	return out
 }
 
 // readData decodes the JSON a data script registers.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbor-eval/arbor/pkg/forestview"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
@@ -70,6 +71,38 @@ func syntheticRun(t testing.TB, dir string, n int) Run {
 			}
 		}
 	}
+	// ArborMem's forest of each episode: its 60 turns in 6 branches.
+	ff, err := os.Create(filepath.Join(dir, "forests.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw := bufio.NewWriter(ff)
+	fenc := json.NewEncoder(fw)
+	for e := 0; e*10 < questions; e++ {
+		ep := fmt.Sprintf("e%05d", e)
+		v := forestview.View{Scope: ep, Heuristic: true}
+		for k := 0; k < 60; k++ {
+			id, root := fmt.Sprintf("%s-t%03d", ep, k), fmt.Sprintf("%s-t%03d", ep, k%6)
+			n := forestview.Node{ID: id, Root: root, Topic: "movers budget venue", Summary: "The user compared two movers and their quotes; Bluebird Movers were booked for Friday at noon."}
+			if k >= 6 {
+				n.Parent = fmt.Sprintf("%s-t%03d", ep, k-6)
+			} else {
+				v.Roots = append(v.Roots, id)
+			}
+			v.Nodes = append(v.Nodes, n)
+		}
+		view, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fenc.Encode(record.Forest{Benchmark: "branchmemeval", Episode: ep, System: "arbormem", Variants: []string{""}, View: view}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	ff.Close()
 	for _, w := range []*bufio.Writer{bw, tw} {
 		if err := w.Flush(); err != nil {
 			t.Fatal(err)
@@ -78,7 +111,7 @@ func syntheticRun(t testing.TB, dir string, n int) Run {
 	bf.Close()
 	tf.Close()
 	return Run{ID: "synthetic", Dir: dir, Samples: samples, Manifest: map[string]any{"benchmark": "branchmemeval", "kind": "eval"},
-		Bundles: filepath.Join(dir, "bundles.jsonl"), Texts: filepath.Join(dir, "bundle-texts.jsonl")}
+		Bundles: filepath.Join(dir, "bundles.jsonl"), Texts: filepath.Join(dir, "bundle-texts.jsonl"), Forests: filepath.Join(dir, "forests.jsonl")}
 }
 
 // sizes reports the site's total size and its largest data files by kind.

@@ -19,8 +19,11 @@
 //   {scorer: [score, outcome, raw reply, heuristic]}, bundle chunk,
 //   position in chunk, channels, parent in branch, full query seconds,
 //   primary scorer].
-// Bundle chunk (data/b-<run>-<system>-<chunk>.js): [{items, trace, branch}]
-//   where each item refers to its text as t: [text file, index].
+// Bundle chunk (data/b-<run>-<system>-<chunk>.js): {n: [names], b: [{i:
+//   [[channel, block, tokens, text file, text index, sources...]], trace,
+//   branch}]}: channel, block (-1: none) and sources by position in n, the
+//   text file -1 when not recorded, -2 when missing; the trace's candidates
+//   as {cols, rows} (see bundleAt).
 // Text file (data/t-<run>-<n>.js): [evidence texts], each stored once a run.
 // Forest file (data/g-<run>-<n>.js): [forests as pkg/forestview draws them].
 var ARBOR = (function () {
@@ -257,6 +260,9 @@ var ARBOR = (function () {
         // size benchmark and the 100k test.
         app.dataset.loadMs = t1 - t0;
         app.dataset.renderMs = Date.now() - t1;
+        // Since navigation started: the page, its scripts, the index, the
+        // page files and the render, i.e. how long the list took to show.
+        app.dataset.readyMs = Math.round(performance.now());
         app.dataset.state = 'list';
       });
     }).catch(fail);
@@ -377,7 +383,7 @@ var ARBOR = (function () {
     var x = row.per[pick.name];
     var si = r.systems.indexOf(pick);
     load('b-' + ri + '-' + si + '-' + x[10]).then(function (chunk) {
-      var b = chunk[x[11]], files = {};
+      var b = bundleAt(chunk, x[11]), files = {};
       (b.items || []).forEach(function (it) { if (it.t) files[it.t[0]] = true; });
       var names = Object.keys(files);
       return Promise.all(names.map(function (f) { return load('t-' + ri + '-' + f); })).then(function (parts) {
@@ -387,6 +393,31 @@ var ARBOR = (function () {
         return showForest(ri, row, q, pick.name, b);
       }).then(function () { app.dataset.state = 'question'; });
     }).catch(fail);
+  }
+
+  // bundleAt expands bundle pos of a chunk into the form renderBundle reads:
+  // {items: [{channel, block, tokens, sources, t: [file, index], missing}],
+  // trace (its candidates as objects again), branch}.
+  function bundleAt(chunk, pos) {
+    var c = chunk.b[pos], n = chunk.n, out = { items: [], trace: c.trace, branch: c.branch };
+    (c.i || []).forEach(function (it) {
+      out.items.push({
+        channel: n[it[0]], block: it[1] >= 0 ? n[it[1]] : '', tokens: it[2],
+        t: it[3] >= 0 ? [it[3], it[4]] : null, missing: it[3] === -2,
+        sources: it.slice(5).map(function (k) { return n[k]; })
+      });
+    });
+    var cs = c.trace && c.trace.candidates;
+    if (cs && cs.cols) {
+      out.trace = Object.assign({}, c.trace, {
+        candidates: cs.rows.map(function (row) {
+          var o = {};
+          cs.cols.forEach(function (k, j) { if (row[j] != null) o[k] = row[j]; });
+          return o;
+        })
+      });
+    }
+    return out;
   }
 
   // showForest draws the forest that system's sample of row was answered
