@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/big"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/arbor-eval/arbor/pkg/forestview"
@@ -494,11 +497,14 @@ const (
 // question text and evidence are in the page files already. Each item is
 // [channel, block, tokens, text file, text index, sources...], where
 // channel, block and sources are positions in the chunk's name list (block
-// -1: none) and the text file may be textNone or textMissing. The trace
-// stays raw so that fields added to it reach the page, but for its
-// candidates, which go by column (see columns).
+// -1: none) and the text file may be textNone or textMissing; the items
+// are stored once a chunk (the same turn fills many questions' bundles)
+// and a bundle lists their positions. The trace stays raw so that fields
+// added to it reach the page, but for its candidates, which go by column
+// (see columns).
 type chunkBundle struct {
-	Items  [][]int         `json:"i"`
+	Items []int `json:"i"` // positions in the chunk's item list
+
 	Trace  json.RawMessage `json:"trace,omitempty"`
 	Branch []string        `json:"branch,omitempty"`
 }
@@ -564,6 +570,22 @@ type chunker struct {
 	texts  *textStore
 	names  []string
 	nameAt map[string]int
+	uniq   [][]int
+	itemAt map[string]int
+}
+
+// item is it's position in the open file's item list.
+func (c *chunker) item(it []int) int {
+	k := fmt.Sprint(it)
+	if at, ok := c.itemAt[k]; ok {
+		return at
+	}
+	if c.itemAt == nil {
+		c.itemAt = map[string]int{}
+	}
+	c.itemAt[k] = len(c.uniq)
+	c.uniq = append(c.uniq, it)
+	return len(c.uniq) - 1
 }
 
 // name is s's position in the open file's name list.
@@ -597,7 +619,7 @@ func (c *chunker) add(line []byte) (int, int, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	out := chunkBundle{Items: make([][]int, len(in.Items)), Trace: trace, Branch: in.Branch}
+	out := chunkBundle{Items: make([]int, len(in.Items)), Trace: trace, Branch: in.Branch}
 	for i, it := range in.Items {
 		block := -1
 		if it.Block != "" {
@@ -619,7 +641,7 @@ func (c *chunker) add(line []byte) (int, int, error) {
 		for _, src := range it.Sources {
 			item = append(item, c.name(src))
 		}
-		out.Items[i] = item
+		out.Items[i] = c.item(item)
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -635,13 +657,19 @@ func (c *chunker) flush() error {
 	if err != nil {
 		return err
 	}
-	c.names, c.nameAt = nil, nil
-	return c.flushAs(append(append([]byte(`{"n":`), names...), `,"b":`...), []byte{'}'})
+	items, err := json.Marshal(c.uniq)
+	if err != nil {
+		return err
+	}
+	c.names, c.nameAt, c.uniq, c.itemAt = nil, nil, nil, nil
+	head := append(append(append(append([]byte(`{"n":`), names...), `,"u":`...), items...), `,"b":`...)
+	return c.flushAs(head, []byte{'}'})
 }
 
 // columns rewrites a trace's candidates, a list of objects with the same
 // few keys, as {cols: [keys, sorted], rows: [[values]]} (null where a
-// candidate lacks a key): the keys are stored once, the values unchanged.
+// candidate lacks a key): the keys are stored once, and numbers to the 3
+// decimals the page shows (shortNumber; bundles.jsonl keeps them whole).
 // Any other trace passes through as it is; null or empty is nil.
 func columns(trace json.RawMessage) (json.RawMessage, error) {
 	if len(trace) == 0 || string(trace) == "null" {
@@ -667,7 +695,7 @@ func columns(trace json.RawMessage) (json.RawMessage, error) {
 		rows[i] = make([]json.RawMessage, len(cols))
 		for j, k := range cols {
 			if v, ok := c[k]; ok {
-				rows[i][j] = v
+				rows[i][j] = shortNumber(v)
 			} else {
 				rows[i][j] = json.RawMessage("null")
 			}
@@ -679,6 +707,40 @@ func columns(trace json.RawMessage) (json.RawMessage, error) {
 	}
 	tr["candidates"] = b
 	return json.Marshal(tr)
+}
+
+// shortNumber is a JSON number as the page shows it, to 3 decimals,
+// rounded as JavaScript's toFixed(3) rounds (the exact binary value, half
+// away from zero), so the page shows the same digits as from the whole
+// number; anything else, a number the page would show as -0.000, and a
+// number already as short, pass unchanged.
+func shortNumber(v json.RawMessage) json.RawMessage {
+	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
+		return v
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil || math.IsInf(f, 0) || math.Abs(f) >= 1e15 {
+		return v
+	}
+	x := new(big.Float).SetPrec(256).SetFloat64(math.Abs(f)) // exact
+	x.Mul(x, big.NewFloat(1000))
+	n, _ := x.Int(nil) // floor, x being positive
+	if frac := new(big.Float).Sub(x, new(big.Float).SetInt(n)); frac.Cmp(big.NewFloat(0.5)) >= 0 {
+		n.Add(n, big.NewInt(1))
+	}
+	if n.Sign() == 0 && f < 0 {
+		return v
+	}
+	q, r := new(big.Int).QuoRem(n, big.NewInt(1000), new(big.Int))
+	short := fmt.Sprintf("%s.%03d", q, r.Int64())
+	short = strings.TrimRight(strings.TrimRight(short, "0"), ".")
+	if f < 0 {
+		short = "-" + short
+	}
+	if len(short) < len(v) {
+		return json.RawMessage(short)
+	}
+	return v
 }
 
 // readTexts loads bundle-texts.jsonl; a missing file or path is empty, and

@@ -134,7 +134,7 @@ func describe(t *testing.T, name string, data []byte) string {
 			return fmt.Sprintf("%d characters", len(v))
 		case map[string]any:
 			var parts []string
-			for _, k := range sortedKeys(map[string]bool{"q": true, "s": true, "f": true, "n": true, "b": true}) {
+			for _, k := range sortedKeys(map[string]bool{"q": true, "s": true, "f": true, "n": true, "u": true, "b": true}) {
 				switch x := v[k].(type) {
 				case []any:
 					parts = append(parts, fmt.Sprintf("%s: %d", k, len(x)))
@@ -219,8 +219,9 @@ func readChunk(t *testing.T, path string) []chunkEntry {
 	t.Helper()
 	var raw struct {
 		N []string `json:"n"`
+		U [][]int  `json:"u"`
 		B []struct {
-			I     [][]int `json:"i"`
+			I     []int `json:"i"`
 			Trace *struct {
 				Path       string `json:"path"`
 				Candidates struct {
@@ -233,7 +234,8 @@ func readChunk(t *testing.T, path string) []chunkEntry {
 	readData(t, path, &raw)
 	out := make([]chunkEntry, len(raw.B))
 	for i, b := range raw.B {
-		for _, it := range b.I {
+		for _, k := range b.I {
+			it := raw.U[k]
 			ci := chunkItem{Channel: raw.N[it[0]], Tokens: it[2]}
 			if it[1] >= 0 {
 				ci.Block = raw.N[it[1]]
@@ -401,4 +403,22 @@ func FuzzIndexBundles(f *testing.F) {
 		_ = c.flush()
 		_ = ts.flush()
 	})
+}
+
+// TestShortNumber: trace numbers keep the 3 decimals the page shows,
+// rounded as JavaScript's toFixed(3) rounds the whole number (half away
+// from zero on the exact binary value: 0.0625 is a tie, 1.0005 lies below
+// one); what is not a number, would show as -0.000, or is short already,
+// passes unchanged.
+func TestShortNumber(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"8.95978460018927", "8.96"}, {"18.95978533401079", "18.96"}, {"7.338215190190347e-07", "0"}, {"0.895978460018927", "0.896"},
+		{"0.0625", "0.063"}, {"-0.0625", "-0.063"}, {"1.0005", "1"}, {"0.0015", "0.002"}, {"5.333333333333333", "5.333"},
+		{"2", "2"}, {"-0.5", "-0.5"}, {"3.1", "3.1"}, {"-0.0001", "-0.0001"}, {"1.2345e-9", "0"},
+		{`"D10:5"`, `"D10:5"`}, {"null", "null"}, {"true", "true"}, {"1e999", "1e999"}, {"-", "-"}, {"", ""},
+	} {
+		if got := string(shortNumber(json.RawMessage(c.in))); got != c.want {
+			t.Errorf("shortNumber(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
 }

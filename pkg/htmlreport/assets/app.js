@@ -19,11 +19,12 @@
 //   {scorer: [score, outcome, raw reply, heuristic]}, bundle chunk,
 //   position in chunk, channels, parent in branch, full query seconds,
 //   primary scorer].
-// Bundle chunk (data/b-<run>-<system>-<chunk>.js): {n: [names], b: [{i:
-//   [[channel, block, tokens, text file, text index, sources...]], trace,
-//   branch}]}: channel, block (-1: none) and sources by position in n, the
-//   text file -1 when not recorded, -2 when missing; the trace's candidates
-//   as {cols, rows} (see bundleAt).
+// Bundle chunk (data/b-<run>-<system>-<chunk>.js): {n: [names], u: [items],
+//   b: [{i: [item positions in u], trace, branch}]}, an item being
+//   [channel, block, tokens, text file, text index, sources...]: channel,
+//   block (-1: none) and sources by position in n, the text file -1 when
+//   not recorded, -2 when missing; the trace's candidates as {cols, rows}
+//   (see bundleAt).
 // Text file (data/t-<run>-<n>.js): [evidence texts], each stored once a run.
 // Forest file (data/g-<run>-<n>.js): [forests as pkg/forestview draws them].
 var ARBOR = (function () {
@@ -389,7 +390,7 @@ var ARBOR = (function () {
       return Promise.all(names.map(function (f) { return load('t-' + ri + '-' + f); })).then(function (parts) {
         var texts = {};
         names.forEach(function (f, i) { texts[f] = parts[i]; });
-        el('panel').innerHTML = renderBundle(b, texts, q, pick.name) + '<div id="forest-panel"></div>';
+        el('panel').innerHTML = renderBundle(b, texts, q, pick.name);
         return showForest(ri, row, q, pick.name, b);
       }).then(function () { app.dataset.state = 'question'; });
     }).catch(fail);
@@ -400,7 +401,8 @@ var ARBOR = (function () {
   // trace (its candidates as objects again), branch}.
   function bundleAt(chunk, pos) {
     var c = chunk.b[pos], n = chunk.n, out = { items: [], trace: c.trace, branch: c.branch };
-    (c.i || []).forEach(function (it) {
+    (c.i || []).forEach(function (k) {
+      var it = chunk.u[k];
       out.items.push({
         channel: n[it[0]], block: it[1] >= 0 ? n[it[1]] : '', tokens: it[2],
         t: it[3] >= 0 ? [it[3], it[4]] : null, missing: it[3] === -2,
@@ -425,13 +427,12 @@ var ARBOR = (function () {
   // chose circled; a run that recorded no forests says so.
   function showForest(ri, row, q, sys, b) {
     var r = runs[ri], box = el('forest-panel');
+    if (!box) return Promise.resolve(); // no trace: a system without a forest
     var at = row.f[sys + '\x1f' + (r.variants[row.vi] || '') + '\x1f' + q[0]];
     if (!at) {
-      if (b.trace) {
-        box.innerHTML = '<p class="muted" id="noforest">' + (r.forests
-          ? 'No forest recorded for this episode and system (its replay failed, or it was recorded before the episode was redone).'
-          : 'The forest was not recorded: this run was made before runs wrote forests.jsonl (or with run.bundles: off).') + '</p>';
-      }
+      box.innerHTML = '<p class="muted" id="noforest">' + (r.forests
+        ? 'No forest recorded for this episode and system (its replay failed, or it was recorded before the episode was redone).'
+        : 'The forest was not recorded: this run was made before runs wrote forests.jsonl (or with run.bundles: off).') + '</p>';
       return Promise.resolve();
     }
     return load('g-' + ri + '-' + at[0]).then(function (chunk) {
@@ -465,6 +466,9 @@ var ARBOR = (function () {
       if (b.branch && b.branch.length) h += '<dt>Branch path</dt><dd class="branch" id="trace-branch">' + b.branch.map(function (s) { return '<span class="src' + (gold[s] ? ' gold' : '') + '">' + esc(s) + '</span>'; }).join(' → ') + '</dd>';
       if (tr.channels) h += '<dt>Channels</dt><dd>' + Object.keys(tr.channels).sort().map(function (c) { return '<span class="chan">' + esc(c) + ' ' + tr.channels[c] + '</span>'; }).join(' ') + '</dd>';
       h += '</dl>';
+      // The episode's forest, between the decision and its candidates
+      // (showForest fills it).
+      h += '<div id="forest-panel"></div>';
       var cands = tr.candidates || [];
       if (cands.length) {
         // Columns: the known score parts first, then any other number a
