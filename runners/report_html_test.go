@@ -3,6 +3,7 @@ package runners
 import (
 	"context"
 	"html"
+	"regexp"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbor-eval/arbor/internal/realdeps"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -208,5 +210,52 @@ func TestReportHTMLUnion(t *testing.T) {
 				t.Errorf("union %v: index.html does not say %q", c.union, want)
 			}
 		}
+	}
+}
+
+// TestReportHTMLDrawsForest: from an eval run to the page, in headless
+// Chromium: an ArborMem question of the report draws its episode's forest,
+// every committed interaction a node, with the parent its recall chose
+// circled.
+func TestReportHTMLDrawsForest(t *testing.T) {
+	bin := realdeps.Chromium(t)
+	cfg := testConfig(t)
+	res, err := Run(deadline(t), Plan{Benchmark: "branchmemeval", Limit: 1, Systems: []string{"bm25", "arbormem"}, Config: cfg, Out: io.Discard, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundles, err := record.ReadLog[record.Bundle](filepath.Join(res.Dir, "bundles.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b *record.Bundle
+	for i := range bundles {
+		if bundles[i].System == "arbormem" && bundles[i].Trace != nil && bundles[i].Trace.Parent != "" {
+			b = &bundles[i]
+			break
+		}
+	}
+	if b == nil {
+		t.Fatal("no ArborMem question chose a parent")
+	}
+	committed := 0
+	for _, e := range res.Episodes {
+		if e.System == "arbormem" && e.Episode == b.Episode {
+			committed = e.Committed
+		}
+	}
+	site := t.TempDir()
+	if _, err := ReportHTML([]string{res.Dir}, site, nil); err != nil {
+		t.Fatal(err)
+	}
+	url := "file://" + filepath.ToSlash(filepath.Join(site, "index.html")) + "#run=0&ep=" + b.Episode + "&q=" + b.Question + "&sys=arbormem"
+	// The markup only: forest.js's own source holds the strings sought.
+	dom := regexp.MustCompile(`(?s)<script>.*?</script>`).ReplaceAllString(realdeps.Browse(t, bin, url, ""), "")
+	want := `<circle id="node-` + html.EscapeString(b.Trace.Parent) + `" class="node chosen`
+	if !strings.Contains(dom, `data-state="question"`) || !strings.Contains(dom, want) {
+		t.Fatalf("the question's forest does not circle %s:\n%.3000s", b.Trace.Parent, dom)
+	}
+	if n := strings.Count(dom, `<circle id="node-`); n != committed || n == 0 {
+		t.Errorf("the forest draws %d nodes, want the %d interactions committed", n, committed)
 	}
 }
