@@ -3,10 +3,10 @@ package runners
 import (
 	"context"
 	"html"
-	"regexp"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
