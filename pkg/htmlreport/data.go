@@ -567,38 +567,29 @@ func (p *packer) flushAs(head, tail []byte) error {
 // (channels, blocks, source ids) are stored once a file.
 type chunker struct {
 	packer
-	texts  *textStore
-	names  []string
-	nameAt map[string]int
-	uniq   [][]int
-	itemAt map[string]int
+	texts *textStore
+	names interner[string]
+	uniq  interner[[]int]
 }
 
-// item is it's position in the open file's item list.
-func (c *chunker) item(it []int) int {
-	k := fmt.Sprint(it)
-	if at, ok := c.itemAt[k]; ok {
-		return at
-	}
-	if c.itemAt == nil {
-		c.itemAt = map[string]int{}
-	}
-	c.itemAt[k] = len(c.uniq)
-	c.uniq = append(c.uniq, it)
-	return len(c.uniq) - 1
+// interner numbers values in the order they are first given, so that a
+// data file stores each once and refers to it by position.
+type interner[T any] struct {
+	at   map[string]int
+	list []T
 }
 
-// name is s's position in the open file's name list.
-func (c *chunker) name(s string) int {
-	if at, ok := c.nameAt[s]; ok {
+// of is the position of v, known by key.
+func (in *interner[T]) of(key string, v T) int {
+	if at, ok := in.at[key]; ok {
 		return at
 	}
-	if c.nameAt == nil {
-		c.nameAt = map[string]int{}
+	if in.at == nil {
+		in.at = map[string]int{}
 	}
-	c.nameAt[s] = len(c.names)
-	c.names = append(c.names, s)
-	return len(c.names) - 1
+	in.at[key] = len(in.list)
+	in.list = append(in.list, v)
+	return len(in.list) - 1
 }
 
 // add appends one bundle (a bundles.jsonl line) and returns its chunk and
@@ -623,7 +614,7 @@ func (c *chunker) add(line []byte) (int, int, error) {
 	for i, it := range in.Items {
 		block := -1
 		if it.Block != "" {
-			block = c.name(it.Block)
+			block = c.names.of(it.Block, it.Block)
 		}
 		at := [2]int{textNone, 0}
 		text, ok := it.Text, it.Text != ""
@@ -637,11 +628,11 @@ func (c *chunker) add(line []byte) (int, int, error) {
 				return 0, 0, err
 			}
 		}
-		item := append(make([]int, 0, 5+len(it.Sources)), c.name(it.Channel), block, it.Tokens, at[0], at[1])
+		item := append(make([]int, 0, 5+len(it.Sources)), c.names.of(it.Channel, it.Channel), block, it.Tokens, at[0], at[1])
 		for _, src := range it.Sources {
-			item = append(item, c.name(src))
+			item = append(item, c.names.of(src, src))
 		}
-		out.Items[i] = c.item(item)
+		out.Items[i] = c.uniq.of(fmt.Sprint(item), item)
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -653,15 +644,15 @@ func (c *chunker) add(line []byte) (int, int, error) {
 }
 
 func (c *chunker) flush() error {
-	names, err := json.Marshal(c.names)
+	names, err := json.Marshal(c.names.list)
 	if err != nil {
 		return err
 	}
-	items, err := json.Marshal(c.uniq)
+	items, err := json.Marshal(c.uniq.list)
 	if err != nil {
 		return err
 	}
-	c.names, c.nameAt, c.uniq, c.itemAt = nil, nil, nil, nil
+	c.names, c.uniq = interner[string]{}, interner[[]int]{}
 	head := append(append(append(append([]byte(`{"n":`), names...), `,"u":`...), items...), `,"b":`...)
 	return c.flushAs(head, []byte{'}'})
 }
