@@ -307,7 +307,7 @@ func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 			}
 		}
 	}
-	if err := s.writeJS(fmt.Sprintf("x-%d", i), idx.String()); err != nil {
+	if err := s.inlineJS(fmt.Sprintf("x-%d", i), idx.String()); err != nil {
 		return nil, err
 	}
 	// The search file: what the list's search box matches, per question.
@@ -374,7 +374,13 @@ func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 				}
 			}
 		}
-		if err := s.writeJS(fmt.Sprintf("p-%d-%d", i, pg), page); err != nil {
+		// The first page goes into index.html with the index: the list's
+		// first view then loads nothing more.
+		write := s.writeJS
+		if pg == 0 {
+			write = s.inlineJS
+		}
+		if err := write(fmt.Sprintf("p-%d-%d", i, pg), page); err != nil {
 			return nil, err
 		}
 	}
@@ -408,6 +414,18 @@ type pageData struct {
 // answered from; the page's script builds the same key.
 func forestKey(system, variant, episode string) string {
 	return system + "\x1f" + variant + "\x1f" + episode
+}
+
+// inlineJS puts v into index.html as the data of data file <name>, in a
+// script the page runs before it starts (json.Marshal escapes "<", so the
+// data cannot end that script early).
+func (s *site) inlineJS(name string, v any) error {
+	js, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", name, err)
+	}
+	s.inline = append(s.inline, jsFile(name, js))
+	return nil
 }
 
 // writeJS writes v as data file data/<name>.js.

@@ -111,6 +111,9 @@ func ReadManifest(dir string) (map[string]any, error) {
 type site struct {
 	dir   string
 	stats Stats
+	// inline holds the data scripts that go into index.html (each run's
+	// row index and first page of rows).
+	inline [][]byte
 }
 
 func (s *site) write(rel string, data []byte) error {
@@ -171,7 +174,7 @@ func Write(dir string, runs []Run, opt Options) (*Stats, error) {
 		views[i] = *v
 	}
 	var page bytes.Buffer
-	if err := renderIndex(&page, views, opt.Combined); err != nil {
+	if err := renderIndex(&page, views, opt.Combined, s.inline); err != nil {
 		return nil, err
 	}
 	if err := s.write("index.html", page.Bytes()); err != nil {

@@ -266,13 +266,18 @@ var pageTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 </main>
 <script>{{.ForestJS}}</script>
 <script>{{.JS}}</script>
-<script>ARBOR.init({{.Meta}});</script>
+{{range .Data}}<script>{{.}}</script>
+{{end}}<script>ARBOR.init({{.Meta}});</script>
 </body>
 </html>
 `))
 
 // renderIndex writes index.html.
-func renderIndex(w io.Writer, runs []runView, combined []Table) error {
+func renderIndex(w io.Writer, runs []runView, combined []Table, inline [][]byte) error {
+	data := make([]template.JS, len(inline))
+	for i, js := range inline {
+		data[i] = template.JS(js)
+	}
 	metas := make([]runMeta, len(runs))
 	for i, r := range runs {
 		metas[i] = r.Meta
@@ -288,6 +293,7 @@ func renderIndex(w io.Writer, runs []runView, combined []Table) error {
 		"JS":       template.JS(appJS),
 		"ForestJS": template.JS(forestview.JS),
 		"Meta":     metas,
+		"Data":     data,
 	})
 	if err != nil {
 		return fmt.Errorf("render index.html: %w", err)

@@ -526,6 +526,9 @@ var ARBOR = (function () {
   function init(meta) {
     runs = meta || [];
     app = el('app');
+    // Since navigation started: the browser's own start and index.html
+    // parsed (readyMs less this is the browser's part of the list).
+    app.dataset.initMs = Math.round(performance.now());
     if (!runs.length) { app.innerHTML = '<p class="muted">No runs.</p>'; return; }
     window.addEventListener('hashchange', route);
     route();
