@@ -384,11 +384,13 @@ func TestManifestOrder(t *testing.T) {
 	}
 }
 
-// FuzzIndexBundles: whatever bundles.jsonl and bundle-texts.jsonl hold,
-// reading them does not fail or panic.
+// FuzzIndexBundles: whatever bundles.jsonl, bundle-texts.jsonl and
+// forests.jsonl hold, reading them does not fail or panic.
 func FuzzIndexBundles(f *testing.F) {
 	f.Add([]byte(`{"episode":"e","question":"q","system":"s","budget":1,"items":[{"ref":"ab"}]}` + "\n{\"episode\":"))
 	f.Add([]byte("\n\nnot json\n{}\n"))
+	f.Add([]byte(`{"episode":"e","system":"arbormem","variants":["","x"],"view":{"nodes":[{"id":"a","root":"a"}],"roots":["a"]}}` + "\n" + `{"view":"nodes"}` + "\n"))
+	f.Add([]byte(`{"items":[{"channel":"c","ref":"ab","sources":["s"]}],"trace":{"candidates":[{"node":"a","score":1.23456},{"x":null}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := filepath.Join(t.TempDir(), "b.jsonl")
 		os.WriteFile(p, data, 0o644)
@@ -397,6 +399,9 @@ func FuzzIndexBundles(f *testing.F) {
 		}
 		if _, err := readTexts(p); err != nil {
 			t.Fatal(err)
+		}
+		if _, recorded, err := readForests(p); err != nil || !recorded {
+			t.Fatal(recorded, err)
 		}
 		st := &site{dir: t.TempDir()}
 		ts := &textStore{site: st, prefix: "t-", limit: 64, texts: map[string]string{"ab": "x"}, placed: map[string][2]int{}}
