@@ -72,7 +72,11 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 			}
 			outDir, _ := cmd.Flags().GetString("out")
 			if htmlDir, _ := cmd.Flags().GetString("html"); htmlDir != "" {
-				if _, err := runners.ReportHTML(args, htmlDir, cmd.OutOrStdout(), ro); err != nil {
+				// The page's tables are as they were before --union reached
+				// it (default statistics); only the selection follows the flag.
+				hro := runners.DefaultReportOptions()
+				hro.Union = ro.Union
+				if _, err := runners.ReportHTML(args, htmlDir, cmd.OutOrStdout(), hro); err != nil {
 					return err
 				}
 				if outDir == "" {
