@@ -1,10 +1,13 @@
 // Package htmlreport writes a run report as a self-contained static site:
 // one index.html with every table rendered as plain HTML (readable without
 // JavaScript), the plots, the manifest and the degraded counts, and a
-// question browser whose data is split into small JavaScript files under
-// data/ that the page loads on demand with <script> tags (JSONP style:
-// browsers refuse fetch() on file:// pages, but load scripts). Nothing is
-// fetched from a network; the site opens from disk.
+// question browser whose data is paged: index.html holds each run's row
+// index and first page of rows, and the other pages, the evidence bundles,
+// their texts and ArborMem's forests (drawn with pkg/forestview) sit in
+// small JavaScript files under data/ that the page loads on demand with
+// <script> tags (JSONP style: browsers refuse fetch() on file:// pages, but
+// load scripts). Nothing is fetched from a network; the site opens from
+// disk.
 package htmlreport
 
 import (
@@ -68,10 +71,11 @@ type Plot struct {
 
 // Options tunes the generated data files.
 type Options struct {
-	// ChunkBytes bounds a bundle or text data file: one file holds
-	// consecutive bundles of one system, or the evidence texts first used
-	// by consecutive questions, until it reaches this size (default 256
-	// KiB), so opening a question loads little however large the run.
+	// ChunkBytes bounds a bundle, text or forest data file: one file holds
+	// consecutive bundles of one system, the evidence texts first used by
+	// consecutive questions, or the forests of consecutive episodes, until
+	// it reaches this size (default 256 KiB), so opening a question loads
+	// little however large the run.
 	ChunkBytes int
 	// Combined are tables over all runs (the several-run report's Table 1).
 	Combined []Table
