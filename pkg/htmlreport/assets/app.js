@@ -1,15 +1,16 @@
 // arbor report: the question browser. Data lives in data/*.js files that
 // call ARBOR.load(name, data); they are loaded on demand with <script> tags,
 // which browsers allow on file:// pages (fetch is refused there). The first
-// view loads the run's row index and one page, whatever the run's size.
+// view needs the run's row index and first page, whatever the run's size;
+// index.html carries both (the same ARBOR.load calls, inline).
 //
-// Row index (data/x-<run>.js): one string, per question row (a question at
+// Row index (x-<run>, in index.html): one string, per question row (a question at
 //   one variant and budget, in question order) 4 + systems characters:
 //   'b' where a question starts ('a' otherwise), then the category,
 //   variant and budget, then each system's outcome, each as 'b' + its
 //   position in the run's list ('a': no sample).
 // Search file (data/w-<run>.js): per question [episode, question, gold, text].
-// Page file (data/p-<run>-<n>.js): rows [n*page_rows, (n+1)*page_rows):
+// Page file (data/p-<run>-<n>.js; page 0 in index.html): rows [n*page_rows, (n+1)*page_rows):
 //   {q: [[question index, episode, question, category, gold, confounder,
 //   text, labels, evidence ids]], s: [per system, a sample row or null per
 //   row of the page], f: {system \x1f variant \x1f episode: [forest file,
