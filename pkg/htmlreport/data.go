@@ -519,12 +519,13 @@ const (
 // are stored once a chunk (the same turn fills many questions' bundles)
 // and a bundle lists their positions. The trace stays raw so that fields
 // added to it reach the page, but for its candidates, which go by column
-// (see columns).
+// (see columns); it too is stored once a chunk (the same question's
+// localization at every budget of a sweep) and the bundle names its
+// position (-1: none).
 type chunkBundle struct {
-	Items []int `json:"i"` // positions in the chunk's item list
-
-	Trace  json.RawMessage `json:"trace,omitempty"`
-	Branch []string        `json:"branch,omitempty"`
+	Items  []int    `json:"i"` // positions in the chunk's item list
+	Trace  int      `json:"t"` // position in the chunk's trace list
+	Branch []string `json:"branch,omitempty"`
 }
 
 // bundleLine is a bundles.jsonl record with its trace left undecoded.
@@ -588,6 +589,7 @@ type chunker struct {
 	texts *textStore
 	names interner[string]
 	uniq  interner[[]int]
+	trace interner[json.RawMessage]
 }
 
 // interner numbers values in the order they are first given, so that a
@@ -628,7 +630,10 @@ func (c *chunker) add(line []byte) (int, int, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	out := chunkBundle{Items: make([]int, len(in.Items)), Trace: trace, Branch: in.Branch}
+	out := chunkBundle{Items: make([]int, len(in.Items)), Trace: -1, Branch: in.Branch}
+	if trace != nil {
+		out.Trace = c.trace.of(string(trace), trace)
+	}
 	for i, it := range in.Items {
 		block := -1
 		if it.Block != "" {
@@ -670,8 +675,13 @@ func (c *chunker) flush() error {
 	if err != nil {
 		return err
 	}
-	c.names, c.uniq = interner[string]{}, interner[[]int]{}
-	head := append(append(append(append([]byte(`{"n":`), names...), `,"u":`...), items...), `,"b":`...)
+	traces, err := json.Marshal(c.trace.list)
+	if err != nil {
+		return err
+	}
+	c.names, c.uniq, c.trace = interner[string]{}, interner[[]int]{}, interner[json.RawMessage]{}
+	head := append(append(append(append([]byte(`{"n":`), names...), `,"u":`...), items...), `,"t":`...)
+	head = append(append(head, traces...), `,"b":`...)
 	return c.flushAs(head, []byte{'}'})
 }
 

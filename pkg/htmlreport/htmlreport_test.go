@@ -138,7 +138,7 @@ func describe(t *testing.T, name string, data []byte) string {
 			return fmt.Sprintf("%d characters", len(v))
 		case map[string]any:
 			var parts []string
-			for _, k := range sortedKeys(map[string]bool{"q": true, "s": true, "f": true, "n": true, "u": true, "b": true}) {
+			for _, k := range sortedKeys(map[string]bool{"q": true, "s": true, "f": true, "n": true, "u": true, "t": true, "b": true}) {
 				switch x := v[k].(type) {
 				case []any:
 					parts = append(parts, fmt.Sprintf("%s: %d", k, len(x)))
@@ -224,15 +224,16 @@ func readChunk(t *testing.T, path string) []chunkEntry {
 	var raw struct {
 		N []string `json:"n"`
 		U [][]int  `json:"u"`
+		T []struct {
+			Path       string `json:"path"`
+			Candidates struct {
+				Cols []string `json:"cols"`
+				Rows [][]any  `json:"rows"`
+			} `json:"candidates"`
+		} `json:"t"`
 		B []struct {
-			I     []int `json:"i"`
-			Trace *struct {
-				Path       string `json:"path"`
-				Candidates struct {
-					Cols []string `json:"cols"`
-					Rows [][]any  `json:"rows"`
-				} `json:"candidates"`
-			} `json:"trace"`
+			I []int `json:"i"`
+			T int   `json:"t"`
 		} `json:"b"`
 	}
 	readData(t, path, &raw)
@@ -252,14 +253,15 @@ func readChunk(t *testing.T, path string) []chunkEntry {
 			}
 			out[i].Items = append(out[i].Items, ci)
 		}
-		if b.Trace != nil {
+		if b.T >= 0 {
+			tr := raw.T[b.T]
 			out[i].Trace = &struct {
 				Path       string           `json:"path"`
 				Candidates []map[string]any `json:"candidates"`
-			}{Path: b.Trace.Path}
-			for _, row := range b.Trace.Candidates.Rows {
+			}{Path: tr.Path}
+			for _, row := range tr.Candidates.Rows {
 				c := map[string]any{}
-				for j, k := range b.Trace.Candidates.Cols {
+				for j, k := range tr.Candidates.Cols {
 					if row[j] != nil {
 						c[k] = row[j]
 					}

@@ -21,7 +21,8 @@
 //   position in chunk, channels, parent in branch, full query seconds,
 //   primary scorer].
 // Bundle chunk (data/b-<run>-<system>-<chunk>.js): {n: [names], u: [items],
-//   b: [{i: [item positions in u], trace, branch}]}, an item being
+//   t: [traces], b: [{i: [item positions in u], t: trace position in t or
+//   -1, branch}]}, an item being
 //   [channel, block, tokens, text file, text index, sources...]: channel,
 //   block (-1: none) and sources by position in n, the text file -1 when
 //   not recorded, -2 when missing; the trace's candidates as {cols, rows}
@@ -401,7 +402,7 @@ var ARBOR = (function () {
   // {items: [{channel, block, tokens, sources, t: [file, index], missing}],
   // trace (its candidates as objects again), branch}.
   function bundleAt(chunk, pos) {
-    var c = chunk.b[pos], n = chunk.n, out = { items: [], trace: c.trace, branch: c.branch };
+    var c = chunk.b[pos], n = chunk.n, trace = c.t >= 0 ? chunk.t[c.t] : null, out = { items: [], trace: trace, branch: c.branch };
     (c.i || []).forEach(function (k) {
       var it = chunk.u[k];
       out.items.push({
@@ -410,9 +411,9 @@ var ARBOR = (function () {
         sources: it.slice(5).map(function (k) { return n[k]; })
       });
     });
-    var cs = c.trace && c.trace.candidates;
+    var cs = trace && trace.candidates;
     if (cs && cs.cols) {
-      out.trace = Object.assign({}, c.trace, {
+      out.trace = Object.assign({}, trace, {
         candidates: cs.rows.map(function (row) {
           var o = {};
           cs.cols.forEach(function (k, j) { if (row[j] != null) o[k] = row[j]; });
