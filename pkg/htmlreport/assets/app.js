@@ -433,7 +433,7 @@ var ARBOR = (function () {
     var at = row.f[sys + '\x1f' + (r.variants[row.vi] || '') + '\x1f' + q[0]];
     if (!at) {
       box.innerHTML = '<p class="muted" id="noforest">' + (r.forests
-        ? 'No forest recorded for this episode and system (its replay failed, or it was recorded before the episode was redone).'
+        ? 'No forest recorded for this episode and system (its replay failed, or an arbor that did not record forests replayed it).'
         : 'The forest was not recorded: this run was made before runs wrote forests.jsonl (or with run.bundles: off).') + '</p>';
       return Promise.resolve();
     }
