@@ -72,7 +72,11 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 			}
 			outDir, _ := cmd.Flags().GetString("out")
 			if htmlDir, _ := cmd.Flags().GetString("html"); htmlDir != "" {
-				if _, err := runners.ReportHTML(args, htmlDir, cmd.OutOrStdout()); err != nil {
+				// The page's tables are as they were before --union reached
+				// it (default statistics); only the selection follows the flag.
+				hro := runners.DefaultReportOptions()
+				hro.Union = ro.Union
+				if _, err := runners.ReportHTML(args, htmlDir, cmd.OutOrStdout(), hro); err != nil {
 					return err
 				}
 				if outDir == "" {
@@ -96,7 +100,7 @@ all the given runs (open DIR/index.html from disk; no server or network).`,
 	r.Flags().String("tables", "main", "tables to print: main or all (every table is written either way)")
 	r.Flags().Bool("union", false, "table every sample of a run written by several selections (--limit, --episodes, systems, budgets); without it the tables cover the latest command's selection")
 	r.Flags().String("out", "", "folder for the tables (one run: default <run>/tables; several runs: required, the combined tables)")
-	r.Flags().String("html", "", "write a static HTML report (tables, plots, manifest, degraded counts, question browser) into this folder; open DIR/index.html")
+	r.Flags().String("html", "", "write a static HTML report (tables, plots, manifest, degraded counts, question browser) into this folder; open DIR/index.html (honours --union as the tables do)")
 	rootCmd.AddCommand(r)
 	m := &cobra.Command{
 		Use:     "merge <dst-run-dir> <run-dir>...",

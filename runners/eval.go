@@ -49,6 +49,7 @@ type run struct {
 	samples  *resumable[record.Sample]
 	episodes *resumable[record.EpisodeStat]
 	bundles  *bundleLog // nil when run.bundles is off
+	forests  *forestLog // nil when run.bundles is off
 	bar      *progress.Reporter
 	mu       sync.Mutex // guards acc
 	// acc is the running accuracy per system, for the bar: pooled over
@@ -148,6 +149,10 @@ func Run(ctx context.Context, p Plan) (*Outcome, error) {
 		return nil, err
 	}
 	defer r.bundles.close()
+	if r.forests, err = openForests(dir, p.Config.Run.Bundles); err != nil {
+		return nil, err
+	}
+	defer r.forests.close()
 
 	jobs, total, done := r.jobs(eps)
 	if len(jobs) > 0 || !manifestReadable(dir) {
@@ -688,6 +693,11 @@ func (r *run) replay(ctx context.Context, j job) error {
 	stat.Degraded = degradedOf(sys, commitErrs)
 	localization(&stat, j.ep, sys, committed)
 	r.d.models.Cache.Sync() // as for samples: the episode's replies before its record
+	// The forest before the episode record, as bundles before samples: an
+	// episode recorded is never missing its forest.
+	if err := r.forests.write(stat, j.variants, sys); err != nil {
+		return err
+	}
 	return r.episodes.write(stat)
 }
 

@@ -76,7 +76,11 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 		if err != nil {
 			return nil, err
 		}
-		if _, err := copyLog(filepath.Join(src, "episodes.jsonl"), episodes); err != nil {
+		epWritten, err := copyLog(filepath.Join(src, "episodes.jsonl"), episodes)
+		if err != nil {
+			return nil, err
+		}
+		if err := copyForests(src, dst, epWritten); err != nil {
 			return nil, err
 		}
 		if err := copyBundles(src, dst, written); err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/arbor-eval/arbor/pkg/htmlreport"
 	"github.com/arbor-eval/arbor/pkg/record"
@@ -18,15 +19,21 @@ import (
 // still being written) and writes one static HTML report of all the runs
 // into outDir: tables, plots, manifests, degraded counts and the question
 // browser over samples.jsonl and bundles.jsonl. With several runs it also
-// shows the combined tables (as Combine renders them).
-func ReportHTML(dirs []string, outDir string, out io.Writer) (*htmlreport.Stats, error) {
+// shows the combined tables (as Combine renders them). Like Report, each
+// run covers its latest selection unless opts asks for the union (Union),
+// and its section of the page says which selection(s) it covers.
+func ReportHTML(dirs []string, outDir string, out io.Writer, opts ...ReportOptions) (*htmlreport.Stats, error) {
+	ro := DefaultReportOptions()
+	if len(opts) > 0 {
+		ro = opts[0]
+	}
 	var (
 		runs     []htmlreport.Run
 		all      []record.Sample
 		episodes []record.EpisodeStat
 	)
 	for _, dir := range dirs {
-		br, err := buildReport(dir, DefaultReportOptions(), nil)
+		br, err := buildReport(dir, ro, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -37,7 +44,8 @@ func ReportHTML(dirs []string, outDir string, out io.Writer) (*htmlreport.Stats,
 		}
 		run := htmlreport.Run{Dir: dir, Manifest: m, Samples: o.Samples, Episodes: o.Episodes,
 			Bundles: filepath.Join(dir, "bundles.jsonl"), Texts: filepath.Join(dir, "bundle-texts.jsonl"),
-			BudgetLabel: scoring.BudgetLabel}
+			Forests:     filepath.Join(dir, "forests.jsonl"),
+			BudgetLabel: scoring.BudgetLabel, Coverage: coverage(dir, ro.Union, len(o.Samples))}
 		bench, _ := m["benchmark"].(string)
 		if bench == "" && len(o.Samples) > 0 {
 			bench = o.Samples[0].Benchmark
@@ -68,6 +76,34 @@ func ReportHTML(dirs []string, outDir string, out io.Writer) (*htmlreport.Stats,
 			filepath.Join(outDir, "index.html"), st.Samples, st.Bundles, st.Files, float64(st.Bytes)/(1<<20))
 	}
 	return st, nil
+}
+
+// coverage says which selection(s) of run folder dir the report covers:
+// the latest of several (and how to see them all), their union, or the one
+// that wrote it; "" when the manifest records none (runs made before
+// selections were recorded, or no manifest).
+func coverage(dir string, union bool, samples int) string {
+	m, err := record.ReadManifest(dir)
+	if err != nil || len(m.Selections) == 0 {
+		return ""
+	}
+	n := len(m.Selections)
+	if union && n > 1 {
+		cmds := make([]string, n)
+		for i, sel := range m.Selections {
+			cmds[i] = commandLine(sel.Command)
+		}
+		return fmt.Sprintf("Covers the union of the %d selections that wrote this folder (%d samples): %s.", n, samples, strings.Join(cmds, "; "))
+	}
+	sel := m.Latest()
+	s := fmt.Sprintf("Covers the selection of %s (%d of %d episodes, %d questions; %d samples)", commandLine(sel.Command), len(sel.Episodes), sel.Available, sel.Questions(), samples)
+	if n > 1 {
+		if union {
+			return s + "."
+		}
+		return fmt.Sprintf("%s, the latest of the %d selections that wrote this folder; arbor report --html --union covers them all.", s, n)
+	}
+	return s + "."
 }
 
 // drawPlots draws the plots as SVG, in name order.

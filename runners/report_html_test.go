@@ -2,12 +2,16 @@ package runners
 
 import (
 	"context"
+	"html"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/arbor-eval/arbor/internal/realdeps"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -160,4 +164,98 @@ func TestMergeKeepsBundles(t *testing.T) {
 		}
 	}
 	sameKeys(t, got, sampleKeys(t, filepath.Join(merged, "samples.jsonl")))
+}
+
+// TestReportHTMLUnion: on a folder written by two --limit runs, report
+// --html covers the latest selection and says so, and with --union covers
+// both and names both commands, as the tables do.
+func TestReportHTMLUnion(t *testing.T) {
+	cfg := testConfig(t)
+	systems := []string{"bm25"}
+	var dir string
+	for _, limit := range []int{2, 1} {
+		res, err := Run(deadline(t), Plan{Benchmark: "branchmemeval", Limit: limit, Systems: systems, RunID: "shared", Config: cfg,
+			Out: io.Discard, Log: io.Discard, Command: []string{"arbor", "eval", "branchmemeval", "--limit", strconv.Itoa(limit)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir = res.Dir
+	}
+	eps := episodes(t, 2)
+	want2, want1 := len(wantKeys(eps, systems, cfg.Answer.Budget)), len(wantKeys(eps[:1], systems, cfg.Answer.Budget))
+	for _, c := range []struct {
+		union   bool
+		samples int
+		says    []string
+	}{
+		{false, want1, []string{"Covers the selection of arbor eval branchmemeval --limit 1 (1 of", "the latest of the 2 selections", "--union covers them all"}},
+		{true, want2, []string{"Covers the union of the 2 selections that wrote this folder (" + strconv.Itoa(want2) + " samples): arbor eval branchmemeval --limit 2; arbor eval branchmemeval --limit 1."}},
+	} {
+		o := DefaultReportOptions()
+		o.Union = c.union
+		site := t.TempDir()
+		st, err := ReportHTML([]string{dir}, site, nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Samples != c.samples {
+			t.Errorf("union %v: the report covers %d samples, want %d", c.union, st.Samples, c.samples)
+		}
+		page, err := os.ReadFile(filepath.Join(site, "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range c.says {
+			if !strings.Contains(string(page), html.EscapeString(want)) {
+				t.Errorf("union %v: index.html does not say %q", c.union, want)
+			}
+		}
+	}
+}
+
+// TestReportHTMLDrawsForest: from an eval run to the page, in headless
+// Chromium: an ArborMem question of the report draws its episode's forest,
+// every committed interaction a node, with the parent its recall chose
+// circled.
+func TestReportHTMLDrawsForest(t *testing.T) {
+	bin := realdeps.Chromium(t)
+	cfg := testConfig(t)
+	res, err := Run(deadline(t), Plan{Benchmark: "branchmemeval", Limit: 1, Systems: []string{"bm25", "arbormem"}, Config: cfg, Out: io.Discard, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundles, err := record.ReadLog[record.Bundle](filepath.Join(res.Dir, "bundles.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b *record.Bundle
+	for i := range bundles {
+		if bundles[i].System == "arbormem" && bundles[i].Trace != nil && bundles[i].Trace.Parent != "" {
+			b = &bundles[i]
+			break
+		}
+	}
+	if b == nil {
+		t.Fatal("no ArborMem question chose a parent")
+	}
+	committed := 0
+	for _, e := range res.Episodes {
+		if e.System == "arbormem" && e.Episode == b.Episode {
+			committed = e.Committed
+		}
+	}
+	site := t.TempDir()
+	if _, err := ReportHTML([]string{res.Dir}, site, nil); err != nil {
+		t.Fatal(err)
+	}
+	url := "file://" + filepath.ToSlash(filepath.Join(site, "index.html")) + "#run=0&ep=" + b.Episode + "&q=" + b.Question + "&sys=arbormem"
+	// The markup only: forest.js's own source holds the strings sought.
+	dom := regexp.MustCompile(`(?s)<script>.*?</script>`).ReplaceAllString(realdeps.Browse(t, bin, url, ""), "")
+	want := `<circle id="node-` + html.EscapeString(b.Trace.Parent) + `" class="node chosen`
+	if !strings.Contains(dom, `data-state="question"`) || !strings.Contains(dom, want) {
+		t.Fatalf("the question's forest does not circle %s:\n%.3000s", b.Trace.Parent, dom)
+	}
+	if n := strings.Count(dom, `<circle id="node-`); n != committed || n == 0 {
+		t.Errorf("the forest draws %d nodes, want the %d interactions committed", n, committed)
+	}
 }

@@ -24,6 +24,12 @@ import (
 //go:embed forest.js
 var JS string
 
+// CSS styles what JS draws (edges, nodes, the active and the chosen node,
+// labels); a page that draws a forest includes it.
+const CSS = `svg .edge{stroke:#999;stroke-width:1.5;fill:none}
+svg .node{stroke:#333;stroke-width:1} svg .node.active{stroke-width:3} svg .node.chosen{stroke:#d00;stroke-width:4}
+svg text{font-size:11px;fill:#444}`
+
 // Node is one node of a View.
 type Node struct {
 	ID     string    `json:"id"`
@@ -91,14 +97,12 @@ func WritePage(w io.Writer, title string, v View, chosen, note string) error {
 	ch, _ := json.Marshal(chosen)
 	_, err = fmt.Fprintf(w, `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>%s</title>
-<style>body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222} svg .edge{stroke:#999;stroke-width:1.5;fill:none}
-svg .node{stroke:#333;stroke-width:1} svg .node.active{stroke-width:3} svg .node.chosen{stroke:#d00;stroke-width:4}
-svg text{font-size:11px;fill:#444} #note{white-space:pre-wrap;max-width:60em}</style></head>
+<style>body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222} %s #note{white-space:pre-wrap;max-width:60em}</style></head>
 <body><h1>%s</h1><div id="forest"></div><div id="note">%s</div>
 <script>
 %s
 drawForest(document.getElementById("forest"), %s, %s);
 </script></body></html>
-`, html.EscapeString(title), html.EscapeString(title), html.EscapeString(note), JS, js, ch)
+`, html.EscapeString(title), CSS, html.EscapeString(title), html.EscapeString(note), JS, js, ch)
 	return err
 }

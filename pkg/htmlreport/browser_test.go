@@ -13,11 +13,11 @@ import (
 )
 
 // chromium is realdeps.Chromium.
-func chromium(t *testing.T) string { return realdeps.Chromium(t) }
+func chromium(t testing.TB) string { return realdeps.Chromium(t) }
 
 // browse is realdeps.Browse with the inline script's source taken out of
 // the DOM: only markup counts.
-func browse(t *testing.T, bin, url, shot string, extra ...string) string {
+func browse(t testing.TB, bin, url, shot string, extra ...string) string {
 	t.Helper()
 	return scriptRE.ReplaceAllString(realdeps.Browse(t, bin, url, shot, extra...), "")
 }
@@ -105,12 +105,41 @@ func TestBrowser(t *testing.T) {
 			t.Error("the chosen parent's candidate row is not marked")
 		}
 	})
+	t.Run("forest", func(t *testing.T) {
+		// The row in the link (r=1) opens the page at once; the forest is
+		// the episode's, with the parent this question's recall chose
+		// circled, each branch in its lane, summaries escaped in the hover.
+		dom := browse(t, bin, url+"#run=0&ep=s01&q=s01-q02&b=4096&v=&r=1&sys=arbormem", "")
+		if !strings.Contains(dom, `data-state="question"`) {
+			t.Fatalf("question not opened:\n%.3000s", dom)
+		}
+		for _, want := range []string{`id="forest-svg"`, `id="node-s01-t001"`, `id="node-s01-t004"`, `id="node-s01-t003" class="node chosen"`,
+			`circled in red: s01-t003`, `4 nodes, 2 branches`, `offline heuristic memory`, `Chose the Sycamore table &lt;/script&gt;&lt;b&gt;x&lt;/b&gt;.`} {
+			if !strings.Contains(dom, want) {
+				t.Errorf("forest view lacks %q", want)
+			}
+		}
+		if n := count(dom, `class="edge"`); n != 2 {
+			t.Errorf("%d edges, want 2", n)
+		}
+		if n := count(dom, `class="node[^"]*" cx="[0-9.]+" cy="30"`); n != 3 {
+			t.Errorf("%d nodes in the first branch's lane, want 3", n)
+		}
+		if strings.Contains(dom, "<b>x</b>") {
+			t.Error("a summary became markup")
+		}
+		// s02's forest line is torn: the question says so and still opens.
+		dom = browse(t, bin, url+"#run=0&ep=s02&q=s02-q01&sys=arbormem", "")
+		if !strings.Contains(dom, `data-state="question"`) || !strings.Contains(dom, `id="noforest">No forest recorded for this episode`) || strings.Contains(dom, `id="forest-svg"`) {
+			t.Errorf("a question without its forest:\n%.3000s", dom)
+		}
+	})
 	t.Run("screenshots", func(t *testing.T) {
 		dir := os.Getenv("ARBOR_SCREENSHOTS") // keep them to look at
 		if dir == "" {
 			dir = t.TempDir()
 		}
-		for name, hash := range map[string]string{"tables": "", "list": "#run=0", "question": "#run=0&ep=s01&q=s01-q01&sys=arbormem"} {
+		for name, hash := range map[string]string{"tables": "", "list": "#run=0", "question": "#run=0&ep=s01&q=s01-q01&sys=arbormem", "forest": "#run=0&ep=s01&q=s01-q02&sys=arbormem"} {
 			p := filepath.Join(dir, name+".png")
 			browse(t, bin, url+hash, p)
 			if n := colours(t, p); n < 8 {
@@ -118,6 +147,89 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestBrowserForestNotRecorded: a run written before forests.jsonl existed
+// still opens its ArborMem questions, saying the forest was not recorded.
+func TestBrowserForestNotRecorded(t *testing.T) {
+	bin := chromium(t)
+	r := fixtureRun(t)
+	r.Forests = filepath.Join(t.TempDir(), "forests.jsonl") // absent
+	out := t.TempDir()
+	if _, err := Write(out, []Run{r}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	dom := browse(t, bin, "file://"+filepath.ToSlash(filepath.Join(out, "index.html"))+"#run=0&ep=s01&q=s01-q01&sys=arbormem", "")
+	if !strings.Contains(dom, `data-state="question"`) || !strings.Contains(dom, `id="noforest">The forest was not recorded`) || !strings.Contains(dom, `id="candidates"`) {
+		t.Errorf("an older run's question:\n%.3000s", dom)
+	}
+}
+
+// filtersPage drives the question list of index.html in a frame: each step
+// sets the controls as a user would, then records the status line and the
+// rows shown (the frame is readable with --allow-file-access-from-files).
+const filtersPage = `<!DOCTYPE html><html><body><iframe id="f" src="index.html#run=0" width="1200" height="900"></iframe><pre id="out"></pre>
+<script>
+var steps = [
+  ["all", function (d) {}],
+  ["category B2", function (d) { set(d, "f-cat", "B2"); }],
+  ["miss of bm25", function (d) { set(d, "f-cat", ""); set(d, "f-out", "2"); set(d, "f-outsys", "bm25"); }],
+  ["correct of any", function (d) { set(d, "f-outsys", "*"); set(d, "f-out", "0"); }],
+  ["search orion", function (d) { set(d, "f-out", ""); var t = d.getElementById("f-text"); t.value = "orion"; t.dispatchEvent(new Event("input")); }],
+  ["arbormem alone", function (d) { var t = d.getElementById("f-text"); t.value = ""; t.dispatchEvent(new Event("input"));
+    var box = d.querySelector("#f-systems input[value=bm25]"); box.checked = false; d.getElementById("f-systems").dispatchEvent(new Event("change")); }]
+];
+function set(d, id, v) { var e = d.getElementById(id); e.value = v; e.dispatchEvent(new Event("change")); }
+function run(i) {
+  var d = document.getElementById("f").contentDocument;
+  if (i >= steps.length) { document.body.dataset.done = "1"; return; }
+  steps[i][1](d);
+  setTimeout(function () {
+    d = document.getElementById("f").contentDocument;
+    var rows = Array.prototype.map.call(d.querySelectorAll("#qlist tbody tr"), function (tr) { return tr.cells[1].querySelector("a").textContent; });
+    var heads = Array.prototype.map.call(d.querySelectorAll("#qlist thead th"), function (th) { return th.textContent; });
+    document.getElementById("out").textContent += steps[i][0] + "|" + d.getElementById("status").textContent + "|" + rows.join(",") + "|" + heads.join(",") + "\n";
+    run(i + 1);
+  }, 800);
+}
+document.getElementById("f").onload = function () { setTimeout(function () { run(0); }, 800); };
+</script></body></html>`
+
+// TestBrowserFilters: the list's filters (category, outcome of one system
+// or any, text search through the search file, systems ticked) run on the
+// row index and show the right rows.
+func TestBrowserFilters(t *testing.T) {
+	bin := chromium(t)
+	out := t.TempDir()
+	if _, err := Write(out, []Run{fixtureRun(t)}, Options{PageRows: 2}); err != nil { // two pages
+		t.Fatal(err)
+	}
+	page := filepath.Join(out, "filters.html")
+	if err := os.WriteFile(page, []byte(filtersPage), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := browse(t, bin, "file://"+filepath.ToSlash(page), "", "--allow-file-access-from-files")
+	m := regexp.MustCompile(`(?s)<pre id="out">(.*?)</pre>`).FindStringSubmatch(dom)
+	if m == nil || !strings.Contains(dom, `data-done="1"`) {
+		t.Fatalf("the steps did not finish:\n%.3000s", dom)
+	}
+	got := strings.Split(strings.TrimSpace(m[1]), "\n")
+	want := []string{
+		"all|3 of 3 question rows (3 questions); showing 1–3|s01-q01,s01-q02,s02-q01|Episode,Question,Category,Budget,bm25,arbormem,Gold",
+		"category B2|1 of 3 question rows (3 questions); showing 1–1|s01-q02|Episode,Question,Category,Budget,bm25,arbormem,Gold",
+		"miss of bm25|1 of 3 question rows (3 questions); showing 1–1|s01-q02|Episode,Question,Category,Budget,bm25,arbormem,Gold",
+		"correct of any|3 of 3 question rows (3 questions); showing 1–3|s01-q01,s01-q02,s02-q01|Episode,Question,Category,Budget,bm25,arbormem,Gold",
+		"search orion|1 of 3 question rows (3 questions); showing 1–1|s02-q01|Episode,Question,Category,Budget,bm25,arbormem,Gold",
+		"arbormem alone|3 of 3 question rows (3 questions); showing 1–3|s01-q01,s01-q02,s02-q01|Episode,Question,Category,Budget,arbormem,Gold",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("steps:\n%s", m[1])
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("step %d:\n got %s\nwant %s", i, got[i], want[i])
+		}
+	}
 }
 
 // colours counts the distinct colours of a PNG (sampled), to tell a drawn

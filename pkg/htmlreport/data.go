@@ -7,9 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/big"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
 
+	"github.com/arbor-eval/arbor/pkg/forestview"
 	"github.com/arbor-eval/arbor/pkg/record"
 )
 
@@ -19,7 +24,6 @@ type runMeta struct {
 	ID         string       `json:"id"`
 	Benchmark  string       `json:"benchmark"`
 	Kind       string       `json:"kind"`
-	Questions  string       `json:"questions"` // data file of the question list
 	NQuestions int          `json:"nquestions"`
 	Systems    []systemMeta `json:"systems"`
 	Categories []string     `json:"categories"`
@@ -31,12 +35,21 @@ type runMeta struct {
 	CategoryLabels map[string]string `json:"category_labels,omitempty"`
 	Variants       []string          `json:"variants"`
 	Bundles        bool              `json:"bundles"`
+	// Rows counts the question rows (question, variant, budget); the index
+	// file (data/x-<run>.js) holds each row's facets, page file n
+	// (data/p-<run>-<n>.js) rows [n*PageRows, (n+1)*PageRows), and the
+	// search file (data/w-<run>.js) each question's ids and texts.
+	Rows     int `json:"rows"`
+	PageRows int `json:"page_rows"`
+	Pages    int `json:"pages"`
+	// Forests says whether the run recorded forests.jsonl (runs made before
+	// it did not, and run.bundles: off writes none).
+	Forests bool `json:"forests"`
 }
 
-// systemMeta names one system's sample data file.
+// systemMeta is one system of a run.
 type systemMeta struct {
 	Name    string `json:"name"`
-	File    string `json:"file"`
 	Samples int    `json:"samples"`
 	Bundles int    `json:"bundles"`
 }
@@ -136,11 +149,33 @@ func jsFile(name string, data []byte) []byte {
 	return append(out, ");\n"...)
 }
 
-// writeRunData writes run i's question list, per-system sample lists and
-// bundle chunks, and returns what the page shows of the run.
+// Facet codes in the index string: one character per value, 'a' for none
+// (a system without a sample in the row; a row continuing its question),
+// 'b' onwards for the value's position in the run's list. Letters and the
+// characters after them need no escaping in JSON.
+const (
+	codeNone  = 'a'
+	codeFirst = 'b'
+)
+
+func code(v int) rune { return codeFirst + rune(v) }
+
+// row is one question row of the browser: a question at one variant and
+// budget, with each system's sample (nil where it has none).
+type row struct {
+	qi, vi, budget int
+	per            []*record.Sample
+}
+
+// writeRunData writes run i's data files (the row index, the search file,
+// the pages of rows with their samples, and the bundle, text and forest
+// chunks the pages refer to) and returns what the page shows of the run.
+// The browser's first view loads the index and one page, whatever the
+// run's size; everything else is loaded when a question or a search asks
+// for it.
 func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 	samples := record.Latest(r.Samples, record.Sample.Key)
-	meta := runMeta{ID: r.ID, Questions: fmt.Sprintf("q-%d", i)}
+	meta := runMeta{ID: r.ID, PageRows: opt.PageRows}
 	if r.Manifest != nil {
 		meta.Benchmark, _ = r.Manifest["benchmark"].(string)
 		meta.Kind, _ = r.Manifest["kind"].(string)
@@ -159,12 +194,17 @@ func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 			return nil, err
 		}
 	}
+	forests, recorded, err := readForests(r.Forests)
+	if err != nil {
+		return nil, err
+	}
+	meta.Forests = recorded
 
 	// Questions in order of first appearance, facets sorted.
 	qIndex := map[string]int{}
 	var qrows [][]any
 	cats, outs, buds, vars := map[string]bool{}, map[string]bool{}, map[int]bool{}, map[string]bool{}
-	bySystem := map[string][]record.Sample{}
+	seenSys := map[string]bool{}
 	var systems []string
 	for _, smp := range samples {
 		qk := smp.Episode + "\x1f" + smp.Question
@@ -177,10 +217,10 @@ func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 		outs[outcome(smp)] = true
 		buds[smp.Budget] = true
 		vars[smp.Variant] = true
-		if _, ok := bySystem[smp.System]; !ok {
+		if !seenSys[smp.System] {
+			seenSys[smp.System] = true
 			systems = append(systems, smp.System)
 		}
-		bySystem[smp.System] = append(bySystem[smp.System], smp)
 	}
 	meta.NQuestions = len(qrows)
 	meta.Categories = sortedKeys(cats)
@@ -210,14 +250,72 @@ func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 			}
 		}
 	}
-	outIdx, varIdx := indexOf(meta.Outcomes), indexOf(meta.Variants)
+	outIdx, varIdx, catIdx := indexOf(meta.Outcomes), indexOf(meta.Variants), indexOf(meta.Categories)
+	budIdx := map[int]int{}
+	for k, b := range meta.Budgets {
+		budIdx[b] = k
+	}
 	systems = manifestOrder(r.Manifest, systems)
+	sysIdx := indexOf(systems)
 
-	js, err := json.Marshal(qrows)
-	if err != nil {
+	// Rows in question, variant, budget order.
+	rowAt := map[[3]int]int{}
+	var rows []*row
+	for k := range samples {
+		smp := &samples[k]
+		key := [3]int{qIndex[smp.Episode+"\x1f"+smp.Question], varIdx[smp.Variant], smp.Budget}
+		at, ok := rowAt[key]
+		if !ok {
+			at = len(rows)
+			rowAt[key] = at
+			rows = append(rows, &row{qi: key[0], vi: key[1], budget: smp.Budget, per: make([]*record.Sample, len(systems))})
+		}
+		rows[at].per[sysIdx[smp.System]] = smp
+	}
+	sort.Slice(rows, func(a, b int) bool {
+		ra, rb := rows[a], rows[b]
+		if ra.qi != rb.qi {
+			return ra.qi < rb.qi
+		}
+		if ra.vi != rb.vi {
+			return ra.vi < rb.vi
+		}
+		return ra.budget < rb.budget
+	})
+	meta.Rows = len(rows)
+	meta.Pages = (len(rows) + opt.PageRows - 1) / opt.PageRows
+
+	// The index: per row, whether it starts a question, then its category,
+	// variant and budget, then each system's outcome.
+	var idx strings.Builder
+	idx.Grow(len(rows) * (4 + len(systems)))
+	for n, rw := range rows {
+		if n == 0 || rows[n-1].qi != rw.qi {
+			idx.WriteRune(codeFirst)
+		} else {
+			idx.WriteRune(codeNone)
+		}
+		cat, _ := qrows[rw.qi][2].(string)
+		idx.WriteRune(code(catIdx[cat]))
+		idx.WriteRune(code(rw.vi))
+		idx.WriteRune(code(budIdx[rw.budget]))
+		for _, smp := range rw.per {
+			if smp == nil {
+				idx.WriteRune(codeNone)
+			} else {
+				idx.WriteRune(code(outIdx[outcome(*smp)]))
+			}
+		}
+	}
+	if err := s.inlineJS(fmt.Sprintf("x-%d", i), idx.String()); err != nil {
 		return nil, err
 	}
-	if err := s.write("data/"+meta.Questions+".js", jsFile(meta.Questions, js)); err != nil {
+	// The search file: what the list's search box matches, per question.
+	words := make([][]any, len(qrows))
+	for k, q := range qrows {
+		words[k] = []any{q[0], q[1], q[3], q[5]}
+	}
+	if err := s.writeJS(fmt.Sprintf("w-%d", i), words); err != nil {
 		return nil, err
 	}
 
@@ -228,58 +326,115 @@ func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 		}
 		defer bf.Close()
 	}
-	for si, sys := range systems {
-		ss := bySystem[sys]
-		sort.SliceStable(ss, func(a, b int) bool {
-			qa, qb := qIndex[ss[a].Episode+"\x1f"+ss[a].Question], qIndex[ss[b].Episode+"\x1f"+ss[b].Question]
-			if qa != qb {
-				return qa < qb
-			}
-			if ss[a].Variant != ss[b].Variant {
-				return ss[a].Variant < ss[b].Variant
-			}
-			return ss[a].Budget < ss[b].Budget
-		})
-		sm := systemMeta{Name: sys, File: fmt.Sprintf("s-%d-%d", i, si), Samples: len(ss)}
-		ch := &chunker{site: s, prefix: fmt.Sprintf("b-%d-%d-", i, si), limit: opt.ChunkBytes, texts: store}
-		var buf bytes.Buffer
-		buf.WriteByte('[')
-		for n, smp := range ss {
-			chunk, pos := -1, -1
-			if sp, ok := spans[smp.Key()]; ok {
-				line := make([]byte, sp.n)
-				if _, err := bf.ReadAt(line, sp.off); err != nil {
-					return nil, fmt.Errorf("read %s at byte %d: %w", r.Bundles, sp.off, err)
-				}
-				if chunk, pos, err = ch.add(bytes.TrimSpace(line)); err != nil {
-					return nil, fmt.Errorf("%s at byte %d: %w", r.Bundles, sp.off, err)
-				}
-				sm.Bundles++
-			}
-			if n > 0 {
-				buf.WriteByte(',')
-			}
-			row, err := json.Marshal(sampleRow(smp, qIndex[smp.Episode+"\x1f"+smp.Question], varIdx[smp.Variant], outIdx[outcome(smp)], chunk, pos))
-			if err != nil {
-				return nil, fmt.Errorf("encode sample %s/%s %s: %w", smp.Episode, smp.Question, smp.System, err)
-			}
-			buf.Write(row)
+	chunkers := make([]*chunker, len(systems))
+	for si := range systems {
+		chunkers[si] = &chunker{packer: packer{site: s, prefix: fmt.Sprintf("b-%d-%d-", i, si), limit: opt.ChunkBytes}, texts: store}
+		meta.Systems = append(meta.Systems, systemMeta{Name: systems[si]})
+	}
+	forestPack := &packer{site: s, prefix: fmt.Sprintf("g-%d-", i), limit: opt.ChunkBytes}
+	forestAt := map[string][2]int{}
+	for pg := 0; pg < meta.Pages; pg++ {
+		page := pageData{Systems: make([][]any, len(systems)), Forests: map[string][2]int{}}
+		part := rows[pg*opt.PageRows : min(len(rows), (pg+1)*opt.PageRows)]
+		for si := range systems {
+			page.Systems[si] = make([]any, len(part))
 		}
-		buf.WriteByte(']')
+		for n, rw := range part {
+			if n == 0 || part[n-1].qi != rw.qi {
+				page.Questions = append(page.Questions, append([]any{rw.qi}, qrows[rw.qi]...))
+			}
+			for si, smp := range rw.per {
+				if smp == nil {
+					continue
+				}
+				sm := &meta.Systems[si]
+				sm.Samples++
+				chunk, pos := -1, -1
+				if sp, ok := spans[smp.Key()]; ok {
+					line := make([]byte, sp.n)
+					if _, err := bf.ReadAt(line, sp.off); err != nil {
+						return nil, fmt.Errorf("read %s at byte %d: %w", r.Bundles, sp.off, err)
+					}
+					if chunk, pos, err = chunkers[si].add(bytes.TrimSpace(line)); err != nil {
+						return nil, fmt.Errorf("%s at byte %d: %w", r.Bundles, sp.off, err)
+					}
+					sm.Bundles++
+				}
+				page.Systems[si][n] = sampleRow(*smp, rw.qi, rw.vi, outIdx[outcome(*smp)], chunk, pos)
+				fk := forestKey(smp.System, smp.Variant, smp.Episode)
+				if at, ok := forestAt[fk]; ok {
+					page.Forests[fk] = at
+				} else if view, ok := forests[fk]; ok {
+					c, p, err := forestPack.add(view)
+					if err != nil {
+						return nil, err
+					}
+					forestAt[fk] = [2]int{c, p}
+					page.Forests[fk] = forestAt[fk]
+				}
+			}
+		}
+		// The first page goes into index.html with the index: the list's
+		// first view then loads nothing more.
+		write := s.writeJS
+		if pg == 0 {
+			write = s.inlineJS
+		}
+		if err := write(fmt.Sprintf("p-%d-%d", i, pg), page); err != nil {
+			return nil, err
+		}
+	}
+	for si, ch := range chunkers {
 		if err := ch.flush(); err != nil {
 			return nil, err
 		}
-		if err := s.write("data/"+sm.File+".js", jsFile(sm.File, buf.Bytes())); err != nil {
-			return nil, err
-		}
-		s.stats.Samples += len(ss)
-		s.stats.Bundles += sm.Bundles
-		meta.Systems = append(meta.Systems, sm)
+		s.stats.Samples += meta.Systems[si].Samples
+		s.stats.Bundles += meta.Systems[si].Bundles
+	}
+	if err := forestPack.flush(); err != nil {
+		return nil, err
 	}
 	if err := store.flush(); err != nil {
 		return nil, err
 	}
 	return newRunView(i, r, meta, samples)
+}
+
+// pageData is one page file: the questions its rows belong to (each
+// prefixed with its index), each system's sample rows aligned with the
+// page's rows (null where a system has none), and where the forests its
+// samples were answered from lie (forestKey to forest file and position).
+type pageData struct {
+	Questions [][]any           `json:"q"`
+	Systems   [][]any           `json:"s"`
+	Forests   map[string][2]int `json:"f"`
+}
+
+// forestKey names the forest a sample of system at variant in episode was
+// answered from; the page's script builds the same key.
+func forestKey(system, variant, episode string) string {
+	return system + "\x1f" + variant + "\x1f" + episode
+}
+
+// inlineJS puts v into index.html as the data of data file <name>, in a
+// script the page runs before it starts (json.Marshal escapes "<", so the
+// data cannot end that script early).
+func (s *site) inlineJS(name string, v any) error {
+	js, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", name, err)
+	}
+	s.inline = append(s.inline, jsFile(name, js))
+	return nil
+}
+
+// writeJS writes v as data file data/<name>.js.
+func (s *site) writeJS(name string, v any) error {
+	js, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode data/%s.js: %w", name, err)
+	}
+	return s.write("data/"+name+".js", jsFile(name, js))
 }
 
 // sampleRow is one sample as the browser's data file holds it: a compact
@@ -349,26 +504,28 @@ func (ts *textStore) flush() error {
 	return ts.site.write("data/"+name+".js", jsFile(name, data))
 }
 
-// chunkItem is a bundle item as a data file holds it: the text by place
-// (file and index in the run's text files), not inline.
-type chunkItem struct {
-	Channel string   `json:"channel"`
-	Block   string   `json:"block,omitempty"`
-	Sources []string `json:"sources,omitempty"`
-	Tokens  int      `json:"tokens"`
-	Text    *[2]int  `json:"t,omitempty"`
-	// Missing marks an item whose text reference is not in
-	// bundle-texts.jsonl.
-	Missing bool `json:"missing,omitempty"`
-}
+// Text places of a bundle item in a chunk: a text file and index, or one
+// of these in the file's place.
+const (
+	textNone    = -1 // not recorded (run.bundles: trace)
+	textMissing = -2 // its reference is not in bundle-texts.jsonl
+)
 
 // chunkBundle is what the browser needs of a bundles.jsonl record; the key,
-// question text and evidence are in the sample and question lists already.
-// Trace stays raw so that fields added to the trace reach the page.
+// question text and evidence are in the page files already. Each item is
+// [channel, block, tokens, text file, text index, sources...], where
+// channel, block and sources are positions in the chunk's name list (block
+// -1: none) and the text file may be textNone or textMissing; the items
+// are stored once a chunk (the same turn fills many questions' bundles)
+// and a bundle lists their positions. The trace stays raw so that fields
+// added to it reach the page, but for its candidates, which go by column
+// (see columns); it too is stored once a chunk (the same question's
+// localization at every budget of a sweep) and the bundle names its
+// position (-1: none).
 type chunkBundle struct {
-	Items  []chunkItem     `json:"items"`
-	Trace  json.RawMessage `json:"trace,omitempty"`
-	Branch []string        `json:"branch,omitempty"`
+	Items  []int    `json:"i"` // positions in the chunk's item list
+	Trace  int      `json:"t"` // position in the chunk's trace list
+	Branch []string `json:"branch,omitempty"`
 }
 
 // bundleLine is a bundles.jsonl record with its trace left undecoded.
@@ -378,99 +535,323 @@ type bundleLine struct {
 	Branch []string            `json:"branch"`
 }
 
-// chunker groups one system's bundles into data files of about limit
-// bytes (data/b-<run>-<system>-<n>.js, a JSON list of bundles).
-type chunker struct {
+// packer groups encoded records into data files of about limit bytes
+// (data/<prefix><n>.js, a JSON list), so that opening one record loads
+// little however large the run.
+type packer struct {
 	site   *site
 	prefix string
 	limit  int
-	texts  *textStore
-	n      int // chunks written
+	n      int // files written
 	items  [][]byte
 	size   int
+}
+
+// add appends one encoded record and returns its file and position.
+func (p *packer) add(b []byte) (int, int, error) {
+	if len(p.items) > 0 && p.size+len(b) > p.limit {
+		if err := p.flush(); err != nil {
+			return 0, 0, err
+		}
+	}
+	return p.push(b)
+}
+
+func (p *packer) push(b []byte) (int, int, error) {
+	p.items = append(p.items, b)
+	p.size += len(b)
+	return p.n, len(p.items) - 1, nil
+}
+
+func (p *packer) flush() error { return p.flushAs(nil, nil) }
+
+// flushAs writes the open file: its list of records, between head and
+// tail when given.
+func (p *packer) flushAs(head, tail []byte) error {
+	if len(p.items) == 0 {
+		return nil
+	}
+	// The items are encoded already: join them rather than have
+	// json.Marshal validate every byte again.
+	data := append(append(append(head, '['), bytes.Join(p.items, []byte{','})...), ']')
+	data = append(data, tail...)
+	name := fmt.Sprintf("%s%d", p.prefix, p.n)
+	p.items, p.size = nil, 0
+	p.n++
+	return p.site.write("data/"+name+".js", jsFile(name, data))
+}
+
+// chunker groups one system's bundles into data files
+// (data/b-<run>-<system>-<n>.js: {n: [names], b: [bundles]}); the names
+// (channels, blocks, source ids) are stored once a file.
+type chunker struct {
+	packer
+	texts *textStore
+	names interner[string]
+	uniq  interner[[]int]
+	trace interner[json.RawMessage]
+}
+
+// interner numbers values in the order they are first given, so that a
+// data file stores each once and refers to it by position.
+type interner[T any] struct {
+	at   map[string]int
+	list []T
+}
+
+// of is the position of v, known by key.
+func (in *interner[T]) of(key string, v T) int {
+	if at, ok := in.at[key]; ok {
+		return at
+	}
+	if in.at == nil {
+		in.at = map[string]int{}
+	}
+	in.at[key] = len(in.list)
+	in.list = append(in.list, v)
+	return len(in.list) - 1
 }
 
 // add appends one bundle (a bundles.jsonl line) and returns its chunk and
 // position.
 func (c *chunker) add(line []byte) (int, int, error) {
+	var in bundleLine
+	if err := json.Unmarshal(line, &in); err != nil {
+		return 0, 0, err
+	}
+	// A chunk is about limit bytes of bundles.jsonl lines: the encoding
+	// needs the file's names, so it comes after the cut.
 	if len(c.items) > 0 && c.size+len(line) > c.limit {
 		if err := c.flush(); err != nil {
 			return 0, 0, err
 		}
 	}
-	var in bundleLine
-	if err := json.Unmarshal(line, &in); err != nil {
+	trace, err := columns(in.Trace)
+	if err != nil {
 		return 0, 0, err
 	}
-	if string(in.Trace) == "null" {
-		in.Trace = nil
+	out := chunkBundle{Items: make([]int, len(in.Items)), Trace: -1, Branch: in.Branch}
+	if trace != nil {
+		out.Trace = c.trace.of(string(trace), trace)
 	}
-	out := chunkBundle{Items: make([]chunkItem, len(in.Items)), Trace: in.Trace, Branch: in.Branch}
 	for i, it := range in.Items {
-		ci := chunkItem{Channel: it.Channel, Block: it.Block, Sources: it.Sources, Tokens: it.Tokens}
+		block := -1
+		if it.Block != "" {
+			block = c.names.of(it.Block, it.Block)
+		}
+		at := [2]int{textNone, 0}
 		text, ok := it.Text, it.Text != ""
 		if it.Ref != "" {
-			text, ok = c.texts.texts[it.Ref]
-			ci.Missing = !ok
+			if text, ok = c.texts.texts[it.Ref]; !ok {
+				at[0] = textMissing
+			}
 		}
 		if ok {
-			at, err := c.texts.place(text)
-			if err != nil {
+			if at, err = c.texts.place(text); err != nil {
 				return 0, 0, err
 			}
-			ci.Text = &at
 		}
-		out.Items[i] = ci
+		item := append(make([]int, 0, 5+len(it.Sources)), c.names.of(it.Channel, it.Channel), block, it.Tokens, at[0], at[1])
+		for _, src := range it.Sources {
+			item = append(item, c.names.of(src, src))
+		}
+		out.Items[i] = c.uniq.of(fmt.Sprint(item), item)
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return 0, 0, err
 	}
-	c.items = append(c.items, b)
-	c.size += len(b)
+	c.packer.push(b)
+	c.size += len(line) - len(b) // counted in input bytes, as the cut is
 	return c.n, len(c.items) - 1, nil
 }
 
 func (c *chunker) flush() error {
-	if len(c.items) == 0 {
-		return nil
+	names, err := json.Marshal(c.names.list)
+	if err != nil {
+		return err
 	}
-	// The items are encoded already: join them rather than have
-	// json.Marshal validate every byte again.
-	data := append(append([]byte{'['}, bytes.Join(c.items, []byte{','})...), ']')
-	name := fmt.Sprintf("%s%d", c.prefix, c.n)
-	c.items, c.size = nil, 0
-	c.n++
-	return c.site.write("data/"+name+".js", jsFile(name, data))
+	items, err := json.Marshal(c.uniq.list)
+	if err != nil {
+		return err
+	}
+	traces, err := json.Marshal(c.trace.list)
+	if err != nil {
+		return err
+	}
+	c.names, c.uniq, c.trace = interner[string]{}, interner[[]int]{}, interner[json.RawMessage]{}
+	head := append(append(append(append([]byte(`{"n":`), names...), `,"u":`...), items...), `,"t":`...)
+	head = append(append(head, traces...), `,"b":`...)
+	return c.flushAs(head, []byte{'}'})
+}
+
+// columns rewrites a trace's candidates, a list of objects with the same
+// few keys, as {cols: [keys, sorted], rows: [[values]]} (null where a
+// candidate lacks a key): the keys are stored once, and numbers to the 3
+// decimals the page shows (shortNumber; bundles.jsonl keeps them whole).
+// Any other trace passes through as it is; null or empty is nil.
+func columns(trace json.RawMessage) (json.RawMessage, error) {
+	if len(trace) == 0 || string(trace) == "null" {
+		return nil, nil
+	}
+	var tr map[string]json.RawMessage
+	if json.Unmarshal(trace, &tr) != nil {
+		return trace, nil
+	}
+	var cands []map[string]json.RawMessage
+	if json.Unmarshal(tr["candidates"], &cands) != nil || len(cands) == 0 {
+		return trace, nil
+	}
+	keys := map[string]bool{}
+	for _, c := range cands {
+		for k := range c {
+			keys[k] = true
+		}
+	}
+	cols := sortedKeys(keys)
+	rows := make([][]json.RawMessage, len(cands))
+	for i, c := range cands {
+		rows[i] = make([]json.RawMessage, len(cols))
+		for j, k := range cols {
+			if v, ok := c[k]; ok {
+				rows[i][j] = shortNumber(v)
+			} else {
+				rows[i][j] = json.RawMessage("null")
+			}
+		}
+	}
+	b, err := json.Marshal(map[string]any{"cols": cols, "rows": rows})
+	if err != nil {
+		return nil, err
+	}
+	tr["candidates"] = b
+	return json.Marshal(tr)
+}
+
+// shortNumber is a JSON number as the page shows it, to 3 decimals,
+// rounded as JavaScript's toFixed(3) rounds (the exact binary value, half
+// away from zero), so the page shows the same digits as from the whole
+// number; anything else, a number the page would show as -0.000, and a
+// number already as short, pass unchanged.
+func shortNumber(v json.RawMessage) json.RawMessage {
+	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
+		return v
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil || math.IsInf(f, 0) || math.Abs(f) >= 1e15 {
+		return v
+	}
+	x := new(big.Float).SetPrec(256).SetFloat64(math.Abs(f)) // exact
+	x.Mul(x, big.NewFloat(1000))
+	n, _ := x.Int(nil) // floor, x being positive
+	if frac := new(big.Float).Sub(x, new(big.Float).SetInt(n)); frac.Cmp(big.NewFloat(0.5)) >= 0 {
+		n.Add(n, big.NewInt(1))
+	}
+	if n.Sign() == 0 && f < 0 {
+		return v
+	}
+	q, r := new(big.Int).QuoRem(n, big.NewInt(1000), new(big.Int))
+	short := fmt.Sprintf("%s.%03d", q, r.Int64())
+	short = strings.TrimRight(strings.TrimRight(short, "0"), ".")
+	if f < 0 {
+		short = "-" + short
+	}
+	if len(short) < len(v) {
+		return json.RawMessage(short)
+	}
+	return v
 }
 
 // readTexts loads bundle-texts.jsonl; a missing file or path is empty, and
 // a malformed line is skipped (its items show without text).
 func readTexts(path string) (map[string]string, error) {
 	out := map[string]string{}
+	_, err := eachLine(path, func(line []byte) {
+		var t record.BundleText
+		if json.Unmarshal(line, &t) == nil && t.Ref != "" {
+			out[t.Ref] = t.Text
+		}
+	})
+	return out, err
+}
+
+// forestDraw is a forest as the page draws it (forestview's drawForest
+// reads these fields of a View): what the drawing needs and no more.
+type forestDraw struct {
+	Heuristic bool         `json:"heuristic,omitempty"`
+	Roots     []string     `json:"roots"`
+	Active    string       `json:"active,omitempty"`
+	Nodes     []forestNode `json:"nodes"`
+}
+
+type forestNode struct {
+	ID      string `json:"id"`
+	Parent  string `json:"parent,omitempty"`
+	Root    string `json:"root"`
+	Topic   string `json:"topic,omitempty"`
+	Summary string `json:"summary"`
+}
+
+// readForests loads forests.jsonl as the drawings of each (system,
+// variant, episode) a forest was answered for (forestKey), the latest line
+// of an instance winning; recorded says whether the file exists. A missing
+// file or path is empty, and a malformed line (or view) is skipped: that
+// question shows without its forest.
+func readForests(path string) (map[string][]byte, bool, error) {
+	out := map[string][]byte{}
+	recorded, err := eachLine(path, func(line []byte) {
+		var f record.Forest
+		var v forestview.View
+		if json.Unmarshal(line, &f) != nil || json.Unmarshal(f.View, &v) != nil {
+			return
+		}
+		d := forestDraw{Heuristic: v.Heuristic, Roots: v.Roots, Active: v.Active, Nodes: make([]forestNode, len(v.Nodes))}
+		for k, n := range v.Nodes {
+			d.Nodes[k] = forestNode{ID: n.ID, Parent: n.Parent, Root: n.Root, Topic: n.Topic, Summary: n.Summary}
+		}
+		b, err := json.Marshal(d)
+		if err != nil {
+			return
+		}
+		variants := f.Variants
+		if len(variants) == 0 {
+			variants = []string{f.Variant}
+		}
+		for _, variant := range variants {
+			out[forestKey(f.System, variant, f.Episode)] = b
+		}
+	})
+	return out, recorded, err
+}
+
+// eachLine calls fn with each non-blank line of the JSONL file at path,
+// trimmed, and reports whether the file exists; a missing file or an empty
+// path calls nothing. The report's side files are read this way, leniently:
+// the caller skips what it cannot decode (a torn last line from a killed
+// run, or an edited file), and the report shows what it can.
+func eachLine(path string, fn func([]byte)) (bool, error) {
 	if path == "" {
-		return out, nil
+		return false, nil
 	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return out, nil
+		return false, nil
 	}
 	if err != nil {
-		return nil, err
+		return false, err
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<20)
 	for {
 		line, err := r.ReadBytes('\n')
-		var t record.BundleText
-		if body := bytes.TrimSpace(line); len(body) > 0 && json.Unmarshal(body, &t) == nil && t.Ref != "" {
-			out[t.Ref] = t.Text
+		if body := bytes.TrimSpace(line); len(body) > 0 {
+			fn(body)
 		}
 		if err == io.EOF {
-			return out, nil
+			return true, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
+			return true, fmt.Errorf("read %s: %w", path, err)
 		}
 	}
 }

@@ -1,10 +1,13 @@
 // Package htmlreport writes a run report as a self-contained static site:
 // one index.html with every table rendered as plain HTML (readable without
 // JavaScript), the plots, the manifest and the degraded counts, and a
-// question browser whose data is split into small JavaScript files under
-// data/ that the page loads on demand with <script> tags (JSONP style:
-// browsers refuse fetch() on file:// pages, but load scripts). Nothing is
-// fetched from a network; the site opens from disk.
+// question browser whose data is paged: index.html holds each run's row
+// index and first page of rows, and the other pages, the evidence bundles,
+// their texts and ArborMem's forests (drawn with pkg/forestview) sit in
+// small JavaScript files under data/ that the page loads on demand with
+// <script> tags (JSONP style: browsers refuse fetch() on file:// pages, but
+// load scripts). Nothing is fetched from a network; the site opens from
+// disk.
 package htmlreport
 
 import (
@@ -40,11 +43,18 @@ type Run struct {
 	// Texts is the path of bundle-texts.jsonl, which holds the texts that
 	// bundle items refer to; "" or missing shows items without text.
 	Texts string
+	// Forests is the path of forests.jsonl, each ArborMem episode's forest;
+	// "" or missing shows questions without the forest drawing, saying
+	// that the run did not record it.
+	Forests string
 	// BudgetLabel and CategoryLabel name a budget and a question category
 	// as the run's tables do ("32K", "Multi-hop (1)"); nil shows the raw
 	// values.
 	BudgetLabel   func(int) string
 	CategoryLabel func(string) string
+	// Coverage says which selection(s) of the run folder the report
+	// covers (shown under the run's heading); "" shows nothing.
+	Coverage string
 }
 
 // Table is one named result table.
@@ -61,13 +71,18 @@ type Plot struct {
 
 // Options tunes the generated data files.
 type Options struct {
-	// ChunkBytes bounds a bundle or text data file: one file holds
-	// consecutive bundles of one system, or the evidence texts first used
-	// by consecutive questions, until it reaches this size (default 256
-	// KiB), so opening a question loads little however large the run.
+	// ChunkBytes bounds a bundle, text or forest data file: one file holds
+	// consecutive bundles of one system, the evidence texts first used by
+	// consecutive questions, or the forests of consecutive episodes, until
+	// it reaches this size (default 256 KiB), so opening a question loads
+	// little however large the run.
 	ChunkBytes int
 	// Combined are tables over all runs (the several-run report's Table 1).
 	Combined []Table
+	// PageRows is the number of question rows per page file (default
+	// 100): the question browser's first view loads the row index and one
+	// page, so it opens as fast for 100,000 samples as for 100.
+	PageRows int
 }
 
 // Stats describes what Write produced.
@@ -100,6 +115,9 @@ func ReadManifest(dir string) (map[string]any, error) {
 type site struct {
 	dir   string
 	stats Stats
+	// inline holds the data scripts that go into index.html (each run's
+	// row index and first page of rows).
+	inline [][]byte
 }
 
 func (s *site) write(rel string, data []byte) error {
@@ -122,11 +140,14 @@ func Write(dir string, runs []Run, opt Options) (*Stats, error) {
 	if opt.ChunkBytes <= 0 {
 		opt.ChunkBytes = 256 << 10
 	}
+	if opt.PageRows <= 0 {
+		opt.PageRows = 100
+	}
 	s := &site{dir: dir}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	for _, pattern := range []string{"data/[qsbt]-*.js", "plots/r*-*.svg"} {
+	for _, pattern := range []string{"data/[bgpqstwx]-*.js", "plots/r*-*.svg"} {
 		old, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pattern)))
 		for _, p := range old {
 			if err := os.Remove(p); err != nil {
@@ -157,7 +178,7 @@ func Write(dir string, runs []Run, opt Options) (*Stats, error) {
 		views[i] = *v
 	}
 	var page bytes.Buffer
-	if err := renderIndex(&page, views, opt.Combined); err != nil {
+	if err := renderIndex(&page, views, opt.Combined, s.inline); err != nil {
 		return nil, err
 	}
 	if err := s.write("index.html", page.Bytes()); err != nil {

@@ -44,7 +44,8 @@ func fixtureRun(t testing.TB) Run {
 	return Run{Dir: fixtureDir, Manifest: m, Samples: samples, Episodes: episodes,
 		Tables:  []Table{{Name: "main", Table: tb}},
 		Plots:   []Plot{{Name: "budget-accuracy", SVG: []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>`)}},
-		Bundles: filepath.Join(fixtureDir, "bundles.jsonl"), Texts: filepath.Join(fixtureDir, "bundle-texts.jsonl")}
+		Bundles: filepath.Join(fixtureDir, "bundles.jsonl"), Texts: filepath.Join(fixtureDir, "bundle-texts.jsonl"),
+		Forests: filepath.Join(fixtureDir, "forests.jsonl")}
 }
 
 // TestSiteStructureGolden builds the site from the fixture run and compares
@@ -86,6 +87,10 @@ func structure(t *testing.T, dir string) string {
 		fmt.Fprintf(&b, "%s: %s\n", f, describe(t, f, data))
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	b.WriteString("\nindex.html data:\n")
+	for _, m := range regexp.MustCompile(`(?s)<script>(ARBOR\.load\("([^"]+)".*?\);\n)</script>`).FindAllSubmatch(page, -1) {
+		fmt.Fprintf(&b, "  %s: %s\n", m[2], describe(t, "data/"+string(m[2])+".js", m[1]))
+	}
 	markup := regexp.MustCompile(`(?s)<script>.*?</script>`).ReplaceAll(page, nil)
 	b.WriteString("\nindex.html ids:")
 	for _, m := range regexp.MustCompile(` id="([^"]+)"`).FindAllStringSubmatch(string(markup), -1) {
@@ -122,11 +127,28 @@ func describe(t *testing.T, name string, data []byte) string {
 		if want := strings.TrimSuffix(strings.TrimPrefix(name, "data/"), ".js"); string(m[1]) != want {
 			t.Errorf("%s registers %q", name, m[1])
 		}
-		var rows []json.RawMessage
-		if err := json.Unmarshal(m[2], &rows); err != nil {
+		var v any
+		if err := json.Unmarshal(m[2], &v); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		return fmt.Sprintf("%d rows", len(rows))
+		switch v := v.(type) {
+		case []any:
+			return fmt.Sprintf("%d rows", len(v))
+		case string:
+			return fmt.Sprintf("%d characters", len(v))
+		case map[string]any:
+			var parts []string
+			for _, k := range sortedKeys(map[string]bool{"q": true, "s": true, "f": true, "n": true, "u": true, "t": true, "b": true}) {
+				switch x := v[k].(type) {
+				case []any:
+					parts = append(parts, fmt.Sprintf("%s: %d", k, len(x)))
+				case map[string]any:
+					parts = append(parts, fmt.Sprintf("%s: %d", k, len(x)))
+				}
+			}
+			return strings.Join(parts, ", ")
+		}
+		return "data"
 	case strings.HasSuffix(name, ".svg"):
 		return "svg"
 	case name == "index.html":
@@ -157,8 +179,7 @@ func TestBundleChunks(t *testing.T) {
 	if len(texts) != 4 {
 		t.Errorf("text file holds %d texts, want the 4 distinct turns once each", len(texts))
 	}
-	var bm25 []chunkEntry // bm25 is the first system in the manifest
-	readData(t, filepath.Join(out, "data", "b-0-0-0.js"), &bm25)
+	bm25 := readChunk(t, filepath.Join(out, "data", "b-0-0-0.js")) // bm25 is the first system in the manifest
 	if len(bm25) != 2 {
 		t.Fatalf("bm25 chunk holds %d bundles, want 2", len(bm25))
 	}
@@ -168,8 +189,10 @@ func TestBundleChunks(t *testing.T) {
 	if at := bm25[0].Items[1].T; at == nil || !strings.Contains(texts[at[1]], "Sycamore table") {
 		t.Errorf("item 2 text at %v", at)
 	}
-	var am []chunkEntry
-	readData(t, filepath.Join(out, "data", "b-0-1-0.js"), &am)
+	if it := bm25[0].Items[1]; it.Channel == "" || len(it.Sources) != 1 || !strings.HasPrefix(it.Sources[0], "s01-t") || it.Tokens == 0 {
+		t.Errorf("item 2 = %+v: channel, sources or tokens lost", it)
+	}
+	am := readChunk(t, filepath.Join(out, "data", "b-0-1-0.js"))
 	tr := am[0].Trace
 	if tr == nil || tr.Path != "scored" || len(tr.Candidates) != 2 || tr.Candidates[0]["rerank_raw"] != 3.1 {
 		t.Errorf("arbormem trace = %+v", tr)
@@ -179,14 +202,75 @@ func TestBundleChunks(t *testing.T) {
 	}
 }
 
+// chunkEntry is a bundle of a chunk expanded as the page's bundleAt does.
 type chunkEntry struct {
-	Items []struct {
-		T *[2]int `json:"t"`
-	} `json:"items"`
+	Items []chunkItem
 	Trace *struct {
 		Path       string           `json:"path"`
 		Candidates []map[string]any `json:"candidates"`
-	} `json:"trace"`
+	}
+}
+
+type chunkItem struct {
+	Channel, Block string
+	Tokens         int
+	Sources        []string
+	T              *[2]int
+}
+
+// readChunk reads a bundle chunk and expands it as app.js's bundleAt does.
+func readChunk(t *testing.T, path string) []chunkEntry {
+	t.Helper()
+	var raw struct {
+		N []string `json:"n"`
+		U [][]int  `json:"u"`
+		T []struct {
+			Path       string `json:"path"`
+			Candidates struct {
+				Cols []string `json:"cols"`
+				Rows [][]any  `json:"rows"`
+			} `json:"candidates"`
+		} `json:"t"`
+		B []struct {
+			I []int `json:"i"`
+			T int   `json:"t"`
+		} `json:"b"`
+	}
+	readData(t, path, &raw)
+	out := make([]chunkEntry, len(raw.B))
+	for i, b := range raw.B {
+		for _, k := range b.I {
+			it := raw.U[k]
+			ci := chunkItem{Channel: raw.N[it[0]], Tokens: it[2]}
+			if it[1] >= 0 {
+				ci.Block = raw.N[it[1]]
+			}
+			if it[3] >= 0 {
+				ci.T = &[2]int{it[3], it[4]}
+			}
+			for _, k := range it[5:] {
+				ci.Sources = append(ci.Sources, raw.N[k])
+			}
+			out[i].Items = append(out[i].Items, ci)
+		}
+		if b.T >= 0 {
+			tr := raw.T[b.T]
+			out[i].Trace = &struct {
+				Path       string           `json:"path"`
+				Candidates []map[string]any `json:"candidates"`
+			}{Path: tr.Path}
+			for _, row := range tr.Candidates.Rows {
+				c := map[string]any{}
+				for j, k := range tr.Candidates.Cols {
+					if row[j] != nil {
+						c[k] = row[j]
+					}
+				}
+				out[i].Trace.Candidates = append(out[i].Trace.Candidates, c)
+			}
+		}
+	}
+	return out
 }
 
 // readData decodes the JSON a data script registers.
@@ -302,11 +386,13 @@ func TestManifestOrder(t *testing.T) {
 	}
 }
 
-// FuzzIndexBundles: whatever bundles.jsonl and bundle-texts.jsonl hold,
-// reading them does not fail or panic.
+// FuzzIndexBundles: whatever bundles.jsonl, bundle-texts.jsonl and
+// forests.jsonl hold, reading them does not fail or panic.
 func FuzzIndexBundles(f *testing.F) {
 	f.Add([]byte(`{"episode":"e","question":"q","system":"s","budget":1,"items":[{"ref":"ab"}]}` + "\n{\"episode\":"))
 	f.Add([]byte("\n\nnot json\n{}\n"))
+	f.Add([]byte(`{"episode":"e","system":"arbormem","variants":["","x"],"view":{"nodes":[{"id":"a","root":"a"}],"roots":["a"]}}` + "\n" + `{"view":"nodes"}` + "\n"))
+	f.Add([]byte(`{"items":[{"channel":"c","ref":"ab","sources":["s"]}],"trace":{"candidates":[{"node":"a","score":1.23456},{"x":null}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := filepath.Join(t.TempDir(), "b.jsonl")
 		os.WriteFile(p, data, 0o644)
@@ -316,13 +402,34 @@ func FuzzIndexBundles(f *testing.F) {
 		if _, err := readTexts(p); err != nil {
 			t.Fatal(err)
 		}
+		if _, recorded, err := readForests(p); err != nil || !recorded {
+			t.Fatal(recorded, err)
+		}
 		st := &site{dir: t.TempDir()}
 		ts := &textStore{site: st, prefix: "t-", limit: 64, texts: map[string]string{"ab": "x"}, placed: map[string][2]int{}}
-		c := &chunker{site: st, prefix: "b-", limit: 64, texts: ts}
+		c := &chunker{packer: packer{site: st, prefix: "b-", limit: 64}, texts: ts}
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			_, _, _ = c.add(bytes.TrimSpace(line))
 		}
 		_ = c.flush()
 		_ = ts.flush()
 	})
+}
+
+// TestShortNumber: trace numbers keep the 3 decimals the page shows,
+// rounded as JavaScript's toFixed(3) rounds the whole number (half away
+// from zero on the exact binary value: 0.0625 is a tie, 1.0005 lies below
+// one); what is not a number, would show as -0.000, or is short already,
+// passes unchanged.
+func TestShortNumber(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"8.95978460018927", "8.96"}, {"18.95978533401079", "18.96"}, {"7.338215190190347e-07", "0"}, {"0.895978460018927", "0.896"},
+		{"0.0625", "0.063"}, {"-0.0625", "-0.063"}, {"1.0005", "1"}, {"0.0015", "0.002"}, {"5.333333333333333", "5.333"},
+		{"2", "2"}, {"-0.5", "-0.5"}, {"3.1", "3.1"}, {"-0.0001", "-0.0001"}, {"1.2345e-9", "0"},
+		{`"D10:5"`, `"D10:5"`}, {"null", "null"}, {"true", "true"}, {"1e999", "1e999"}, {"-", "-"}, {"", ""},
+	} {
+		if got := string(shortNumber(json.RawMessage(c.in))); got != c.want {
+			t.Errorf("shortNumber(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arbor-eval/arbor/pkg/forestview"
 	"github.com/arbor-eval/arbor/pkg/record"
 	"github.com/arbor-eval/arbor/pkg/table"
 )
@@ -32,6 +33,7 @@ type runView struct {
 	Summary  template.HTML
 	Degraded template.HTML
 	Samples  int
+	Coverage string
 }
 
 type tableView struct {
@@ -45,7 +47,7 @@ type plotView struct {
 }
 
 func newRunView(i int, r *Run, meta runMeta, samples []record.Sample) (*runView, error) {
-	v := &runView{Index: i, ID: r.ID, Meta: meta, Samples: len(samples)}
+	v := &runView{Index: i, ID: r.ID, Meta: meta, Samples: len(samples), Coverage: r.Coverage}
 	for _, t := range r.Tables {
 		v.Tables = append(v.Tables, tableView{Name: t.Name, HTML: template.HTML(t.Table.HTML())})
 	}
@@ -238,6 +240,9 @@ var pageTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 {{- range $r := .Runs}}
 <section id="run-{{.Index}}" class="run">
 <h2>{{.ID}} <small>{{.Meta.Kind}} · {{.Meta.Benchmark}} · {{.Samples}} samples</small></h2>
+{{- if .Coverage}}
+<p class="coverage" id="coverage-{{.Index}}">{{.Coverage}}</p>
+{{- end}}
 <h3>Tables</h3>
 {{range .Tables}}<div class="table" id="table-{{$r.Index}}-{{.Name}}">{{.HTML}}</div>
 {{end}}
@@ -259,14 +264,20 @@ var pageTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 <div id="app" data-state="idle"></div>
 </section>
 </main>
+<script>{{.ForestJS}}</script>
 <script>{{.JS}}</script>
-<script>ARBOR.init({{.Meta}});</script>
+{{range .Data}}<script>{{.}}</script>
+{{end}}<script>ARBOR.init({{.Meta}});</script>
 </body>
 </html>
 `))
 
 // renderIndex writes index.html.
-func renderIndex(w io.Writer, runs []runView, combined []Table) error {
+func renderIndex(w io.Writer, runs []runView, combined []Table, inline [][]byte) error {
+	data := make([]template.JS, len(inline))
+	for i, js := range inline {
+		data[i] = template.JS(js)
+	}
 	metas := make([]runMeta, len(runs))
 	for i, r := range runs {
 		metas[i] = r.Meta
@@ -278,9 +289,11 @@ func renderIndex(w io.Writer, runs []runView, combined []Table) error {
 	err := pageTmpl.Execute(w, map[string]any{
 		"Runs":     runs,
 		"Combined": cv,
-		"CSS":      template.CSS(styleCSS),
+		"CSS":      template.CSS(styleCSS + "\n" + forestview.CSS),
 		"JS":       template.JS(appJS),
+		"ForestJS": template.JS(forestview.JS),
 		"Meta":     metas,
+		"Data":     data,
 	})
 	if err != nil {
 		return fmt.Errorf("render index.html: %w", err)

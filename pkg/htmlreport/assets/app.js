@@ -1,20 +1,37 @@
 // arbor report: the question browser. Data lives in data/*.js files that
 // call ARBOR.load(name, data); they are loaded on demand with <script> tags,
-// which browsers allow on file:// pages (fetch is refused there).
+// which browsers allow on file:// pages (fetch is refused there). The first
+// view needs the run's row index and first page, whatever the run's size;
+// index.html carries both (the same ARBOR.load calls, inline).
 //
-// Question row (data/q-<run>.js): [episode, question, category, gold,
-//   confounder, text, labels, evidence ids].
-// Sample row (data/s-<run>-<system>.js): [question index, variant index,
-//   budget, primary score, outcome index, evidence tokens, evidence recall,
-//   prediction, error, {scorer: [score, outcome, raw reply, heuristic]},
-//   bundle chunk, position in chunk, channels, parent in branch,
-//   full query seconds, primary scorer].
-// Bundle chunk (data/b-<run>-<system>-<chunk>.js): [{items, trace, branch}]
-//   where each item refers to its text as t: [text file, index].
+// Row index (x-<run>, in index.html): one string, per question row (a question at
+//   one variant and budget, in question order) 4 + systems characters:
+//   'b' where a question starts ('a' otherwise), then the category,
+//   variant and budget, then each system's outcome, each as 'b' + its
+//   position in the run's list ('a': no sample).
+// Search file (data/w-<run>.js): per question [episode, question, gold, text].
+// Page file (data/p-<run>-<n>.js; page 0 in index.html): rows [n*page_rows, (n+1)*page_rows):
+//   {q: [[question index, episode, question, category, gold, confounder,
+//   text, labels, evidence ids]], s: [per system, a sample row or null per
+//   row of the page], f: {system \x1f variant \x1f episode: [forest file,
+//   position]}}.
+// Sample row: [question index, variant index, budget, primary score,
+//   outcome index, evidence tokens, evidence recall, prediction, error,
+//   {scorer: [score, outcome, raw reply, heuristic]}, bundle chunk,
+//   position in chunk, channels, parent in branch, full query seconds,
+//   primary scorer].
+// Bundle chunk (data/b-<run>-<system>-<chunk>.js): {n: [names], u: [items],
+//   t: [traces], b: [{i: [item positions in u], t: trace position in t or
+//   -1, branch}]}, an item being
+//   [channel, block, tokens, text file, text index, sources...]: channel,
+//   block (-1: none) and sources by position in n, the text file -1 when
+//   not recorded, -2 when missing; the trace's candidates as {cols, rows}
+//   (see bundleAt).
 // Text file (data/t-<run>-<n>.js): [evidence texts], each stored once a run.
+// Forest file (data/g-<run>-<n>.js): [forests as pkg/forestview draws them].
 var ARBOR = (function () {
   'use strict';
-  var runs = [], cache = {}, pending = {}, built = {};
+  var runs = [], cache = {}, pending = {}, index = {};
   var PAGE = 50;
   var st = { run: 0, systems: null, cat: '', out: '', outSys: '*', bud: '', vi: '', text: '', page: 0 };
   var app;
@@ -52,28 +69,54 @@ var ARBOR = (function () {
     return r.systems.filter(function (s) { return !st.systems || st.systems[s.name]; });
   }
 
-  // loadRun loads the question list and the given systems' sample files and
-  // joins them into rows, one per (question, variant, budget).
-  function loadRun(ri, systems) {
+  // loadIndex loads run ri's row index and decodes it into arrays: per row
+  // its question, category, variant and budget positions, and per row and
+  // system the outcome position (-1: no sample); start[q] is question q's
+  // first row.
+  function loadIndex(ri) {
+    if (index[ri]) return Promise.resolve(index[ri]);
     var r = runs[ri];
-    var names = [r.questions].concat(systems.map(function (s) { return s.file; }));
-    return Promise.all(names.map(load)).then(function (parts) {
-      var key = ri + ':' + systems.map(function (s) { return s.name; }).join(',');
-      if (built[key]) return built[key];
-      var rows = [], byKey = {};
-      systems.forEach(function (s, i) {
-        parts[i + 1].forEach(function (x) {
-          var k = x[0] + '|' + x[1] + '|' + x[2];
-          var row = byKey[k];
-          if (!row) { row = byKey[k] = { qi: x[0], vi: x[1], b: x[2], per: {} }; rows.push(row); }
-          row.per[s.name] = x;
-        });
-      });
-      rows.sort(function (a, b) { return a.qi - b.qi || a.vi - b.vi || a.b - b.b; });
-      built = {}; // keep one join in memory
-      built[key] = { questions: parts[0], rows: rows, byKey: byKey };
-      return built[key];
+    return load('x-' + ri).then(function (s) {
+      if (index[ri]) return index[ri];
+      var n = r.rows, ns = r.systems.length, w = 4 + ns, x = {
+        n: n, ns: ns, qi: new Int32Array(n), cat: new Int32Array(n), vi: new Int32Array(n), bi: new Int32Array(n),
+        out: new Int32Array(n * ns), start: new Int32Array(r.nquestions + 1)
+      };
+      var q = -1;
+      for (var i = 0; i < n; i++) {
+        var o = i * w;
+        if (s.charCodeAt(o) === 98) { q++; x.start[q] = i; }
+        x.qi[i] = q;
+        x.cat[i] = s.charCodeAt(o + 1) - 98;
+        x.vi[i] = s.charCodeAt(o + 2) - 98;
+        x.bi[i] = s.charCodeAt(o + 3) - 98;
+        for (var k = 0; k < ns; k++) x.out[i * ns + k] = s.charCodeAt(o + 4 + k) - 98;
+      }
+      x.start[q + 1] = n;
+      index[ri] = x;
+      return x;
     });
+  }
+
+  function pageName(ri, i) { return 'p-' + ri + '-' + Math.floor(i / runs[ri].page_rows); }
+
+  // loadRows loads the pages holding rows is of run ri.
+  function loadRows(ri, is) {
+    var names = {};
+    is.forEach(function (i) { names[pageName(ri, i)] = true; });
+    return Promise.all(Object.keys(names).map(load));
+  }
+
+  // rowAt is row i of run ri as the views use it, from its loaded page:
+  // {r, qi, vi, b, q: question row, per: {system: sample row}, f: forests}.
+  function rowAt(ri, x, i) {
+    var r = runs[ri], pg = cache[pageName(ri, i)], k = i % r.page_rows, per = {};
+    r.systems.forEach(function (s, si) { if (pg.s[si][k]) per[s.name] = pg.s[si][k]; });
+    if (!pg.qmap) {
+      pg.qmap = {};
+      pg.q.forEach(function (q) { pg.qmap[q[0]] = q.slice(1); });
+    }
+    return { r: i, qi: x.qi[i], vi: x.vi[i], b: r.budgets[x.bi[i]], q: pg.qmap[x.qi[i]], per: per, f: pg.f || {} };
   }
 
   function cls(x) {
@@ -136,73 +179,96 @@ var ARBOR = (function () {
     t.oninput = function () { var v = this.value; clearTimeout(timer); timer = setTimeout(function () { st.text = v; st.page = 0; renderRows(); }, 200); };
   }
 
-  var cur = null; // the loaded join behind the list
+  var cur = null; // the loaded index behind the list
+  var seq = 0; // the latest list render: an older one that finishes later is dropped
 
   function showList() {
-    var r = runs[st.run];
     app.dataset.state = 'loading';
     app.innerHTML = controls() + '<div class="status" id="status">loading…</div><div id="rows"></div>';
     bindControls();
     var systems = chosen(), t0 = Date.now();
-    loadRun(st.run, systems).then(function (j) {
-      cur = { run: st.run, j: j, systems: systems };
-      var t1 = Date.now();
-      renderRows();
-      // How long loading and one filter pass took, for the 100k test.
-      app.dataset.loadMs = t1 - t0;
-      app.dataset.renderMs = Date.now() - t1;
+    loadIndex(st.run).then(function (x) {
+      cur = { run: st.run, x: x, systems: systems };
+      renderRows(t0);
     }, fail);
   }
 
-  function matches(row, q, r) {
-    if (st.cat !== '' && q[2] !== st.cat) return false;
-    if (st.bud !== '' && String(row.b) !== st.bud) return false;
-    if (st.vi !== '' && String(row.vi) !== st.vi) return false;
+  // matches tells whether row i passes the filters (the text search against
+  // words, the search file, when one is typed).
+  function matches(x, i, r, words, sys, cat, bud) {
+    if (cat >= 0 && x.cat[i] !== cat) return false;
+    if (bud >= 0 && x.bi[i] !== bud) return false;
+    if (st.vi !== '' && String(x.vi[i]) !== st.vi) return false;
     if (st.out !== '') {
       var oi = Number(st.out), hit = false;
-      for (var s in row.per) if ((st.outSys === '*' || st.outSys === s) && row.per[s][4] === oi) hit = true;
+      for (var k = 0; k < sys.length; k++) if ((st.outSys === '*' || st.outSys === r.systems[sys[k]].name) && x.out[i * x.ns + sys[k]] === oi) hit = true;
       if (!hit) return false;
     }
-    if (st.text) {
-      var t = st.text.toLowerCase();
-      if ((q[0] + ' ' + q[1] + ' ' + q[3] + ' ' + (q[5] || '')).toLowerCase().indexOf(t) < 0) return false;
+    if (words) {
+      var w = words[x.qi[i]];
+      if ((w[0] + ' ' + w[1] + ' ' + w[2] + ' ' + (w[3] || '')).toLowerCase().indexOf(st.text.toLowerCase()) < 0) return false;
     }
     return true;
   }
 
   function link(ri, q, row, sys) {
-    var p = 'run=' + ri + '&ep=' + encodeURIComponent(q[0]) + '&q=' + encodeURIComponent(q[1]) + '&b=' + row.b + '&v=' + encodeURIComponent(runs[ri].variants[row.vi] || '');
+    var p = 'run=' + ri + '&ep=' + encodeURIComponent(q[0]) + '&q=' + encodeURIComponent(q[1]) + '&b=' + row.b + '&v=' + encodeURIComponent(runs[ri].variants[row.vi] || '') + '&r=' + row.r;
     if (sys) p += '&sys=' + encodeURIComponent(sys);
     return '#' + p;
   }
 
-  function renderRows() {
-    var r = runs[st.run], j = cur.j, qs = j.questions;
-    var hits = [];
-    for (var i = 0; i < j.rows.length; i++) if (matches(j.rows[i], qs[j.rows[i].qi], r)) hits.push(j.rows[i]);
-    var pages = Math.max(1, Math.ceil(hits.length / PAGE));
-    st.page = Math.min(st.page, pages - 1);
-    var from = st.page * PAGE, to = Math.min(hits.length, from + PAGE);
-    el('status').textContent = hits.length + ' of ' + j.rows.length + ' question rows (' + r.nquestions + ' questions); showing ' + (hits.length ? from + 1 : 0) + '–' + to;
-    var multiVar = r.variants.length > 1;
-    var h = '<table class="qlist" id="qlist"><thead><tr><th>Episode</th><th>Question</th><th>Category</th><th>Budget</th>' + (multiVar ? '<th>Variant</th>' : '') +
-      cur.systems.map(function (s) { return '<th>' + esc(s.name) + '</th>'; }).join('') + '<th>Gold</th></tr></thead><tbody>';
-    for (i = from; i < to; i++) {
-      var row = hits[i], q = qs[row.qi];
-      h += '<tr><td>' + esc(q[0]) + '</td><td><a href="' + link(st.run, q, row) + '">' + esc(q[1]) + '</a>' + (q[5] ? '<br><span class="muted">' + esc(clip(q[5], 120)) + '</span>' : '') + '</td><td>' + esc(named(r.category_labels, q[2])) + '</td><td>' + esc(named(r.budget_labels, row.b)) + '</td>' +
-        (multiVar ? '<td>' + esc(r.variants[row.vi] || 'reference') + '</td>' : '');
-      cur.systems.forEach(function (s) {
-        var x = row.per[s.name];
-        h += '<td class="' + cls(x) + '">' + (x ? '<a href="' + link(st.run, q, row, s.name) + '">' + fmt(x[3]) + '</a> ' + esc(r.outcomes[x[4]]) : '–') + '</td>';
+  // renderRows filters the index, loads the pages of the rows shown (and
+  // the search file while a search is typed) and renders them.
+  function renderRows(t0) {
+    t0 = t0 || Date.now();
+    var my = ++seq, ri = cur.run, r = runs[ri], x = cur.x;
+    var sys = cur.systems.map(function (s) { return r.systems.indexOf(s); });
+    var cat = st.cat === '' ? -1 : r.categories.indexOf(st.cat);
+    var bud = st.bud === '' ? -1 : r.budgets.map(String).indexOf(st.bud);
+    (st.text ? load('w-' + ri) : Promise.resolve(null)).then(function (words) {
+      var hits = [], total = 0;
+      for (var i = 0; i < x.n; i++) {
+        var any = false;
+        for (var k = 0; k < sys.length; k++) if (x.out[i * x.ns + sys[k]] >= 0) { any = true; break; }
+        if (!any) continue;
+        total++;
+        if (matches(x, i, r, words, sys, cat, bud)) hits.push(i);
+      }
+      var pages = Math.max(1, Math.ceil(hits.length / PAGE));
+      st.page = Math.min(st.page, pages - 1);
+      var from = st.page * PAGE, to = Math.min(hits.length, from + PAGE), shown = hits.slice(from, to);
+      return loadRows(ri, shown).then(function () {
+        if (my !== seq) return;
+        var t1 = Date.now();
+        el('status').textContent = hits.length + ' of ' + total + ' question rows (' + r.nquestions + ' questions); showing ' + (hits.length ? from + 1 : 0) + '–' + to;
+        var multiVar = r.variants.length > 1;
+        var h = '<table class="qlist" id="qlist"><thead><tr><th>Episode</th><th>Question</th><th>Category</th><th>Budget</th>' + (multiVar ? '<th>Variant</th>' : '') +
+          cur.systems.map(function (s) { return '<th>' + esc(s.name) + '</th>'; }).join('') + '<th>Gold</th></tr></thead><tbody>';
+        shown.forEach(function (i) {
+          var row = rowAt(ri, x, i), q = row.q;
+          h += '<tr><td>' + esc(q[0]) + '</td><td><a href="' + link(ri, q, row) + '">' + esc(q[1]) + '</a>' + (q[5] ? '<br><span class="muted">' + esc(clip(q[5], 120)) + '</span>' : '') + '</td><td>' + esc(named(r.category_labels, q[2])) + '</td><td>' + esc(named(r.budget_labels, row.b)) + '</td>' +
+            (multiVar ? '<td>' + esc(r.variants[row.vi] || 'reference') + '</td>' : '');
+          cur.systems.forEach(function (s) {
+            var v = row.per[s.name];
+            h += '<td class="' + cls(v) + '">' + (v ? '<a href="' + link(ri, q, row, s.name) + '">' + fmt(v[3]) + '</a> ' + esc(r.outcomes[v[4]]) : '–') + '</td>';
+          });
+          h += '<td>' + esc(clip(q[3], 80)) + '</td></tr>';
+        });
+        h += '</tbody></table><div class="pager"><button id="prev"' + (st.page ? '' : ' disabled') + '>← previous</button> page ' + (st.page + 1) + ' of ' + pages +
+          ' <button id="next"' + (st.page + 1 < pages ? '' : ' disabled') + '>next →</button></div>';
+        el('rows').innerHTML = h;
+        el('prev').onclick = function () { st.page--; renderRows(); };
+        el('next').onclick = function () { st.page++; renderRows(); };
+        // How long loading (index, pages) and rendering took, for the
+        // size benchmark and the 100k test.
+        app.dataset.loadMs = t1 - t0;
+        app.dataset.renderMs = Date.now() - t1;
+        // Since navigation started: the page, its scripts, the index, the
+        // page files and the render, i.e. how long the list took to show.
+        app.dataset.readyMs = Math.round(performance.now());
+        app.dataset.state = 'list';
       });
-      h += '<td>' + esc(clip(q[3], 80)) + '</td></tr>';
-    }
-    h += '</tbody></table><div class="pager"><button id="prev"' + (st.page ? '' : ' disabled') + '>← previous</button> page ' + (st.page + 1) + ' of ' + pages +
-      ' <button id="next"' + (st.page + 1 < pages ? '' : ' disabled') + '>next →</button></div>';
-    el('rows').innerHTML = h;
-    el('prev').onclick = function () { st.page--; renderRows(); };
-    el('next').onclick = function () { st.page++; renderRows(); };
-    app.dataset.state = 'list';
+    }).catch(fail);
   }
 
   function clip(s, n) { s = String(s || ''); return s.length > n ? s.slice(0, n - 1) + '…' : s; }
@@ -242,13 +308,31 @@ var ARBOR = (function () {
     st.run = ri;
     app.dataset.state = 'loading';
     app.innerHTML = '<p><a href="#run=' + ri + '">← back to the question list</a></p><div id="detail" class="detail">loading…</div>';
-    loadRun(ri, r.systems).then(function (j) {
-      var qi = -1;
-      for (var i = 0; i < j.questions.length; i++) if (j.questions[i][0] === p.ep && j.questions[i][1] === p.q) { qi = i; break; }
-      if (qi < 0) throw new Error('question ' + p.ep + '/' + p.q + ' is not in this run');
-      var rows = j.rows.filter(function (x) { return x.qi === qi; });
-      var row = rows.filter(function (x) { return (p.b == null || String(x.b) === p.b) && (p.v == null || (r.variants[x.vi] || '') === p.v); })[0] || rows[0];
-      renderQuestion(ri, j.questions[qi], row, rows, p.sys);
+    loadIndex(ri).then(function (x) {
+      // The row in the link finds the question's page at once; a link
+      // without it (or from an older report) looks the ids up in the
+      // search file.
+      var ri0 = p.r != null && p.r !== '' ? Number(p.r) : -1;
+      var byRow = ri0 >= 0 && ri0 < x.n ? loadRows(ri, [ri0]).then(function () {
+        var q = rowAt(ri, x, ri0).q;
+        return q && q[0] === p.ep && q[1] === p.q ? x.qi[ri0] : -1;
+      }) : Promise.resolve(-1);
+      return byRow.then(function (qi) {
+        if (qi >= 0) return qi;
+        return load('w-' + ri).then(function (w) {
+          for (var i = 0; i < w.length; i++) if (w[i][0] === p.ep && w[i][1] === p.q) return i;
+          return -1;
+        });
+      }).then(function (qi) {
+        if (qi < 0) throw new Error('question ' + p.ep + '/' + p.q + ' is not in this run');
+        var is = [];
+        for (var i = x.start[qi]; i < x.start[qi + 1]; i++) is.push(i);
+        return loadRows(ri, is).then(function () {
+          var rows = is.map(function (i) { return rowAt(ri, x, i); });
+          var row = rows.filter(function (y) { return (p.b == null || String(y.b) === p.b) && (p.v == null || (r.variants[y.vi] || '') === p.v); })[0] || rows[0];
+          renderQuestion(ri, row.q, row, rows, p.sys);
+        });
+      });
     }).catch(fail);
   }
 
@@ -302,16 +386,66 @@ var ARBOR = (function () {
     var x = row.per[pick.name];
     var si = r.systems.indexOf(pick);
     load('b-' + ri + '-' + si + '-' + x[10]).then(function (chunk) {
-      var b = chunk[x[11]], files = {};
+      var b = bundleAt(chunk, x[11]), files = {};
       (b.items || []).forEach(function (it) { if (it.t) files[it.t[0]] = true; });
       var names = Object.keys(files);
       return Promise.all(names.map(function (f) { return load('t-' + ri + '-' + f); })).then(function (parts) {
         var texts = {};
         names.forEach(function (f, i) { texts[f] = parts[i]; });
         el('panel').innerHTML = renderBundle(b, texts, q, pick.name);
-        app.dataset.state = 'question';
-      });
+        return showForest(ri, row, q, pick.name, b);
+      }).then(function () { app.dataset.state = 'question'; });
     }).catch(fail);
+  }
+
+  // bundleAt expands bundle pos of a chunk into the form renderBundle reads:
+  // {items: [{channel, block, tokens, sources, t: [file, index], missing}],
+  // trace (its candidates as objects again), branch}.
+  function bundleAt(chunk, pos) {
+    var c = chunk.b[pos], n = chunk.n, trace = c.t >= 0 ? chunk.t[c.t] : null, out = { items: [], trace: trace, branch: c.branch };
+    (c.i || []).forEach(function (k) {
+      var it = chunk.u[k];
+      out.items.push({
+        channel: n[it[0]], block: it[1] >= 0 ? n[it[1]] : '', tokens: it[2],
+        t: it[3] >= 0 ? [it[3], it[4]] : null, missing: it[3] === -2,
+        sources: it.slice(5).map(function (k) { return n[k]; })
+      });
+    });
+    var cs = trace && trace.candidates;
+    if (cs && cs.cols) {
+      out.trace = Object.assign({}, trace, {
+        candidates: cs.rows.map(function (row) {
+          var o = {};
+          cs.cols.forEach(function (k, j) { if (row[j] != null) o[k] = row[j]; });
+          return o;
+        })
+      });
+    }
+    return out;
+  }
+
+  // showForest draws the forest that system's sample of row was answered
+  // from (pkg/forestview's drawing), with the node the question's recall
+  // chose circled; a run that recorded no forests says so.
+  function showForest(ri, row, q, sys, b) {
+    var r = runs[ri], box = el('forest-panel');
+    if (!box) return Promise.resolve(); // no trace: a system without a forest
+    var at = row.f[sys + '\x1f' + (r.variants[row.vi] || '') + '\x1f' + q[0]];
+    if (!at) {
+      box.innerHTML = '<p class="muted" id="noforest">' + (r.forests
+        ? 'No forest recorded for this episode and system (its replay failed, or an arbor that did not record forests replayed it).'
+        : 'The forest was not recorded: this run was made before runs wrote forests.jsonl (or with run.bundles: off).') + '</p>';
+      return Promise.resolve();
+    }
+    return load('g-' + ri + '-' + at[0]).then(function (chunk) {
+      var f = chunk[at[1]], chosen = b.trace && b.trace.parent || '';
+      box.innerHTML = '<h4>Forest of ' + esc(sys) + ' at the end of ' + esc(q[0]) + ': ' + f.nodes.length + ' nodes, ' + (f.roots || []).length + ' branches' + (f.heuristic ? ' <span class="muted">(offline heuristic memory)</span>' : '') + '</h4>' +
+        '<p class="muted">One lane and colour per branch, nodes in commit order; ' + (chosen ? 'circled in red: ' + esc(chosen) + ', the parent this question\'s recall chose' : 'this question\'s recall chose no node (a new root)') + '; hover a node for its topic and summary.</p>' +
+        '<div class="forest" id="forest"></div>';
+      drawForest(el('forest'), f, chosen);
+      var c = chosen && document.getElementById('node-' + chosen);
+      if (c) el('forest').scrollLeft = Math.max(0, Number(c.getAttribute('cx')) - 300);
+    });
   }
 
   var partNames = { score: 'score', raw: 'rerank raw', prob: 'rerank p', ce: 's_ce', key: 's_key', rec: 's_rec', topic: 's_topic' };
@@ -334,6 +468,9 @@ var ARBOR = (function () {
       if (b.branch && b.branch.length) h += '<dt>Branch path</dt><dd class="branch" id="trace-branch">' + b.branch.map(function (s) { return '<span class="src' + (gold[s] ? ' gold' : '') + '">' + esc(s) + '</span>'; }).join(' → ') + '</dd>';
       if (tr.channels) h += '<dt>Channels</dt><dd>' + Object.keys(tr.channels).sort().map(function (c) { return '<span class="chan">' + esc(c) + ' ' + tr.channels[c] + '</span>'; }).join(' ') + '</dd>';
       h += '</dl>';
+      // The episode's forest, between the decision and its candidates
+      // (showForest fills it).
+      h += '<div id="forest-panel"></div>';
       var cands = tr.candidates || [];
       if (cands.length) {
         // Columns: the known score parts first, then any other number a
@@ -391,6 +528,9 @@ var ARBOR = (function () {
   function init(meta) {
     runs = meta || [];
     app = el('app');
+    // Since navigation started: the browser's own start and index.html
+    // parsed (readyMs less this is the browser's part of the list).
+    app.dataset.initMs = Math.round(performance.now());
     if (!runs.length) { app.innerHTML = '<p class="muted">No runs.</p>'; return; }
     window.addEventListener('hashchange', route);
     route();
