@@ -34,15 +34,16 @@ import (
 type Exact struct {
 	dim     int
 	keepRaw bool
-	// compact stores dense rows as int8 with a per-row scale
-	// (NewExactCompact): a quarter of the memory, approximate scores.
-	compact bool
-	// ivf, when set, searches through groups of rows (NewExactIVF).
+	// ivf, when set, searches through groups of rows (NewExactIVF); bin,
+	// when set, through the rows' sign bits first (Options.Search Binary).
 	ivf *ivf
+	bin *binaryStage
 
 	mu   sync.RWMutex
 	rows []exactRow
-	ids  []int // row → caller's id
+	// dense holds the dense rows (Options.Storage).
+	dense *denseStore
+	ids   []int // row → caller's id
 	// row maps id → row; nil while every id equals its row (ids added as
 	// 0, 1, 2, … and none removed, as ArborMem adds them), which saves
 	// the map.
@@ -67,19 +68,10 @@ func (x *Exact) wideRow() *[]int32 {
 }
 
 // exactRow is one stored vector: sparse (sp, kept in the row itself) or,
-// when dense is set, dense.
+// when slot is set, dense: slot−1 of x.dense.
 type exactRow struct {
-	sp    sparseRow
-	dense *denseRow
-}
-
-// denseRow is a unit row and, when the index keeps it and it differs, the
-// vector as given; or, in a compact index, the unit row quantised: slot i
-// is q[i]·qscale.
-type denseRow struct {
-	unit, raw []float32
-	q         []int8
-	qscale    float32
+	sp   sparseRow
+	slot int32
 }
 
 // sparseRow is a vector as given, losslessly, in one buffer: a bitmap of
@@ -96,22 +88,63 @@ type sparseRow struct {
 	width uint8
 }
 
-// NewExact returns an empty index for vectors of dimension dim (> 0).
-func NewExact(dim int) *Exact {
+// Options are an Exact index's storage and search.
+type Options struct {
+	// Storage is how dense vectors are kept (Float32, Int8, Int4).
+	Storage Storage
+	// KeepRaw keeps each vector as given for Raw, not only its unit row
+	// (Float32 storage; quantised storage returns the dequantised row).
+	KeepRaw bool
+	// Search is Exact (every row scored), IVF or Binary.
+	Search Search
+	// Probe is the IVF groups scored per search (IVF).
+	Probe int
+	// Rerank is the short list's length as a multiple of k (Binary): that
+	// many rows nearest by sign bits are scored exactly.
+	Rerank int
+}
+
+// Search is how an Exact index finds its hits.
+type Search uint8
+
+const (
+	// ExactSearch scores every row.
+	ExactSearch Search = iota
+	// IVF scores the rows of the Probe groups nearest the query (about
+	// √n k-means groups): approximate.
+	IVF
+	// Binary ranks every dense row by the Hamming distance of its sign
+	// bits to the query's (16 XOR and popcount words per 1,024-d row) and
+	// scores the Rerank·k nearest as exact search scores them:
+	// approximate. Sparse rows are always scored.
+	Binary
+)
+
+// NewExactWith returns an empty index for vectors of dimension dim (> 0)
+// with the given storage and search.
+func NewExactWith(dim int, o Options) *Exact {
 	if dim <= 0 {
 		panic(fmt.Sprintf("index: NewExact(%d): dimension must be positive", dim))
 	}
-	return &Exact{dim: dim}
+	x := &Exact{dim: dim, keepRaw: o.KeepRaw && o.Storage == Float32}
+	x.dense = newDenseStore(dim, o.Storage, o.Search == Binary)
+	switch o.Search {
+	case IVF:
+		x.ivf = &ivf{probe: max(1, o.Probe)}
+	case Binary:
+		x.bin = &binaryStage{rerank: max(1, o.Rerank)}
+	}
+	return x
 }
+
+// NewExact returns an empty index for vectors of dimension dim (> 0),
+// float32 rows searched exactly.
+func NewExact(dim int) *Exact { return NewExactWith(dim, Options{}) }
 
 // NewExactRaw is NewExact for callers that need each vector back as given
 // (Raw), not only its unit row: the index keeps it, so the caller need not
 // keep a second copy.
-func NewExactRaw(dim int) *Exact {
-	x := NewExact(dim)
-	x.keepRaw = true
-	return x
-}
+func NewExactRaw(dim int) *Exact { return NewExactWith(dim, Options{KeepRaw: true}) }
 
 // NewExactCompact is NewExact storing dense vectors (a model's embeddings)
 // compactly: each unit row as int8 codes and one scale (the largest
@@ -121,11 +154,7 @@ func NewExactRaw(dim int) *Exact {
 // (TestExactCompactCosines measures it). Sparse vectors (the offline
 // embedder's) are stored losslessly as in NewExact, so their scores are
 // bit for bit those of NewExact.
-func NewExactCompact(dim int) *Exact {
-	x := NewExact(dim)
-	x.compact = true
-	return x
-}
+func NewExactCompact(dim int) *Exact { return NewExactWith(dim, Options{Storage: Int8}) }
 
 // Dim is the vector dimension.
 func (x *Exact) Dim() int { return x.dim }
@@ -135,7 +164,7 @@ func (x *Exact) Dim() int { return x.dim }
 // index built for different models) and panics, naming both dimensions.
 func (x *Exact) Add(id int, vec []float32) {
 	x.checkDim("Add", vec)
-	x.store(id, x.encode(vec, unitScale(vec)))
+	x.store(id, vec, unitScale(vec))
 }
 
 // AddUnit stores vec under id as given when it is already of unit length
@@ -151,7 +180,38 @@ func (x *Exact) AddUnit(id int, vec []float32) {
 		x.Add(id, vec)
 		return
 	}
-	x.store(id, x.encode(vec, 1)) // float32(float64(f)*1) is f
+	x.store(id, vec, 1) // float32(float64(f)*1) is f
+}
+
+// coded reports whether the unit row u is exactly what x's quantised
+// storage decodes some codes to (a row read back with Vector from an index
+// of the same storage), and with which scale: such a row is stored as
+// those codes again, so that a reloaded index holds and scores its rows
+// as before, rather than as sparse rows (a dequantised row has few
+// distinct values, so its sparse form can look small). The scale
+// quantising computes can be an ulp off the one the row was decoded with
+// (int8's largest magnitude over 127, in float32), so its neighbours are
+// tried too.
+func (x *Exact) coded(u []float32) (float32, bool) {
+	if x.dense.storage == Float32 {
+		return 0, false
+	}
+	d := newDenseStore(x.dim, x.dense.storage, false)
+	s := d.alloc()
+	d.put(s, u, nil)
+	back := make([]float32, x.dim)
+	sc := d.scale[s]
+	if sc == 0 {
+		return 0, false // a zero row: sparse is smaller
+	}
+	for _, c := range [...]float32{sc, math.Nextafter32(sc, 0), math.Nextafter32(sc, float32(math.Inf(1)))} {
+		d.scale[s] = c
+		d.decode(s, back)
+		if sameBits(back, u) {
+			return c, true
+		}
+	}
+	return 0, false
 }
 
 // unitScale is the factor normalised multiplies by, or 0 for a zero or
@@ -167,40 +227,20 @@ func unitScale(v []float32) float64 {
 	return 1 / math.Sqrt(ss)
 }
 
-// encode builds the stored form of vec, whose unit row is
-// float32(float64(v)*scale) per slot.
-func (x *Exact) encode(vec []float32, scale float64) exactRow {
+// sparseOf returns vec's sparse form when it is to be stored sparse: finite
+// and taking under three quarters of the dense float32 row (a search
+// rebuilds it, which costs time).
+func (x *Exact) sparseOf(vec []float32, scale float64) (sparseRow, bool) {
 	nnz := 0
-	finite := true
 	for _, f := range vec {
 		if math.Float32bits(f) != 0 { // -0 is kept, so Raw is lossless
 			nnz++
 			if math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) {
-				finite = false
+				return sparseRow{}, false
 			}
 		}
 	}
-	if finite {
-		// Sparse only when it takes under three quarters of the dense row
-		// (a search rebuilds it, which costs time).
-		if sp, ok := encodeSparse(vec, nnz, scale, 3*x.dim); ok {
-			return exactRow{sp: sp}
-		}
-	}
-	unit := make([]float32, len(vec))
-	if scale != 0 {
-		for i, f := range vec {
-			unit[i] = float32(float64(f) * scale)
-		}
-	}
-	if x.compact {
-		return exactRow{dense: quantise(unit)}
-	}
-	d := &denseRow{unit: unit}
-	if x.keepRaw && !sameBits(unit, vec) {
-		d.raw = append([]float32(nil), vec...)
-	}
-	return exactRow{dense: d}
+	return encodeSparse(vec, nnz, scale, 3*x.dim)
 }
 
 // encodeSparse returns vec's sparse form (nnz nonzeros), or false when it
@@ -290,33 +330,14 @@ func encodeSparse(vec []float32, nnz int, scale float64, limit int) (sparseRow, 
 	return sp, true
 }
 
-// quantise returns unit's int8 row: codes round(u/qscale), qscale the
-// largest magnitude over 127, so the largest slot is coded exactly.
-func quantise(unit []float32) *denseRow {
-	var m float32
-	for _, f := range unit {
-		m = max(m, float32(math.Abs(float64(f))))
-	}
-	d := &denseRow{q: make([]int8, len(unit))}
-	if m == 0 {
-		return d
-	}
-	d.qscale = m / 127
-	inv := 127 / float64(m)
-	for i, f := range unit {
-		d.q[i] = int8(max(-127, min(127, math.Round(float64(f)*inv))))
-	}
-	return d
-}
-
 // dotInt8 is q·(r·scale). The codes are widened to int32 in Go and
 // converted and multiplied with vek's AVX2 kernels, in blocks through
 // scratch (of q's length): a plain Go loop converting each code to float32
 // took four times as long as a float32 row's dot product.
-func dotInt8(q []float32, r []int8, scale float32, wide []int32, scratch []float32) float32 {
+func dotInt8(q []float32, r []byte, scale float32, wide []int32, scratch []float32) float32 {
 	wide, scratch = wide[:len(q)], scratch[:len(q)]
 	for i, c := range r[:len(q)] {
-		wide[i] = int32(c)
+		wide[i] = int32(int8(c))
 	}
 	vek32.FromInt32_Into(scratch, wide)
 	return vek32.Dot(q, scratch) * scale
@@ -415,23 +436,63 @@ func sameBits(a, b []float32) bool {
 	return true
 }
 
-// store puts r under id, replacing any vector stored before.
-func (x *Exact) store(id int, r exactRow) {
+// store puts vec (whose unit row is float32(float64(v)*scale) per slot)
+// under id, replacing any vector stored before.
+func (x *Exact) store(id int, vec []float32, scale float64) {
+	sp, sparse := x.sparseOf(vec, scale)
+	var codedScale float32
+	if sparse {
+		var ok bool
+		if codedScale, ok = x.coded(vec); ok {
+			sparse = false
+		}
+	}
+	var unit []float32
+	if codedScale != 0 {
+		unit = vec // stored as its own codes and scale, not renormalised
+	} else if !sparse {
+		unit = make([]float32, x.dim)
+		if scale != 0 {
+			for i, f := range vec {
+				unit[i] = float32(float64(f) * scale)
+			}
+		}
+	}
+	var raw []float32
+	if x.keepRaw {
+		raw = vec
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if i, ok := x.rowOf(id); ok {
-		x.rows[i] = r
+	i, ok := x.rowOf(id)
+	if ok {
 		x.dropGroups()
+	} else {
+		if x.row == nil && id != len(x.ids) {
+			x.indexRows()
+		}
+		i = len(x.ids)
+		if x.row != nil {
+			x.row[id] = i
+		}
+		x.ids = append(x.ids, id)
+		x.rows = append(x.rows, exactRow{})
+	}
+	r := &x.rows[i]
+	if sparse {
+		if r.slot != 0 {
+			x.dense.release(r.slot - 1)
+		}
+		*r = exactRow{sp: sp}
 		return
 	}
-	if x.row == nil && id != len(x.ids) {
-		x.indexRows()
+	if r.slot == 0 {
+		*r = exactRow{slot: x.dense.alloc() + 1}
 	}
-	if x.row != nil {
-		x.row[id] = len(x.ids)
+	x.dense.put(r.slot-1, unit, raw)
+	if codedScale != 0 {
+		x.dense.scale[r.slot-1] = codedScale
 	}
-	x.ids = append(x.ids, id)
-	x.rows = append(x.rows, r)
 }
 
 // Vector returns a copy of the unit vector stored under id, or nil. Callers
@@ -453,18 +514,14 @@ func (x *Exact) copyRow(id int, raw bool) []float32 {
 	}
 	out := make([]float32, x.dim)
 	switch r := &x.rows[i]; {
-	case r.dense == nil && raw:
+	case r.slot == 0 && raw:
 		r.sp.decode(x.dim, false, func(i int, v float32) { out[i] = v })
-	case r.dense == nil:
+	case r.slot == 0:
 		r.sp.unitInto(out)
-	case r.dense.q != nil:
-		for i, c := range r.dense.q {
-			out[i] = float32(c) * r.dense.qscale
-		}
-	case raw && r.dense.raw != nil:
-		copy(out, r.dense.raw)
+	case raw && x.dense.raw[r.slot-1] != nil:
+		copy(out, x.dense.raw[r.slot-1])
 	default:
-		copy(out, r.dense.unit)
+		x.dense.decode(r.slot-1, out)
 	}
 	return out
 }
@@ -498,6 +555,9 @@ func (x *Exact) Remove(id int) bool {
 	last := len(x.ids) - 1
 	if x.row == nil {
 		x.indexRows()
+	}
+	if s := x.rows[r].slot; s != 0 {
+		x.dense.release(s - 1)
 	}
 	if r != last {
 		x.rows[r] = x.rows[last]
@@ -552,16 +612,102 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 		return x.ivfSearch(q, scratch, k)
 	}
 	var wide []int32 // dotInt8's, only an int8 index reads it
-	if x.compact {
+	if x.dense.storage == Int8 {
 		w := x.wideRow()
 		defer x.searchWide.Put(w)
 		wide = *w
+	}
+	if x.bin != nil && len(x.ids) >= approxMin && x.bin.rerank*k < len(x.ids) && x.dim < int(noDist) {
+		return x.binarySearch(q, scratch, wide, k)
 	}
 	top := newTopK(min(k, len(x.ids)))
 	for i, id := range x.ids {
 		top.push(id, x.rowScore(q, scratch, wide, i))
 	}
 	return top.sorted()
+}
+
+// Cosines writes into out (of ids' length) the cosine of query with each
+// id's vector as Raw returns it, in float64 as a plain loop over every
+// slot computes it (products summed in slot order; 0 for a missing id, a
+// zero vector or a length mismatch), without copying the rows: a sparse
+// row's zero slots add nothing to a float64 sum, so only its nonzeros are
+// visited, and the result is bit for bit that of the plain loop over
+// Raw(id) (TestCosinesAsRaw).
+func (x *Exact) Cosines(query []float32, ids []int, out []float64) {
+	out = out[:len(ids)]
+	clear(out)
+	if len(query) != x.dim {
+		return
+	}
+	var na float64
+	for _, f := range query {
+		na += float64(f) * float64(f)
+	}
+	if na == 0 {
+		return
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var buf []float32
+	for j, id := range ids {
+		i, ok := x.rowOf(id)
+		if !ok {
+			continue
+		}
+		var dot, nb float64
+		r := &x.rows[i]
+		if r.slot == 0 {
+			r.sp.decode(x.dim, false, func(i int, v float32) {
+				dot += float64(query[i]) * float64(v)
+				nb += float64(v) * float64(v)
+			})
+		} else {
+			row := x.dense.raw[r.slot-1]
+			if row == nil {
+				if buf == nil {
+					buf = make([]float32, x.dim)
+				}
+				x.dense.decode(r.slot-1, buf)
+				row = buf
+			}
+			for i, v := range row {
+				dot += float64(query[i]) * float64(v)
+				nb += float64(v) * float64(v)
+			}
+		}
+		if nb != 0 {
+			out[j] = dot / math.Sqrt(na*nb)
+		}
+	}
+}
+
+// Score is the score of the vector stored under id against query, as
+// Search would give it (false when there is none): the cosine of one
+// stored row without copying it out.
+func (x *Exact) Score(query []float32, id int) (float64, bool) {
+	x.checkDim("Score", query)
+	rows, _ := x.searchRows.Get().(*[]float32)
+	if rows == nil || len(*rows) != 2*x.dim {
+		b := make([]float32, 2*x.dim)
+		rows = &b
+	}
+	defer x.searchRows.Put(rows)
+	q, scratch := (*rows)[:x.dim], (*rows)[x.dim:]
+	normalisedInto(q, query)
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	i, ok := x.rowOf(id)
+	if !ok {
+		return 0, false
+	}
+	var wide []int32
+	if x.dense.storage == Int8 {
+		w := x.wideRow()
+		defer x.searchWide.Put(w)
+		wide = *w
+	}
+	return x.rowScore(q, scratch, wide, i), true
 }
 
 func (x *Exact) checkDim(op string, v []float32) {
