@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -118,5 +119,26 @@ func TestBinaryRerankSweep(t *testing.T) {
 			t.Errorf("rerank %d·k: recall@20 %.4f below the shorter list's %.4f", r, recall, prev)
 		}
 		prev = recall
+	}
+}
+
+// TestBinaryConcurrentSearchAndAdd runs binary-stage searches (over 1,100
+// rows, past approxMin) while rows are added, under -race: a query's own
+// row is always found.
+func TestBinaryConcurrentSearchAndAdd(t *testing.T) {
+	const pre = approxMin + 76
+	vecs := randomVecs(rand.New(rand.NewPCG(1, 3)), pre+400, 64)
+	x := NewExactWith(64, Options{Storage: Int8, Search: Binary, Rerank: 4})
+	for i := range pre {
+		x.Add(pre+400+i, vecs[i]) // ids apart from addWhileSearching's
+	}
+	addWhileSearching(t, func(i int) { x.Add(i, vecs[pre+i]) }, func(i int) string {
+		if hits := x.Search(vecs[pre+i], 5); len(hits) == 0 || hits[0].ID != i || math.Abs(hits[0].Score-1) > 1e-2 {
+			return fmt.Sprintf("search %d: %v", i, hits)
+		}
+		return ""
+	})
+	if x.Len() != pre+400 {
+		t.Fatalf("len %d", x.Len())
 	}
 }

@@ -10,27 +10,31 @@ import (
 	"github.com/viterin/vek/vek32"
 )
 
-// Exact is a flat, exact cosine index: every search scores every vector
-// with an AVX2 dot product (vek; pure Go where AVX2 is missing), so recall
-// is 1.0 by construction. At the sizes ArborMem meets (12,400 × 1024-d for
-// a BEAM-100K chat) one search takes about 2 ms; see doc.go for why this
-// beats the HNSW library on offer.
+// Exact is a flat cosine index: by default every search scores every
+// vector with an AVX2 dot product (vek; pure Go where AVX2 is missing), so
+// recall is 1.0 by construction. At the sizes ArborMem meets (12,400 ×
+// 1024-d for a BEAM-100K chat) one search takes about 2 ms; see doc.go for
+// why this beats the HNSW library on offer. Options choose an approximate
+// first stage (IVF groups, or sign bits with exact scoring of a short
+// list) and compact storage of dense rows (int8, int4).
 //
 // Vectors are L2-normalised on Add and queries on Search, so Score is
 // cosine similarity whatever the caller passes; a zero vector scores 0
 // against everything. Safe for concurrent use: searches share a read lock,
 // Add and Remove take the write lock.
 //
-// Storage is lossless and chosen per vector: a dense vector (a model's
-// embedding) is kept as its unit float32 row; a sparse one (the offline
-// hashed embedder's, ~300 of 1,024 slots set) as a bitmap of its nonzero
-// slots, a palette of its distinct values and a few bits per nonzero (or
-// the values themselves when there are more than 256), together with the
-// normalisation factor. A search rebuilds a sparse row into a dense scratch
-// row holding exactly the float32 values Add would have stored densely and
-// scores it with the same dot product, so scores are bit for bit those of
-// dense storage (TestExactSparseBitIdentical); only memory (about a ninth
-// for offline vectors) and a little search time differ.
+// Storage is chosen per vector: a dense vector (a model's embedding) is
+// kept as its unit row in the index's Storage, in chunks of rows
+// (denseStore); a sparse one (the offline hashed embedder's, ~300 of 1,024
+// slots set) losslessly, as a bitmap of its nonzero slots, a palette of
+// its distinct values and a few bits per nonzero (or the values
+// themselves when there are more than 256), together with the
+// normalisation factor. A search rebuilds a sparse row into a dense
+// scratch row holding exactly the float32 values Add would have stored
+// densely and scores it with the same dot product, so scores are bit for
+// bit those of dense float32 storage (TestExactSparseBitIdentical); only
+// memory (about a ninth for offline vectors) and a little search time
+// differ.
 type Exact struct {
 	dim     int
 	keepRaw bool
