@@ -632,12 +632,14 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 }
 
 // Cosines writes into out (of ids' length) the cosine of query with each
-// id's vector as Raw returns it, in float64 as a plain loop over every
-// slot computes it (products summed in slot order; 0 for a missing id, a
-// zero vector or a length mismatch), without copying the rows: a sparse
-// row's zero slots add nothing to a float64 sum, so only its nonzeros are
-// visited, and the result is bit for bit that of the plain loop over
-// Raw(id) (TestCosinesAsRaw).
+// id's vector (0 for a missing id or a zero vector), without copying the
+// rows out. A sparse row's is the float64 cosine of Raw(id) as a plain
+// loop over every slot computes it, bit for bit (its zero slots add
+// nothing to a float64 sum, so only its nonzeros are visited), so that
+// offline results do not move; a dense row's is its Search score (a
+// float32 dot product of unit rows, which agrees with the float64 cosine
+// to about 1e-7), four to five times cheaper for int8 rows
+// (TestCosinesAsRaw).
 func (x *Exact) Cosines(query []float32, ids []int, out []float64) {
 	out = out[:len(ids)]
 	clear(out)
@@ -651,35 +653,36 @@ func (x *Exact) Cosines(query []float32, ids []int, out []float64) {
 	if na == 0 {
 		return
 	}
+	rows, _ := x.searchRows.Get().(*[]float32)
+	if rows == nil || len(*rows) != 2*x.dim {
+		b := make([]float32, 2*x.dim)
+		rows = &b
+	}
+	defer x.searchRows.Put(rows)
+	q, scratch := (*rows)[:x.dim], (*rows)[x.dim:]
+	normalisedInto(q, query)
+	var wide []int32
+	if x.dense.storage == Int8 {
+		w := x.wideRow()
+		defer x.searchWide.Put(w)
+		wide = *w
+	}
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	var buf []float32
 	for j, id := range ids {
 		i, ok := x.rowOf(id)
 		if !ok {
 			continue
 		}
-		var dot, nb float64
-		r := &x.rows[i]
-		if r.slot == 0 {
-			r.sp.decode(x.dim, false, func(i int, v float32) {
-				dot += float64(query[i]) * float64(v)
-				nb += float64(v) * float64(v)
-			})
-		} else {
-			row := x.dense.raw[r.slot-1]
-			if row == nil {
-				if buf == nil {
-					buf = make([]float32, x.dim)
-				}
-				x.dense.decode(r.slot-1, buf)
-				row = buf
-			}
-			for i, v := range row {
-				dot += float64(query[i]) * float64(v)
-				nb += float64(v) * float64(v)
-			}
+		if x.rows[i].slot != 0 {
+			out[j] = x.rowScore(q, scratch, wide, i)
+			continue
 		}
+		var dot, nb float64
+		x.rows[i].sp.decode(x.dim, false, func(i int, v float32) {
+			dot += float64(query[i]) * float64(v)
+			nb += float64(v) * float64(v)
+		})
 		if nb != 0 {
 			out[j] = dot / math.Sqrt(na*nb)
 		}
