@@ -28,8 +28,8 @@ type binaryStage struct {
 const noDist = ^uint16(0)
 
 // binarySearch is Search through the sign bits (x.mu read-locked; q the
-// unit query, scratch zero, wide dotInt8's).
-func (x *Exact) binarySearch(q, scratch []float32, wide []int32, k int) []Hit {
+// unit query, scratch zero).
+func (x *Exact) binarySearch(q, scratch []float32, k int) []Hit {
 	n := len(x.rows)
 	want := x.bin.rerank * k
 	var qsBuf [16]uint64
@@ -79,7 +79,7 @@ func (x *Exact) binarySearch(q, scratch []float32, wide []int32, k int) []Hit {
 		default:
 			continue
 		}
-		top.push(x.ids[i], x.rowScore(q, scratch, wide, i))
+		top.push(x.ids[i], x.rowScore(q, scratch, i))
 	}
 	return top.sorted()
 }

@@ -165,11 +165,11 @@ func (d *denseStore) decode(s int32, dst []float32) {
 }
 
 // score is slot s's score against the unit query q; scratch (of q's
-// length) and wide are working rows (wide only for Int8).
-func (d *denseStore) score(s int32, q, scratch []float32, wide []int32) float64 {
+// length) is a working row.
+func (d *denseStore) score(s int32, q, scratch []float32) float64 {
 	switch d.storage {
 	case Int8:
-		return float64(dotInt8(q, d.codeRow(s), d.scale[s], wide, scratch))
+		return float64(dotInt8(q, d.codeRow(s), d.scale[s], scratch))
 	case Int4:
 		return float64(dotInt4(q, d.codeRow(s), d.scale[s], scratch))
 	}

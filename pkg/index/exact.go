@@ -57,18 +57,6 @@ type Exact struct {
 	// unit query, then a sparse row rebuilt), kept zero between searches
 	// but for the query.
 	searchRows sync.Pool
-	// searchWide holds int8 rows widened to int32 (*[]int32 of dim).
-	searchWide sync.Pool
-}
-
-// wideRow is a pooled int32 row of x's dimension.
-func (x *Exact) wideRow() *[]int32 {
-	w, _ := x.searchWide.Get().(*[]int32)
-	if w == nil {
-		b := make([]int32, x.dim)
-		w = &b
-	}
-	return w
 }
 
 // exactRow is one stored vector: sparse (sp, kept in the row itself) or,
@@ -334,16 +322,24 @@ func encodeSparse(vec []float32, nnz int, scale float64, limit int) (sparseRow, 
 	return sp, true
 }
 
-// dotInt8 is q·(r·scale). The codes are widened to int32 in Go and
-// converted and multiplied with vek's AVX2 kernels, in blocks through
-// scratch (of q's length): a plain Go loop converting each code to float32
-// took four times as long as a float32 row's dot product.
-func dotInt8(q []float32, r []byte, scale float32, wide []int32, scratch []float32) float32 {
-	wide, scratch = wide[:len(q)], scratch[:len(q)]
-	for i, c := range r[:len(q)] {
-		wide[i] = int32(int8(c))
+// int8Values maps an int8 code (as a byte) to its value as float32.
+var int8Values = func() (t [256]float32) {
+	for b := range 256 {
+		t[b] = float32(int8(b))
 	}
-	vek32.FromInt32_Into(scratch, wide)
+	return t
+}()
+
+// dotInt8 is q·(r·scale). The codes are looked up as float32 into scratch
+// (of q's length) and multiplied with vek's AVX2 dot product: a plain Go
+// loop converting each code took four times as long as a float32 row's
+// dot product, and widening to int32 for vek's conversion twice as long
+// as the lookup.
+func dotInt8(q []float32, r []byte, scale float32, scratch []float32) float32 {
+	scratch = scratch[:len(q)]
+	for i, c := range r[:len(q)] {
+		scratch[i] = int8Values[c]
+	}
 	return vek32.Dot(q, scratch) * scale
 }
 
@@ -615,18 +611,12 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 	if x.ivf != nil && len(x.ids) >= ivfMin {
 		return x.ivfSearch(q, scratch, k)
 	}
-	var wide []int32 // dotInt8's, only an int8 index reads it
-	if x.dense.storage == Int8 {
-		w := x.wideRow()
-		defer x.searchWide.Put(w)
-		wide = *w
-	}
 	if x.bin != nil && len(x.ids) >= approxMin && x.bin.rerank*k < len(x.ids) && x.dim < int(noDist) {
-		return x.binarySearch(q, scratch, wide, k)
+		return x.binarySearch(q, scratch, k)
 	}
 	top := newTopK(min(k, len(x.ids)))
 	for i, id := range x.ids {
-		top.push(id, x.rowScore(q, scratch, wide, i))
+		top.push(id, x.rowScore(q, scratch, i))
 	}
 	return top.sorted()
 }
@@ -661,12 +651,6 @@ func (x *Exact) Cosines(query []float32, ids []int, out []float64) {
 	defer x.searchRows.Put(rows)
 	q, scratch := (*rows)[:x.dim], (*rows)[x.dim:]
 	normalisedInto(q, query)
-	var wide []int32
-	if x.dense.storage == Int8 {
-		w := x.wideRow()
-		defer x.searchWide.Put(w)
-		wide = *w
-	}
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	for j, id := range ids {
@@ -675,7 +659,7 @@ func (x *Exact) Cosines(query []float32, ids []int, out []float64) {
 			continue
 		}
 		if x.rows[i].slot != 0 {
-			out[j] = x.rowScore(q, scratch, wide, i)
+			out[j] = x.rowScore(q, scratch, i)
 			continue
 		}
 		var dot, nb float64
@@ -708,13 +692,7 @@ func (x *Exact) Score(query []float32, id int) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	var wide []int32
-	if x.dense.storage == Int8 {
-		w := x.wideRow()
-		defer x.searchWide.Put(w)
-		wide = *w
-	}
-	return x.rowScore(q, scratch, wide, i), true
+	return x.rowScore(q, scratch, i), true
 }
 
 func (x *Exact) checkDim(op string, v []float32) {

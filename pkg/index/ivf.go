@@ -67,14 +67,14 @@ func (x *Exact) rowUnit(i int, scratch []float32) []float32 {
 }
 
 // rowScore is row i's score against the unit query q, as Search computes
-// it; scratch must be zero and is left zero, wide is dotInt8's.
-func (x *Exact) rowScore(q, scratch []float32, wide []int32, i int) float64 {
+// it; scratch must be zero and is left zero.
+func (x *Exact) rowScore(q, scratch []float32, i int) float64 {
 	r := &x.rows[i]
 	if r.slot != 0 {
 		if x.dense.storage == Float32 {
-			return x.dense.score(r.slot-1, q, scratch, wide)
+			return x.dense.score(r.slot-1, q, scratch)
 		}
-		s := x.dense.score(r.slot-1, q, scratch, wide)
+		s := x.dense.score(r.slot-1, q, scratch)
 		clear(scratch)
 		return s
 	}
@@ -171,12 +171,10 @@ func (x *Exact) ivfSearch(q, scratch []float32, k int) []Hit {
 	for c, cv := range v.centroids {
 		groups.push(c, float64(vek32.Dot(q, cv)))
 	}
-	wide := x.wideRow()
-	defer x.searchWide.Put(wide)
 	top := newTopK(min(k, len(x.ids)))
 	for _, g := range groups.sorted() {
 		for _, i := range v.lists[g.ID] {
-			top.push(x.ids[i], x.rowScore(q, scratch, *wide, int(i)))
+			top.push(x.ids[i], x.rowScore(q, scratch, int(i)))
 		}
 	}
 	return top.sorted()
