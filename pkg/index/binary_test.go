@@ -70,21 +70,7 @@ func TestBinaryRecall(t *testing.T) {
 
 	// Sparse rows have no sign bits: every one is scored, so a binary
 	// index over the offline embedder's vectors is exact search.
-	rng := rand.New(rand.NewPCG(1, 2))
-	sp := sparseVecs(rng, 1500, dim, 280, 12)
-	ex, bi := NewExact(dim), NewExactWith(dim, Options{Search: Binary, Rerank: 1})
-	for i, v := range sp {
-		ex.Add(i, v)
-		bi.Add(i, v)
-	}
-	for _, q := range sp[:10] {
-		a, b := ex.Search(q, 20), bi.Search(q, 20)
-		for i := range a {
-			if a[i] != b[i] {
-				t.Fatalf("sparse rows: binary hit %d = %+v, exact %+v", i, b[i], a[i])
-			}
-		}
-	}
+	sparseAsExact(t, rand.New(rand.NewPCG(1, 2)), approxMin+500, Options{Search: Binary, Rerank: 1})
 }
 
 // TestBinaryRerankSweep logs recall@20 against the short list's length on

@@ -94,17 +94,26 @@ func TestExactCompactCosines(t *testing.T) {
 		}
 	}
 
-	sp := sparseVecs(rng, 200, dim, 280, 12)
-	es, cs := NewExact(dim), NewExactCompact(dim)
+	sparseAsExact(t, rng, 200, Options{Storage: Int8})
+}
+
+// sparseAsExact checks that an index with options o returns exactly the
+// hits of NewExact over n sparse rows (the offline embedder's kind), for
+// 20 of them as queries.
+func sparseAsExact(t *testing.T, rng *rand.Rand, n int, o Options) {
+	t.Helper()
+	const dim = 1024
+	sp := sparseVecs(rng, n, dim, 280, 12)
+	ex, x := NewExact(dim), NewExactWith(dim, o)
 	for i, v := range sp {
-		es.Add(i, v)
-		cs.Add(i, v)
+		ex.Add(i, v)
+		x.Add(i, v)
 	}
 	for _, q := range sp[:20] {
-		a, b := es.Search(q, 30), cs.Search(q, 30)
+		a, b := ex.Search(q, 30), x.Search(q, 30)
 		for i := range a {
 			if a[i] != b[i] {
-				t.Fatalf("sparse rows: compact hit %d = %+v, exact %+v", i, b[i], a[i])
+				t.Fatalf("sparse rows, %+v: hit %d = %+v, exact %+v", o, i, b[i], a[i])
 			}
 		}
 	}
@@ -170,20 +179,7 @@ func TestExactInt4Cosines(t *testing.T) {
 			}
 		}
 	}
-	sp := sparseVecs(rng, 200, dim, 280, 12)
-	es, cs := NewExact(dim), NewExactWith(dim, Options{Storage: Int4})
-	for i, v := range sp {
-		es.Add(i, v)
-		cs.Add(i, v)
-	}
-	for _, q := range sp[:20] {
-		a, b := es.Search(q, 30), cs.Search(q, 30)
-		for i := range a {
-			if a[i] != b[i] {
-				t.Fatalf("sparse rows: int4 index hit %d = %+v, exact %+v", i, b[i], a[i])
-			}
-		}
-	}
+	sparseAsExact(t, rng, 200, Options{Storage: Int4})
 }
 
 // TestCosinesAsRaw checks Cosines for every storage and row form (sparse,
@@ -196,6 +192,8 @@ func TestCosinesAsRaw(t *testing.T) {
 	const dim = 256
 	vecs := append(sparseVecs(rng, 30, dim, 70, 12), randomVecs(rng, 30, dim)...)
 	vecs = append(vecs, make([]float32, dim))
+	// plain is the float64 cosine ArborMem took of Raw (arbormem's
+	// cosine, assemble.go), the reference for sparse rows.
 	plain := func(a, b []float32) float64 {
 		if len(a) != len(b) || len(a) == 0 {
 			return 0

@@ -596,16 +596,8 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 	if k <= 0 {
 		return nil
 	}
-	// The unit query and the row a sparse row is rebuilt into, reused:
-	// every localization searches.
-	rows, _ := x.searchRows.Get().(*[]float32)
-	if rows == nil || len(*rows) != 2*x.dim {
-		b := make([]float32, 2*x.dim)
-		rows = &b
-	}
+	rows, q, scratch := x.workRows(query)
 	defer x.searchRows.Put(rows)
-	q, scratch := (*rows)[:x.dim], (*rows)[x.dim:]
-	normalisedInto(q, query)
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if x.ivf != nil && len(x.ids) >= ivfMin {
@@ -643,14 +635,8 @@ func (x *Exact) Cosines(query []float32, ids []int, out []float64) {
 	if na == 0 {
 		return
 	}
-	rows, _ := x.searchRows.Get().(*[]float32)
-	if rows == nil || len(*rows) != 2*x.dim {
-		b := make([]float32, 2*x.dim)
-		rows = &b
-	}
+	rows, q, scratch := x.workRows(query)
 	defer x.searchRows.Put(rows)
-	q, scratch := (*rows)[:x.dim], (*rows)[x.dim:]
-	normalisedInto(q, query)
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	for j, id := range ids {
@@ -678,14 +664,8 @@ func (x *Exact) Cosines(query []float32, ids []int, out []float64) {
 // stored row without copying it out.
 func (x *Exact) Score(query []float32, id int) (float64, bool) {
 	x.checkDim("Score", query)
-	rows, _ := x.searchRows.Get().(*[]float32)
-	if rows == nil || len(*rows) != 2*x.dim {
-		b := make([]float32, 2*x.dim)
-		rows = &b
-	}
+	rows, q, scratch := x.workRows(query)
 	defer x.searchRows.Put(rows)
-	q, scratch := (*rows)[:x.dim], (*rows)[x.dim:]
-	normalisedInto(q, query)
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	i, ok := x.rowOf(id)
@@ -693,6 +673,20 @@ func (x *Exact) Score(query []float32, id int) (float64, bool) {
 		return 0, false
 	}
 	return x.rowScore(q, scratch, i), true
+}
+
+// workRows returns a pooled pair of rows (put it back into x.searchRows):
+// q, the unit query, and scratch, zero, the row a sparse or quantised row
+// is rebuilt into. Reused: every localization searches.
+func (x *Exact) workRows(query []float32) (rows *[]float32, q, scratch []float32) {
+	rows, _ = x.searchRows.Get().(*[]float32)
+	if rows == nil || len(*rows) != 2*x.dim {
+		b := make([]float32, 2*x.dim)
+		rows = &b
+	}
+	q, scratch = (*rows)[:x.dim], (*rows)[x.dim:]
+	normalisedInto(q, query)
+	return rows, q, scratch
 }
 
 func (x *Exact) checkDim(op string, v []float32) {
