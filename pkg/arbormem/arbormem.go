@@ -179,9 +179,8 @@ type System struct {
 	nodeLex *index.BM25
 	factVec *index.Exact
 	// recVec indexes structured records by their embedding, keyed by
-	// position in store.records, and keeps each vector as given (Raw; a
-	// record whose embedding failed has none); recByEntity lists the
-	// records by entity term.
+	// position in store.records (a record whose embedding failed has
+	// none); recByEntity lists the records by entity term.
 	recVec      *index.Exact
 	recByEntity map[string][]int
 	// df counts, per analyzed term, the nodes whose keyword terms contain it
@@ -330,13 +329,12 @@ func (s *System) reset() {
 	s.forest = newForest()
 	s.store = newStore()
 	dim := s.deps.Embed.Dim()
-	// One copy of each dense vector: records keep theirs as given only
-	// with float32 rows (quantised rows give their cosines from the
-	// dequantised unit row).
+	// One copy of each dense vector, its unit row: a record's cosine with
+	// an entity match is its search score (index.Exact.Cosines), so no
+	// record keeps its vector as given beside it (a sparse row is lossless
+	// anyway).
 	o := s.vectorOptions()
-	s.nodeVec, s.factVec = index.NewExactWith(dim, o), index.NewExactWith(dim, o)
-	o.KeepRaw = true
-	s.recVec = index.NewExactWith(dim, o)
+	s.nodeVec, s.factVec, s.recVec = index.NewExactWith(dim, o), index.NewExactWith(dim, o), index.NewExactWith(dim, o)
 	s.nodeLex = index.NewBM25()
 	s.recByEntity = map[string][]int{}
 	s.df = map[string]int{}
