@@ -179,8 +179,9 @@ type System struct {
 	nodeLex *index.BM25
 	factVec *index.Exact
 	// recVec indexes structured records by their embedding, keyed by
-	// position in store.records (a record whose embedding failed has
-	// none); recByEntity lists the records by entity term.
+	// position in store.records, and keeps float32 vectors as given (Raw;
+	// a record whose embedding failed has none); recByEntity lists the
+	// records by entity term.
 	recVec      *index.Exact
 	recByEntity map[string][]int
 	// df counts, per analyzed term, the nodes whose keyword terms contain it
@@ -329,12 +330,14 @@ func (s *System) reset() {
 	s.forest = newForest()
 	s.store = newStore()
 	dim := s.deps.Embed.Dim()
-	// One copy of each dense vector, its unit row: a record's cosine with
-	// an entity match is its search score (index.Exact.Cosines), so no
-	// record keeps its vector as given beside it (a sparse row is lossless
-	// anyway).
+	// One copy of each dense vector: records keep theirs as given only
+	// with float32 rows, whose entity matches take the float64 cosine of
+	// that vector as they always have (index.Exact.Cosines); quantised
+	// rows give their search score.
 	o := s.vectorOptions()
-	s.nodeVec, s.factVec, s.recVec = index.NewExactWith(dim, o), index.NewExactWith(dim, o), index.NewExactWith(dim, o)
+	s.nodeVec, s.factVec = index.NewExactWith(dim, o), index.NewExactWith(dim, o)
+	o.KeepRaw = true
+	s.recVec = index.NewExactWith(dim, o)
 	s.nodeLex = index.NewBM25()
 	s.recByEntity = map[string][]int{}
 	s.df = map[string]int{}

@@ -615,13 +615,13 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 
 // Cosines writes into out (of ids' length) the cosine of query with each
 // id's vector (0 for a missing id or a zero vector), without copying the
-// rows out. A sparse row's is the float64 cosine of Raw(id) as a plain
-// loop over every slot computes it, bit for bit (its zero slots add
-// nothing to a float64 sum, so only its nonzeros are visited), so that
-// offline results do not move; a dense row's is its Search score (a
-// float32 dot product of unit rows, which agrees with the float64 cosine
-// to about 1e-7), four to five times cheaper for int8 rows
-// (TestCosinesAsRaw).
+// rows out. With float32 storage it is the float64 cosine of Raw(id) as a
+// plain loop over every slot computes it, bit for bit (a sparse row's zero
+// slots add nothing to a float64 sum, so only its nonzeros are visited),
+// so that results over float32 rows, the offline default's, do not move.
+// A quantised row gives its search score (a float32 dot product with the
+// unit query), four to five times cheaper than the float64 cosine of the
+// decoded row (TestCosinesAsRaw).
 func (x *Exact) Cosines(query []float32, ids []int, out []float64) {
 	out = out[:len(ids)]
 	clear(out)
@@ -644,15 +644,26 @@ func (x *Exact) Cosines(query []float32, ids []int, out []float64) {
 		if !ok {
 			continue
 		}
-		if x.rows[i].slot != 0 {
+		var dot, nb float64
+		switch r := &x.rows[i]; {
+		case r.slot != 0 && x.dense.storage != Float32:
 			out[j] = x.rowScore(q, scratch, i)
 			continue
+		case r.slot != 0:
+			row := x.dense.raw[r.slot-1]
+			if row == nil {
+				row = x.dense.unitRow(r.slot - 1)
+			}
+			for i, v := range row {
+				dot += float64(query[i]) * float64(v)
+				nb += float64(v) * float64(v)
+			}
+		default:
+			r.sp.decode(x.dim, false, func(i int, v float32) {
+				dot += float64(query[i]) * float64(v)
+				nb += float64(v) * float64(v)
+			})
 		}
-		var dot, nb float64
-		x.rows[i].sp.decode(x.dim, false, func(i int, v float32) {
-			dot += float64(query[i]) * float64(v)
-			nb += float64(v) * float64(v)
-		})
 		if nb != 0 {
 			out[j] = dot / math.Sqrt(na*nb)
 		}
