@@ -30,7 +30,8 @@ import (
 // ARBOR_HEAP_DENSE=1 projects the model path: every embedding is made dense
 // (a small distinct value added to each slot, as a model's 1,024-d vector has no
 // zero slot), and stores them as the model path does (arbormem.vector_storage
-// auto: int8 rows); ARBOR_HEAP_STORAGE=float32 keeps full float32 rows.
+// auto: int8 rows); ARBOR_HEAP_STORAGE=float32 keeps full float32 rows,
+// ARBOR_HEAP_STORAGE=int4 measures int4 rows.
 func BenchmarkEpisodeHeap(b *testing.B) {
 	turns := 600
 	if v, err := strconv.Atoi(os.Getenv("ARBOR_HEAP_TURNS")); err == nil && v > 0 {

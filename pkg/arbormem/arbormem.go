@@ -179,8 +179,8 @@ type System struct {
 	nodeLex *index.BM25
 	factVec *index.Exact
 	// recVec indexes structured records by their embedding, keyed by
-	// position in store.records, and keeps each vector as given (Raw; a
-	// record whose embedding failed has none); recByEntity lists the
+	// position in store.records, and keeps float32 vectors as given (Raw;
+	// a record whose embedding failed has none); recByEntity lists the
 	// records by entity term.
 	recVec      *index.Exact
 	recByEntity map[string][]int
@@ -301,17 +301,28 @@ func New(cfg config.ArborMem, deps Deps) (*System, error) {
 	return s, nil
 }
 
-// compactVectors resolves arbormem.vector_storage: int8 rows for dense
-// vectors, or float32. "auto" is int8 exactly with model memory
-// operations, so that the offline default stores as it always has.
-func (s *System) compactVectors() bool {
-	switch s.cfg.VectorStorage {
-	case "int8":
-		return true
-	case "float32":
-		return false
+// vectorOptions resolves arbormem.vector_storage and vector_search into
+// the dense channels' index options. Storage "auto" is int8 exactly with
+// model memory operations, so that the offline default stores as it
+// always has.
+func (s *System) vectorOptions() index.Options {
+	o := index.Options{Probe: s.cfg.IVFProbe, Rerank: s.cfg.VectorRerank}
+	switch {
+	case s.cfg.VectorStorage == "int8":
+		o.Storage = index.Int8
+	case s.cfg.VectorStorage == "int4":
+		o.Storage = index.Int4
+	case s.cfg.VectorStorage == "float32":
+	case s.ext != nil && !s.ext.Heuristic():
+		o.Storage = index.Int8
 	}
-	return s.ext != nil && !s.ext.Heuristic()
+	switch s.cfg.VectorSearch {
+	case "ivf":
+		o.Search = index.IVF
+	case "binary":
+		o.Search = index.Binary
+	}
+	return o
 }
 
 // reset makes the state empty.
@@ -319,21 +330,14 @@ func (s *System) reset() {
 	s.forest = newForest()
 	s.store = newStore()
 	dim := s.deps.Embed.Dim()
-	if s.cfg.VectorSearch == "ivf" {
-		c := s.compactVectors()
-		s.nodeVec, s.factVec = index.NewExactIVF(dim, c, s.cfg.IVFProbe), index.NewExactIVF(dim, c, s.cfg.IVFProbe)
-		if c {
-			s.recVec = index.NewExactIVF(dim, c, s.cfg.IVFProbe)
-		} else {
-			s.recVec = index.NewExactIVFRaw(dim, s.cfg.IVFProbe)
-		}
-	} else if s.compactVectors() {
-		// One int8 copy of each dense vector: records keep no raw copy
-		// (their cosines are taken with the dequantised unit row).
-		s.nodeVec, s.factVec, s.recVec = index.NewExactCompact(dim), index.NewExactCompact(dim), index.NewExactCompact(dim)
-	} else {
-		s.nodeVec, s.factVec, s.recVec = index.NewExact(dim), index.NewExact(dim), index.NewExactRaw(dim)
-	}
+	// One copy of each dense vector: records keep theirs as given only
+	// with float32 rows, whose entity matches take the float64 cosine of
+	// that vector as they always have (index.Exact.Cosines); quantised
+	// rows give their search score.
+	o := s.vectorOptions()
+	s.nodeVec, s.factVec = index.NewExactWith(dim, o), index.NewExactWith(dim, o)
+	o.KeepRaw = true
+	s.recVec = index.NewExactWith(dim, o)
 	s.nodeLex = index.NewBM25()
 	s.recByEntity = map[string][]int{}
 	s.df = map[string]int{}
@@ -375,12 +379,14 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: routing %q: want auto, %s or %s", c.Routing, RoutingPaper, RoutingHeuristic)
 	case !(c.EvidenceReserve >= 0 && c.EvidenceReserve < 1):
 		return fmt.Errorf("arbormem: evidence_reserve %v: want a share in [0,1)", c.EvidenceReserve)
-	case !oneOf(c.VectorSearch, "", "exact", "ivf"):
-		return fmt.Errorf("arbormem: vector_search %q: want exact or ivf", c.VectorSearch)
+	case !oneOf(c.VectorSearch, "", "exact", "ivf", "binary"):
+		return fmt.Errorf("arbormem: vector_search %q: want exact, ivf or binary", c.VectorSearch)
 	case c.VectorSearch == "ivf" && c.IVFProbe <= 0:
 		return fmt.Errorf("arbormem: ivf_probe %d: want > 0 with vector_search ivf", c.IVFProbe)
-	case !oneOf(c.VectorStorage, "", "auto", "float32", "int8"):
-		return fmt.Errorf("arbormem: vector_storage %q: want auto, float32 or int8", c.VectorStorage)
+	case c.VectorSearch == "binary" && c.VectorRerank <= 0:
+		return fmt.Errorf("arbormem: vector_rerank %d: want > 0 with vector_search binary", c.VectorRerank)
+	case !oneOf(c.VectorStorage, "", "auto", "float32", "int8", "int4"):
+		return fmt.Errorf("arbormem: vector_storage %q: want auto, float32, int8 or int4", c.VectorStorage)
 	case c.MaxFactsPerTurn < 0, c.MaxEntities < 0, c.PathSummaryChars < 0:
 		return fmt.Errorf("arbormem: max_facts_per_turn %d, max_entities %d and path_summary_chars %d must be >= 0 (0: the default)", c.MaxFactsPerTurn, c.MaxEntities, c.PathSummaryChars)
 	case c.RecordCandidates < 0, c.MaxRecordLines < 0:

@@ -127,15 +127,32 @@ func (rc *recallCtx) retrieveRecords() ([]int, error) {
 			score[h.ID] = h.Score
 		}
 		n := float64(len(s.store.records))
+		var terms [][]int
 		for _, t := range rc.qterms {
 			ids := s.recByEntity[t]
 			if len(ids) == 0 || float64(len(ids)) > s.cfg.KeywordMaxDF*n && n >= 5 {
 				continue // a term in most records matches nothing in particular
 			}
+			terms = append(terms, ids)
+		}
+		// An entity match not proposed by the search starts from its
+		// cosine; all of them are computed in one pass over the index.
+		var fresh []int
+		for _, ids := range terms {
 			for _, id := range ids {
 				if _, ok := score[id]; !ok {
-					score[id] = cosine(v, s.recVec.Raw(id))
+					score[id] = 0
+					fresh = append(fresh, id)
 				}
+			}
+		}
+		cos := make([]float64, len(fresh))
+		s.recVec.Cosines(v, fresh, cos)
+		for i, id := range fresh {
+			score[id] = cos[i]
+		}
+		for _, ids := range terms {
+			for _, id := range ids {
 				score[id] += 0.1
 			}
 		}

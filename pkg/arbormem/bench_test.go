@@ -5,12 +5,18 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode"
 
+	"github.com/arbor-eval/arbor/internal/benchinput"
 	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
@@ -249,3 +255,218 @@ func BenchmarkCommit(b *testing.B) {
 }
 
 var benchSeq atomic.Int64
+
+// modelOps is cachedOps reporting itself model-backed, so that a system
+// built on it takes the model path (no offline profile; vector_storage
+// auto stores int8 rows).
+type modelOps struct{ *cachedOps }
+
+func (modelOps) Heuristic() bool { return false }
+
+// wordEmbedder makes dense 1,024-d vectors with the structure a model's
+// have: a text's vector is the sum of one fixed random vector per word
+// (longer words only, so that "the" does not make every text alike), so
+// texts that share words are near each other and the vectors cluster by
+// topic, as the approximate first stage needs to be measured on.
+type wordEmbedder struct {
+	dim   int
+	words *sync.Map // word → vector
+}
+
+func (e wordEmbedder) Dim() int { return e.dim }
+func (e wordEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, e.dim)
+		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if len(w) < 4 {
+				continue
+			}
+			wv, ok := e.words.Load(w)
+			if !ok {
+				h := fnv.New64a()
+				h.Write([]byte(w))
+				r := rand.New(rand.NewPCG(h.Sum64(), 2))
+				x := make([]float32, e.dim)
+				for j := range x {
+					x[j] = float32(r.NormFloat64())
+				}
+				wv, _ = e.words.LoadOrStore(w, x)
+			}
+			for j, f := range wv.([]float32) {
+				v[j] += f
+			}
+		}
+		v[i%e.dim] += 1e-3 // no zero vector
+		out[i] = v
+	}
+	return out, nil
+}
+
+// BenchmarkRecallScale measures one recall on the model path (model-backed
+// operations answered from a cache, dense 1,024-d vectors from
+// wordEmbedder, the paper's 32K budget) at 250, 2,000 and 12,000 committed
+// interactions, for each arbormem.vector_search setting: the process CPU
+// per recall (cpu-ms; every model call is an instant stub), its multiple
+// of the 250-interaction figure (x-of-250), and the rows of each dense
+// channel (nodes, facts, records), each searched once per recall:
+//
+//	go test ./pkg/arbormem -run '^$' -bench RecallScale -benchtime 40x
+//	go test ./pkg/arbormem -run '^$' -bench 'RecallScale/exact-int8' -benchtime 40x -cpuprofile cpu.out
+func BenchmarkRecallScale(b *testing.B) {
+	embed := wordEmbedder{dim: 1024, words: &sync.Map{}}
+	ins := synthetic(12000)
+	ops := newCachedOps(ins)
+	qs := []string{"What was the budget for the trip to Lisbon with Marta?", "How many items did I buy at Store12?",
+		"Back to the kitchen renovation: what is the deadline now?", "What was the second step of your plan for the garden?",
+		"Who is the contact for the wedding?", "When is the follow-up for the marathon training with Kofi?"}
+	for _, v := range []struct{ name, storage, search string }{
+		{"exact-int8", "int8", "exact"}, {"exact-float32", "float32", "exact"}, {"binary-int8", "int8", "binary"}, {"binary-int4", "int4", "binary"},
+	} {
+		var first float64
+		for _, n := range []int{250, 2000, 12000} {
+			b.Run(fmt.Sprintf("%s/%d", v.name, n), func(b *testing.B) {
+				cfg := config.DefaultArborMem()
+				cfg.VectorStorage, cfg.VectorSearch = v.storage, v.search
+				s, err := New(cfg, Deps{Embed: embed, Rerank: constReranker{}, Tokens: tokens.Default(), Extractor: modelOps{ops}, Auditor: independentAuditor{}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, in := range ins[:n] {
+					if err := s.Commit(ctx0, in); err != nil {
+						b.Fatal(err)
+					}
+				}
+				last := ins[n-1].Time.Add(48 * time.Hour)
+				// The setup's garbage is collected first: the process CPU
+				// counted is then the recalls' and their own collection's.
+				runtime.GC()
+				b.ResetTimer()
+				c0 := benchinput.ProcessCPU()
+				for i := 0; b.Loop(); i++ {
+					q := memory.Query{ID: "q", Text: fmt.Sprintf("%s (%d)", qs[i%len(qs)], i), Time: last, Budget: 30968}
+					if _, err := s.Recall(ctx0, q); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cpu := float64(benchinput.ProcessCPU()-c0) / float64(b.N) / 1e6
+				if n == 250 {
+					first = cpu
+				}
+				b.ReportMetric(cpu, "cpu-ms")
+				b.ReportMetric(cpu/first, "x-of-250")
+				b.ReportMetric(float64(s.nodeVec.Len()), "nodes")
+				b.ReportMetric(float64(s.factVec.Len()), "facts")
+				b.ReportMetric(float64(s.recVec.Len()), "records")
+			})
+		}
+	}
+}
+
+// BenchmarkVectorSettingsAgree measures what the approximate and compact
+// vector settings change on the model path, against the paper's exact
+// search over float32 rows: the same episode (ARBOR_AGREE_TURNS
+// interactions, default 2,000; dense vectors from wordEmbedder,
+// model-backed operations answered from a cache) is committed under each
+// setting and asked the same 60 questions. It reports the share of
+// interactions placed under the same parent as with exact float32 search
+// (placement), the share of questions localized to the same node
+// (question-parent) and whose bundles are the same text (bundle), and the
+// mean Jaccard overlap of the bundles' evidence lines (lines):
+//
+//	go test ./pkg/arbormem -run '^$' -bench VectorSettingsAgree -benchtime 1x
+func BenchmarkVectorSettingsAgree(b *testing.B) {
+	n := 2000
+	if v, err := strconv.Atoi(os.Getenv("ARBOR_AGREE_TURNS")); err == nil && v > 0 {
+		n = v
+	}
+	embed := wordEmbedder{dim: 1024, words: &sync.Map{}}
+	ins := synthetic(n)
+	ops := newCachedOps(ins)
+	r := rand.New(rand.NewPCG(3, 5))
+	var qs []memory.Query
+	last := ins[n-1].Time.Add(48 * time.Hour)
+	for range 60 {
+		// A question about an earlier interaction: its first clause, asked.
+		src := ins[r.IntN(n)].Turns[0].Content
+		if i := strings.Index(src, ","); i > 0 {
+			src = src[:i]
+		}
+		qs = append(qs, memory.Query{ID: "q", Text: "What did we say about " + strings.TrimPrefix(src, "For ") + "?", Time: last, Budget: 30968})
+	}
+	type outcome struct {
+		parents []int
+		trace   []string
+		bundles []string
+		lines   []map[string]bool
+	}
+	run := func(storage, search string) outcome {
+		cfg := config.DefaultArborMem()
+		cfg.VectorStorage, cfg.VectorSearch = storage, search
+		s, err := New(cfg, Deps{Embed: embed, Rerank: constReranker{}, Tokens: tokens.Default(), Extractor: modelOps{ops}, Auditor: independentAuditor{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, in := range ins {
+			if err := s.Commit(ctx0, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+		var o outcome
+		for _, nd := range s.forest.Nodes {
+			o.parents = append(o.parents, nd.Parent)
+		}
+		for _, q := range qs {
+			bd, err := s.Recall(ctx0, q)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var all strings.Builder
+			lines := map[string]bool{}
+			for _, it := range bd.Items {
+				all.WriteString(it.Text)
+				for _, l := range strings.Split(it.Text, "\n") {
+					lines[l] = true
+				}
+			}
+			o.trace = append(o.trace, bd.Trace.Parent)
+			o.bundles = append(o.bundles, all.String())
+			o.lines = append(o.lines, lines)
+		}
+		return o
+	}
+	for b.Loop() {
+		ref := run("float32", "exact")
+		for _, v := range []struct{ name, storage, search string }{
+			{"exact-int8", "int8", "exact"}, {"exact-int4", "int4", "exact"}, {"binary-float32", "float32", "binary"},
+			{"binary-int8", "int8", "binary"}, {"binary-int4", "int4", "binary"},
+		} {
+			o := run(v.storage, v.search)
+			same := 0
+			for i := range ref.parents {
+				if ref.parents[i] == o.parents[i] {
+					same++
+				}
+			}
+			var qp, bundle int
+			var jac float64
+			for i := range qs {
+				if ref.trace[i] == o.trace[i] {
+					qp++
+				}
+				if ref.bundles[i] == o.bundles[i] {
+					bundle++
+				}
+				inter := 0
+				for l := range o.lines[i] {
+					if ref.lines[i][l] {
+						inter++
+					}
+				}
+				jac += float64(inter) / float64(len(ref.lines[i])+len(o.lines[i])-inter)
+			}
+			b.Logf("%s against exact float32 at %d interactions: placement %.4f, question-parent %.3f, bundle %.3f, lines %.4f",
+				v.name, n, float64(same)/float64(len(ref.parents)), float64(qp)/float64(len(qs)), float64(bundle)/float64(len(qs)), jac/float64(len(qs)))
+		}
+	}
+}

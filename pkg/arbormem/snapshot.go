@@ -64,7 +64,8 @@ func (s *System) Save(ctx context.Context, path string) error {
 	err = writeFileAtomic(filepath.Join(path, snapshotVectors), func(w io.Writer) error {
 		// Vectors live only in their indexes: node and fact vectors of unit
 		// length (Load puts them back unchanged with AddUnit), record
-		// vectors as given (Load indexes them as a commit does).
+		// vectors as given, or as the unit row of quantised storage (Load
+		// indexes them as a commit does).
 		nv := make([][]float32, len(s.forest.Nodes))
 		for i, n := range s.forest.Nodes {
 			nv[i] = s.nodeVec.Vector(n.Seq)

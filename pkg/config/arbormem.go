@@ -176,18 +176,22 @@ type ArborMem struct {
 	Prefetch bool `mapstructure:"prefetch" yaml:"prefetch"`
 	// VectorStorage is how the dense channels (nodes, facts, records)
 	// keep model embeddings: "float32" (lossless), "int8" (a quarter of
-	// the memory, one scale per row; cosines move by about 0.001) or
-	// "auto" (int8 with model memory operations, float32 with rule-based
-	// ones). The offline embedder's sparse vectors are stored losslessly
-	// either way (ours; the paper does not describe its storage).
+	// the memory, one scale per row; cosines move by about 0.001), "int4"
+	// (an eighth; cosines move by about 0.004) or "auto" (int8 with model
+	// memory operations, float32 with rule-based ones). The offline
+	// embedder's sparse vectors are stored losslessly either way (ours;
+	// the paper does not describe its storage).
 	VectorStorage string `mapstructure:"vector_storage" yaml:"vector_storage"`
 	// VectorSearch is how the dense channels are searched: "exact" (every
-	// row scored; the paper's numbers) or "ivf" (rows grouped by about √n
+	// row scored; the paper's numbers), "ivf" (rows grouped by about √n
 	// k-means centroids, IVFProbe nearest groups scored: cost grows as √n,
-	// recall@k below 1). Memories under 1,024 vectors are searched
-	// exactly either way (ours).
+	// recall@k below 1) or "binary" (every row ranked by the Hamming
+	// distance of its sign bits to the query's, the VectorRerank·k nearest
+	// scored as exact search scores them; recall@k below 1). Memories
+	// under 1,024 vectors are searched exactly either way (ours).
 	VectorSearch string `mapstructure:"vector_search" yaml:"vector_search"`
 	IVFProbe     int    `mapstructure:"ivf_probe" yaml:"ivf_probe"`
+	VectorRerank int    `mapstructure:"vector_rerank" yaml:"vector_rerank"`
 }
 
 // DefaultArborMem is the paper's reference configuration.
@@ -202,7 +206,7 @@ func DefaultArborMem() ArborMem {
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3, AnchorTrigger: "topic",
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
-		VectorStorage: "auto", VectorSearch: "exact", IVFProbe: 32,
+		VectorStorage: "auto", VectorSearch: "exact", IVFProbe: 32, VectorRerank: 10,
 	}
 }
 

@@ -11,7 +11,12 @@
 // shared/notes/libraries.md). Exact search over a flat []float32 with vek's
 // AVX2 dot product answers the same 12,400 × 1024-d top-20 in ~2 ms with
 // recall 1.0, which is fast enough at every size ArborMem sees, and its
-// results are deterministic. The offline embedder's vectors are sparse;
+// results are deterministic. Where exact search grows too slow (ArborMem's
+// dense channels hold about 84,000 vectors at 12,000 turns), the binary
+// first stage (Options.Search Binary) ranks every row by its sign bits
+// with XOR and popcount, an eighth of an int8 row's bytes, and scores a
+// short list exactly; IVF (Options.Search IVF) is kept for comparison.
+// The offline embedder's vectors are sparse;
 // Exact stores those compactly and losslessly (about a seventh of the
 // memory) and rebuilds each row for the same dot product, so scores do not
 // change; searching them takes about five times as long (11 ms for the

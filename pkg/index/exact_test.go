@@ -77,9 +77,9 @@ func TestExactSparseBitIdentical(t *testing.T) {
 	kinds := map[string]int{}
 	for _, r := range x.rows {
 		switch {
-		case r.dense == nil && r.sp.npal > 0:
+		case r.slot == 0 && r.sp.npal > 0:
 			kinds["palette"]++
-		case r.dense == nil:
+		case r.slot == 0:
 			kinds["values"]++
 		default:
 			kinds["dense"]++

@@ -7,9 +7,13 @@ import (
 	"github.com/viterin/vek/vek32"
 )
 
-// ivfMin is the number of rows below which an IVF index scans every row:
-// the coarse step costs more than it saves on small memories.
-const ivfMin = 1024
+// ivfMin and approxMin are the number of rows below which an IVF or a
+// binary index scans every row: the coarse step costs more than it saves
+// on small memories.
+const (
+	ivfMin    = 1024
+	approxMin = 1024
+)
 
 // ivf is an inverted-file layer over Exact's rows (approximate search,
 // arbormem.vector_search: ivf): the rows are grouped by their nearest of
@@ -39,18 +43,11 @@ type ivf struct {
 // NewExactIVF is NewExact, or NewExactCompact when compact, with the IVF
 // layer probing probe groups per search (probe > 0).
 func NewExactIVF(dim int, compact bool, probe int) *Exact {
-	x := NewExact(dim)
-	x.compact = compact
-	x.ivf = &ivf{probe: max(1, probe)}
-	return x
-}
-
-// NewExactIVFRaw is NewExactIVF over float32 rows that keeps each vector
-// as given (NewExactRaw).
-func NewExactIVFRaw(dim, probe int) *Exact {
-	x := NewExactIVF(dim, false, probe)
-	x.keepRaw = true
-	return x
+	o := Options{Search: IVF, Probe: probe}
+	if compact {
+		o.Storage = Int8
+	}
+	return NewExactWith(dim, o)
 }
 
 // rowUnit returns row i's unit row, in scratch (zeroed first) unless the
@@ -58,12 +55,10 @@ func NewExactIVFRaw(dim, probe int) *Exact {
 func (x *Exact) rowUnit(i int, scratch []float32) []float32 {
 	r := &x.rows[i]
 	switch {
-	case r.dense != nil && r.dense.q == nil:
-		return r.dense.unit
-	case r.dense != nil:
-		for j, c := range r.dense.q {
-			scratch[j] = float32(c) * r.dense.qscale
-		}
+	case r.slot != 0 && x.dense.storage == Float32:
+		return x.dense.unitRow(r.slot - 1)
+	case r.slot != 0:
+		x.dense.decode(r.slot-1, scratch)
 		return scratch
 	}
 	clear(scratch)
@@ -72,16 +67,16 @@ func (x *Exact) rowUnit(i int, scratch []float32) []float32 {
 }
 
 // rowScore is row i's score against the unit query q, as Search computes
-// it; scratch must be zero and is left zero, wide is dotInt8's.
-func (x *Exact) rowScore(q, scratch []float32, wide []int32, i int) float64 {
+// it; scratch must be zero and is left zero.
+func (x *Exact) rowScore(q, scratch []float32, i int) float64 {
 	r := &x.rows[i]
-	if r.dense != nil {
-		if r.dense.q != nil {
-			s := float64(dotInt8(q, r.dense.q, r.dense.qscale, wide, scratch))
-			clear(scratch)
-			return s
+	if r.slot != 0 {
+		if x.dense.storage == Float32 {
+			return x.dense.score(r.slot-1, q, scratch)
 		}
-		return float64(vek32.Dot(q, r.dense.unit))
+		s := x.dense.score(r.slot-1, q, scratch)
+		clear(scratch)
+		return s
 	}
 	r.sp.unitInto(scratch)
 	s := float64(vek32.Dot(q, scratch))
@@ -176,12 +171,10 @@ func (x *Exact) ivfSearch(q, scratch []float32, k int) []Hit {
 	for c, cv := range v.centroids {
 		groups.push(c, float64(vek32.Dot(q, cv)))
 	}
-	wide := x.wideRow()
-	defer x.searchWide.Put(wide)
 	top := newTopK(min(k, len(x.ids)))
 	for _, g := range groups.sorted() {
 		for _, i := range v.lists[g.ID] {
-			top.push(x.ids[i], x.rowScore(q, scratch, *wide, int(i)))
+			top.push(x.ids[i], x.rowScore(q, scratch, int(i)))
 		}
 	}
 	return top.sorted()

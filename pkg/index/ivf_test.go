@@ -55,45 +55,62 @@ func TestIVFRecall(t *testing.T) {
 
 // BenchmarkRecallScale measures one top-20 search of the dense channels of
 // an ArborMem memory of 250, 2,000 and 12,000 turns (five 1,024-d vectors
-// per turn: its node, about three facts and a record), for exact float32
-// search, exact int8 and IVF over int8 rows (probe 32), and prints each
-// one's growth from 250 to 12,000 turns and its recall@20 against exact.
+// per turn in one index: its node, about three facts and a record), on a
+// clustered fixture whose queries are drawn around the rows' centres, for
+// exact search over float32, int8 and int4 rows, IVF over int8 rows
+// (probe 32) and the binary first stage over int8 and int4 rows (short
+// list 10·k), and prints each one's growth from 250 to 12,000 turns and
+// its recall@20 against exact float32 search.
 //
 //	go test ./pkg/index -run '^$' -bench RecallScale -benchtime 20x
 func BenchmarkRecallScale(b *testing.B) {
-	const dim, perTurn = 1024, 5
+	const dim, perTurn, k = 1024, 5, 20
+	sizes := []int{250, 2000, 12000}
 	rng := rand.New(rand.NewPCG(9, 10))
-	all := clusteredVecs(rng, 12000*perTurn, dim, 400, 1.5)
-	queries := clusteredVecs(rng, 32, dim, 400, 1.5)
+	all, queries := clusteredSet(rng, sizes[len(sizes)-1]*perTurn, 32, dim, 400, 1.5)
+	// The exact answers at each size, from one float32 index grown in turn.
+	want := map[int][][]Hit{}
+	ref := NewExact(dim)
+	for _, turns := range sizes {
+		for i := ref.Len(); i < turns*perTurn; i++ {
+			ref.Add(i, all[i])
+		}
+		for _, q := range queries {
+			want[turns] = append(want[turns], ref.Search(q, k))
+		}
+	}
+	ref = nil
 	kinds := []struct {
 		name string
-		mk   func() *Exact
+		o    Options
 	}{
-		{"exact-float32", func() *Exact { return NewExact(dim) }},
-		{"exact-int8", func() *Exact { return NewExactCompact(dim) }},
-		{"ivf-int8", func() *Exact { return NewExactIVF(dim, true, 32) }},
+		{"exact-float32", Options{}},
+		{"exact-int8", Options{Storage: Int8}},
+		{"exact-int4", Options{Storage: Int4}},
+		{"ivf-int8", Options{Storage: Int8, Search: IVF, Probe: 32}},
+		{"binary-int8", Options{Storage: Int8, Search: Binary, Rerank: 10}},
+		{"binary-int4", Options{Storage: Int4, Search: Binary, Rerank: 10}},
 	}
 	for _, kd := range kinds {
 		var first time.Duration
-		for _, turns := range []int{250, 2000, 12000} {
-			x, ref := kd.mk(), NewExact(dim)
-			for i, v := range all[:turns*perTurn] {
-				x.Add(i, v)
-				ref.Add(i, v)
+		x := NewExactWith(dim, kd.o)
+		for _, turns := range sizes {
+			for i := x.Len(); i < turns*perTurn; i++ {
+				x.Add(i, all[i])
 			}
-			x.Search(queries[0], 20) // trains IVF's groups
+			x.Search(queries[0], k) // trains IVF's groups
 			var recall float64
-			for _, q := range queries {
-				recall += recallAt(x.Search(q, 20), ref.Search(q, 20))
+			for i, q := range queries {
+				recall += recallAt(x.Search(q, k), want[turns][i])
 			}
 			recall /= float64(len(queries))
 			b.Run(fmt.Sprintf("%s/%d", kd.name, turns), func(b *testing.B) {
 				t0 := time.Now()
 				for i := 0; b.Loop(); i++ {
-					x.Search(queries[i%len(queries)], 20)
+					x.Search(queries[i%len(queries)], k)
 				}
 				per := time.Since(t0) / time.Duration(b.N)
-				if turns == 250 {
+				if turns == sizes[0] {
 					first = per
 				}
 				b.ReportMetric(recall, "recall@20")
