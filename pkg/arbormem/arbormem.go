@@ -401,6 +401,10 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: shift_markers %q: want auto, on or off", c.ShiftMarkers)
 	case !oneOf(c.ContentReturns, "", "auto", "on", "off"):
 		return fmt.Errorf("arbormem: content_returns %q: want auto, on or off", c.ContentReturns)
+	case !oneOf(c.LabelReturns, "", "auto", "on", "off"):
+		return fmt.Errorf("arbormem: label_returns %q: want auto, on or off", c.LabelReturns)
+	case !oneOf(c.NovelShift, "", "auto", "on", "off"):
+		return fmt.Errorf("arbormem: novel_shift %q: want auto, on or off", c.NovelShift)
 	case c.EmbedMaxChars < 0:
 		return fmt.Errorf("arbormem: embed_max_chars %d: want >= 0", c.EmbedMaxChars)
 	}

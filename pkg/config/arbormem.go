@@ -88,6 +88,18 @@ type ArborMem struct {
 	// trajectory whose content words (entities, terms, values said there)
 	// it matches far better. "on", "off" or "auto" as ShiftMarkers.
 	ContentReturns string `mapstructure:"content_returns" yaml:"content_returns"`
+	// LabelReturns (offline profile, with the offline routing): a label
+	// fronted at the start of an input ("ok, tax again.", "biscuit
+	// update:", "update on the bread:") whose content words another
+	// trajectory has said, and the active one has not, is a return cue to
+	// that trajectory. "on", "off" or "auto" as ShiftMarkers.
+	LabelReturns string `mapstructure:"label_returns" yaml:"label_returns"`
+	// NovelShift (offline profile, with the offline routing): an input of
+	// many content words (12) none of which the active trajectory has said
+	// leaves it without a marker ("ok work brain. we're raising a seed
+	// round…"), for a trajectory it matches far better or a new root. "on",
+	// "off" or "auto" as ShiftMarkers.
+	NovelShift string `mapstructure:"novel_shift" yaml:"novel_shift"`
 	// SupplementalExcerpt (offline profile, with supplemental_fill): a
 	// supplemental turn first enters as its sentences that hold a question
 	// term, and the budget left restores whole turns; false quotes whole
@@ -198,7 +210,7 @@ func DefaultArborMem() ArborMem {
 		RecencyMax: 1.0, RecencyScale: 8, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
 		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
 		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
-		SupplementalBudget: 0, SupplementalFill: "auto", ShiftMarkers: "auto", ContentReturns: "auto", SupplementalExcerpt: true, SupplementalWholeShare: 0, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, MaxFactsPerTurn: 12, MaxEntities: 16, PathSummaryChars: 480, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
+		SupplementalBudget: 0, SupplementalFill: "auto", ShiftMarkers: "auto", ContentReturns: "auto", LabelReturns: "auto", NovelShift: "auto", SupplementalExcerpt: true, SupplementalWholeShare: 0, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, MaxFactsPerTurn: 12, MaxEntities: 16, PathSummaryChars: 480, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3, AnchorTrigger: "topic",
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
