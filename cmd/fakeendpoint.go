@@ -125,10 +125,11 @@ the same parent, questions with the same evidence bundle, mean evidence
 recall of each, and, with --noise, the replies ArborMem repaired or gave up
 on against the replies the fake made unparseable.
 
-The model-backed run resolves arbormem.routing, arbormem.ce_score and
-arbormem.supplemental_fill as the offline run does (heuristic routing, s_ce
-as the scaled reranker score, supplemental fill on) so that the two are
-comparable; --model-defaults keeps the config's values (by default the
+The model-backed run resolves arbormem.routing, arbormem.ce_score,
+arbormem.supplemental_fill and the offline routing's content rules
+(shift_markers, content_returns, label_returns, novel_shift) as the offline
+run does (heuristic routing, s_ce as the scaled reranker score, fill and
+rules on) so that the two are comparable; --model-defaults keeps the config's values (by default the
 paper's cascade, the reranker's logit, no fill) to measure what they change.`,
 		Example: `  arbor fake-endpoint compare
   arbor fake-endpoint compare --noise 0.2 --noise-seed 7

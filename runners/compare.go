@@ -130,11 +130,15 @@ func CompareModelPath(ctx context.Context, cfg *config.Config, opts CompareOptio
 	modCfg := SpeakingConfig(cfg, srv.URL, cfg.Models.Embed.Dim, 4*opts.Workers)
 	if !opts.ModelDefaults {
 		// The offline run's resolution of the keys whose "auto" depends on
-		// whether the memory operations are rule-based.
+		// whether the memory operations are rule-based (the offline
+		// routing's content rules among them: left at auto they would be
+		// off on the model-backed run only).
 		a := &modCfg.ArborMem
 		a.Routing, a.CEScore = arbormem.RoutingHeuristic, arbormem.CEScaled
-		if a.SupplementalFill == "" || a.SupplementalFill == "auto" {
-			a.SupplementalFill = "on"
+		for _, k := range []*string{&a.SupplementalFill, &a.ShiftMarkers, &a.ContentReturns, &a.LabelReturns, &a.NovelShift} {
+			if *k == "" || *k == "auto" {
+				*k = "on"
+			}
 		}
 	}
 	factory := func(c *config.Config) (memory.Factory, func(), error) {

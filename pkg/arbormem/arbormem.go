@@ -401,12 +401,18 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: anchor_trigger %q: want %s, %s, %s or off", c.AnchorTrigger, AnchorTopic, AnchorAny, AnchorExplicit)
 	case c.AnchorFactMinSim < 0 || c.AnchorFactMinSim > 1:
 		return fmt.Errorf("arbormem: anchor_fact_min_sim %v: want a cosine in [0,1]", c.AnchorFactMinSim)
+	case !(c.SupplementalWindowShare >= 0 && c.SupplementalWindowShare <= 1):
+		return fmt.Errorf("arbormem: supplemental_window_share %v: want a share in [0,1]", c.SupplementalWindowShare)
 	case !(c.SupplementalWholeShare >= 0 && c.SupplementalWholeShare <= 1):
 		return fmt.Errorf("arbormem: supplemental_whole_share %v: want a share in [0,1]", c.SupplementalWholeShare)
 	case !oneOf(c.ShiftMarkers, "", "auto", "on", "off"):
 		return fmt.Errorf("arbormem: shift_markers %q: want auto, on or off", c.ShiftMarkers)
 	case !oneOf(c.ContentReturns, "", "auto", "on", "off"):
 		return fmt.Errorf("arbormem: content_returns %q: want auto, on or off", c.ContentReturns)
+	case !oneOf(c.LabelReturns, "", "auto", "on", "off"):
+		return fmt.Errorf("arbormem: label_returns %q: want auto, on or off", c.LabelReturns)
+	case !oneOf(c.NovelShift, "", "auto", "on", "off"):
+		return fmt.Errorf("arbormem: novel_shift %q: want auto, on or off", c.NovelShift)
 	case c.EmbedMaxChars < 0:
 		return fmt.Errorf("arbormem: embed_max_chars %d: want >= 0", c.EmbedMaxChars)
 	}

@@ -157,6 +157,9 @@ type recallCtx struct {
 	// suppTerms are the question's content terms the supplemental channel
 	// matches (speaker names left out).
 	suppTerms rules.TermSet
+	// suppIDF weighs each of suppTerms (its inverse document frequency
+	// over the nodes), for the excerpts' choice of sentences.
+	suppIDF map[string]float64
 	// tags delivers the attribute-tag prediction started with the recall
 	// (BranchMemEval path only).
 	tags    <-chan tagResult

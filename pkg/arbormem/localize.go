@@ -27,7 +27,7 @@ type Decision struct {
 	Parent int
 	// Path names the cascade step that decided: "empty" (nothing committed),
 	// "continuation", "temporal", "scored"; offline also "implicit",
-	// "shift" and "content".
+	// "shift", "label" and "content".
 	Path string
 	// Anchors are the explicit topic anchors detected in the input.
 	Anchors []rules.Anchor
@@ -113,6 +113,12 @@ func (s *System) localize(ctx context.Context, text string, t time.Time, session
 		if off.shiftMarkers && s.shiftRoute(d, text, cm) {
 			return d, nil
 		}
+		if off.novelShift && s.novelRoute(d, text, cm) {
+			return d, nil
+		}
+	}
+	if off.labelReturns && s.labelRoute(d, text) {
+		return d, nil
 	}
 	// (a) Explicit continuation cue: attach to the active state (§4.2). The
 	// offline routing also checks that the input names no topic or entity

@@ -28,6 +28,13 @@ type offlineProfile struct {
 	// input's content words against each trajectory's (offline_content.go;
 	// arbormem.shift_markers, content_returns), each on only with routing.
 	shiftMarkers, contentReturns bool
+	// labelReturns: a fronted label that names another trajectory ("tax
+	// again.", "biscuit update:") is a return cue (arbormem.label_returns),
+	// with routing.
+	labelReturns bool
+	// novelShift: a long input that shares no content word with the active
+	// trajectory leaves it (arbormem.novel_shift), with routing.
+	novelShift bool
 	// factTopics: a rule-extracted fact that does not name its trajectory's
 	// topic is shown with it (the chat extractor writes facts that stand
 	// alone, as its prompt asks).
@@ -50,12 +57,14 @@ func (s *System) offline() offlineProfile {
 	p.supplementalFill = onOffAuto(s.cfg.SupplementalFill, heur)
 	p.shiftMarkers = p.routing && onOffAuto(s.cfg.ShiftMarkers, heur)
 	p.contentReturns = p.routing && onOffAuto(s.cfg.ContentReturns, heur)
+	p.labelReturns = p.routing && onOffAuto(s.cfg.LabelReturns, heur)
+	p.novelShift = p.routing && onOffAuto(s.cfg.NovelShift, heur)
 	return p
 }
 
 // contentRouting reports whether any rule reads the content match.
 func (p offlineProfile) contentRouting() bool {
-	return p.shiftMarkers || p.contentReturns
+	return p.shiftMarkers || p.contentReturns || p.novelShift
 }
 
 // onOffAuto resolves an offline-profile key: "on", "off", or auto (the

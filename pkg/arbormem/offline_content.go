@@ -20,6 +20,9 @@ import (
 const (
 	ruleShiftBranch   = "offline routing: an explicit shift marker leaves the active state for the trajectory its content words match best"
 	ruleShiftRoot     = "offline routing: an explicit shift marker, or a soft one before words the active trajectory does not share, starts a new root"
+	ruleNovelBranch   = "offline routing: a long input sharing no content word with the active trajectory goes to the trajectory its words match far better"
+	ruleNovelRoot     = "offline routing: a long input sharing no content word with the active trajectory, and matching no other, starts a new root"
+	ruleLabelReturn   = "offline routing: a fronted label the active trajectory has not said and another has returns to that trajectory's latest node"
 	ruleContentReturn = "offline routing: the input's content words match another trajectory far better than the active one: its latest node"
 )
 
@@ -41,6 +44,23 @@ const (
 	// marker to start a new root: a short reply ("also, shorter?") shares
 	// no word with anything and still continues.
 	softShiftWords = 4
+	// softShiftShare is the largest share of the input's content words the
+	// active trajectory may have said for a soft marker still to leave it:
+	// a new subject shares a word or two with anything ("prefer",
+	// "assisted"), the next step of the thread much more.
+	softShiftShare = 0.2
+	// addOnShiftWords are the content words, none said by the active
+	// trajectory, after which a bare additive cue ("also jonas asked me to
+	// be best man…") opens a new subject: a short addition ("also, the
+	// coordinator is our main contact") continues.
+	addOnShiftWords = 6
+	// novelShiftWords are the content words, none said by the active
+	// trajectory, after which an input leaves it with no marker at all
+	// (arbormem.novel_shift): a continuation that brings a new name and
+	// its role ("My co-investigator is Dr. Helga Brandt … on the Elbe")
+	// says up to 11 such words on the development set; a new subject told
+	// at length says more.
+	novelShiftWords = 12
 	// contentAlike is the share of the active trajectory's content words
 	// another must have said for the two to count as alike (alike).
 	contentAlike = 0.25
@@ -167,7 +187,8 @@ func (s *System) shiftRoute(d *Decision, text string, m *contentMatch) bool {
 			d.Parent, d.Path, d.Rules = -1, "shift", []string{ruleShiftRoot}
 		}
 		return true
-	case m.words >= softShiftWords && m.activeWords == 0 && rules.SoftShift(text):
+	case m.words >= softShiftWords && float64(m.activeWords) <= softShiftShare*float64(m.words) && rules.SoftShift(text),
+		m.words >= addOnShiftWords && m.activeWords == 0 && rules.AddOn(text):
 		if m.farBetter() {
 			d.Parent, d.Path, d.Rules = s.rootLatest[m.bestRoot], "shift", []string{ruleShiftBranch}
 		} else {
@@ -176,6 +197,42 @@ func (s *System) shiftRoute(d *Decision, text string, m *contentMatch) bool {
 		return true
 	}
 	return false
+}
+
+// labelRoute applies the fronted labels (arbormem.label_returns): an input
+// that opens with a label ("ok, tax again.", "biscuit update:") whose
+// content words the active trajectory has not said, and another has, goes
+// to the latest node of the trajectory they match best. A label of the
+// active thread, or of nothing said yet, decides nothing.
+func (s *System) labelRoute(d *Decision, text string) bool {
+	label, ok := rules.FrontedLabel(text)
+	if !ok {
+		return false
+	}
+	m := s.matchContent(label)
+	if m.words == 0 || m.activeWords > 0 || m.bestRoot < 0 || m.best <= m.active {
+		return false
+	}
+	d.Parent, d.Path, d.Rules = s.rootLatest[m.bestRoot], "label", []string{ruleLabelReturn}
+	return true
+}
+
+// novelRoute applies arbormem.novel_shift: an input of at least
+// novelShiftWords content words, none of which the active trajectory has
+// said, goes to a trajectory it matches far better, or starts a new root.
+func (s *System) novelRoute(d *Decision, text string, m *contentMatch) bool {
+	if m.words < novelShiftWords || m.activeWords > 0 {
+		return false
+	}
+	if _, ret := rules.DetectResume(text); ret {
+		return false // the return rule decides (reroute)
+	}
+	if m.farBetter() {
+		d.Parent, d.Path, d.Rules = s.rootLatest[m.bestRoot], "shift", []string{ruleNovelBranch}
+	} else {
+		d.Parent, d.Path, d.Rules = -1, "shift", []string{ruleNovelRoot}
+	}
+	return true
 }
 
 // contentReturn sends an input the cascade would attach to the active

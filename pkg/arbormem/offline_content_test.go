@@ -133,9 +133,9 @@ func TestContentRoutingOffOnModelPath(t *testing.T) {
 	forest := func(v string) string {
 		s := newTestSystem(t, func(c *config.ArborMem, d *Deps) {
 			d.Routing = RoutingPaper
-			c.ShiftMarkers, c.ContentReturns = v, v
+			c.ShiftMarkers, c.ContentReturns, c.LabelReturns, c.NovelShift = v, v, v, v
 		})
-		if p := s.offline(); p.shiftMarkers || p.contentReturns || p.contentRouting() {
+		if p := s.offline(); p.shiftMarkers || p.contentReturns || p.labelReturns || p.novelShift || p.contentRouting() {
 			t.Fatalf("%s: paper routing with content rules on: %+v", v, p)
 		}
 		replayNatural(t, s)
@@ -171,5 +171,114 @@ func TestContentReturnStaysInSession(t *testing.T) {
 	}
 	if got := s.forest.Nodes[d.Parent].ID(); got != "c2" {
 		t.Errorf("content return across sessions: parent %s (%v), want c2", got, d.Rules)
+	}
+}
+
+// errandThreads is a second small interleaved conversation, written for
+// the routing rules of issue 34: a visa thread and a piano thread opened
+// by an explicit marker.
+var errandThreads = []dialog.Interaction{
+	inter("v1", "my visa renewal is due. the consulate appointment is on 4 May and they want six months of bank statements", "Order the statements from your bank now; some take a week."),
+	inter("v2", "we met the consular officer at the embassy reception and she said the employer letter must be signed", "Then ask HR for a signed letter with your salary."),
+	inter("p1", "completely different subject, but my piano recital is next Friday and I keep rushing the Chopin nocturne", "Slow practice helps; try half tempo."),
+	inter("p2", "my teacher Ilse says to practise with the metronome at 60", "Good advice: start at 60 and add 4 a day."),
+}
+
+// replayErrands commits errandThreads five minutes apart (the piano thread
+// is active after it) and returns the time after the last one.
+func replayErrands(t *testing.T, s *System) time.Time {
+	t.Helper()
+	t0 := time.Date(2025, 4, 1, 9, 0, 0, 0, time.UTC)
+	for i, in := range errandThreads {
+		mustCommit(t, s, at(in, t0.Add(time.Duration(i)*5*time.Minute)))
+	}
+	return t0.Add(time.Duration(len(errandThreads)) * 5 * time.Minute)
+}
+
+// placeErrand commits text after errandThreads and returns its parent
+// and the rules that placed it.
+func placeErrand(t *testing.T, s *System, text string) (string, []string) {
+	t.Helper()
+	at0 := replayErrands(t, s)
+	d, err := s.localize(t.Context(), text, at0, "", false, func() ([]float32, error) { return s.embedOne(t.Context(), text) }, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustCommit(t, s, at(inter("x", text, "Noted."), at0))
+	p, _ := s.ParentOf("x")
+	return p, d.Rules
+}
+
+// TestRoutingRulesOfIssue34: each rule added for natural conversation
+// chooses the branch it is meant to, and with its key off the input goes
+// where the rules before it put it.
+func TestRoutingRulesOfIssue34(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want, rule string
+		// off turns the rule's key off; wantOff is the parent then.
+		off     func(*config.ArborMem)
+		wantOff string
+	}{
+		{
+			// A fronted label of the visa thread, though the input shares
+			// a word ("teacher") with the active piano thread.
+			name: "label return", text: "ok, visa again. do I have to name my teacher as a reference?",
+			want: "v2", rule: ruleLabelReturn,
+			off: func(c *config.ArborMem) { c.LabelReturns = "off" }, wantOff: "p2",
+		},
+		{
+			// A bare "also" before many words the piano thread has not said.
+			name: "add-on shift", text: "also my landlord wants to sell the flat, so we must move out by August and hunt for somewhere cheaper",
+			want: "", rule: ruleShiftRoot,
+			off: func(c *config.ArborMem) { c.ShiftMarkers = "off" }, wantOff: "p2",
+		},
+		{
+			// A soft marker before nine words of which the piano thread has
+			// said one ("practise").
+			name: "soft shift, one word shared", text: "I also need to practise a wedding toast for my brother: he marries Joana in June at a vineyard near Porto",
+			want: "", rule: ruleShiftRoot,
+			off: func(c *config.ArborMem) { c.ShiftMarkers = "off" }, wantOff: "p2",
+		},
+		{
+			// No marker at all, fourteen words none of which any thread said.
+			name: "novel shift", text: "we're relaunching the company newsletter in autumn: twelve printed pages on recycled stock, mailed to four thousand subscribers across Bavaria",
+			want: "", rule: ruleNovelRoot,
+			off: func(c *config.ArborMem) { c.NovelShift = "off" }, wantOff: "p2",
+		},
+		{
+			// An underspecified follow-up in another tense: "meet" is said
+			// only as "met" in the visa thread.
+			name: "follow-up in another tense", text: "and where did we meet her again?",
+			want: "v2", rule: ruleContentReturn,
+			off: func(c *config.ArborMem) { c.ContentReturns = "off" }, wantOff: "p2",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, rs := placeErrand(t, newTestSystem(t, heuristicRouting), tc.text)
+			if got != tc.want {
+				t.Errorf("parent %q (%q), want %q", got, rs, tc.want)
+			}
+			if !slices.Contains(rs, tc.rule) {
+				t.Errorf("rules %q do not name %q", rs, tc.rule)
+			}
+			off, _ := placeErrand(t, newTestSystem(t, heuristicRouting, func(c *config.ArborMem, _ *Deps) { tc.off(c) }), tc.text)
+			if off != tc.wantOff {
+				t.Errorf("with the key off: parent %q, want %q", off, tc.wantOff)
+			}
+		})
+	}
+}
+
+// TestAddOnShortContinues: a short addition opened by "also" continues the
+// active thread; so does a long one that shares a word with it.
+func TestAddOnShortContinues(t *testing.T) {
+	for _, text := range []string{
+		"also, should the metronome click on every beat?",
+		"also I want to record the nocturne at home tonight and send it to the recital organisers with the programme notes",
+	} {
+		if got, rs := placeErrand(t, newTestSystem(t, heuristicRouting), text); got != "p2" {
+			t.Errorf("%q: parent %q (%q), want p2", text, got, rs)
+		}
 	}
 }

@@ -7,6 +7,7 @@ package arbormem
 import (
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -127,6 +128,10 @@ func (rc *recallCtx) supplementalRank(k int) []suppTurn {
 		}
 	}
 	rc.suppTerms = rules.NewTermSet(content)
+	rc.suppIDF = make(map[string]float64, len(content))
+	for _, t := range content {
+		rc.suppIDF[t] = idf[t]
+	}
 	var out []suppTurn
 	for _, h := range nodes {
 		n := s.forest.Nodes[h.ID]
@@ -325,7 +330,7 @@ func (rc *recallCtx) supplementalFill(capTokens int) []memory.Item {
 		key := dialog.FormatTime(n.Time())
 		dateCost := 0
 		if !dated[key] {
-			dateCost = rc.s.countCtx(rc.ctx, "["+key+"]")
+			dateCost = rc.s.countCtx(rc.ctx, rc.suppHead(key))
 		}
 		// The best-ranked turns enter whole while they fit in
 		// supplemental_whole_share of the budget: an excerpt keeps the
@@ -337,6 +342,18 @@ func (rc *recallCtx) supplementalFill(capTokens int) []memory.Item {
 			if ex, ok := excerpt(t.Content, rc.suppTerms); ok {
 				p.line = speakerName(t) + ": " + ex
 				p.cost = rc.s.countCtx(rc.ctx, p.line)
+			}
+			// While the windows fit in supplemental_window_share of the
+			// budget, the best-ranked turns show the sentences around
+			// their best match instead.
+			if share := rc.s.cfg.SupplementalWindowShare; share > 0 {
+				if ex, ok := window(t.Content, rc.suppIDF); ok {
+					line := speakerName(t) + ": " + ex
+					if c := rc.s.countCtx(rc.ctx, line); used+dateCost+c <= int(share*float64(capTokens)) {
+						p.line, p.cost = line, c
+						p.rule += ", window"
+					}
+				}
 			}
 		}
 		cost := p.cost + dateCost
@@ -394,7 +411,7 @@ func renderSupplemental(rc *recallCtx, picks []*suppPick) []memory.Item {
 			}
 			return g[i].turn < g[j].turn
 		})
-		lines := []string{"[" + key + "]"}
+		lines := []string{rc.suppHead(key)}
 		var src []string
 		for _, p := range g {
 			lines = append(lines, p.line)
@@ -413,6 +430,64 @@ func renderSupplemental(rc *recallCtx, picks []*suppPick) []memory.Item {
 		return out[i].Sources[0] < out[j].Sources[0]
 	})
 	return out
+}
+
+// suppHead is the header line of the supplemental turns of one session
+// time (dialog.FormatTime): its day alone with supplemental_day_dates.
+func (rc *recallCtx) suppHead(key string) string {
+	if day, _, ok := strings.Cut(key, " "); ok && rc.s.cfg.SupplementalDayDates {
+		key = day
+	}
+	return "[" + key + "]"
+}
+
+// window keeps, of a turn, the sentence whose question terms weigh most by
+// idf (each that ties with it too) and the sentence either side of each,
+// joined by " … " where sentences are skipped; ok is false when no
+// sentence holds a question term or the window is the whole turn.
+func window(content string, idf map[string]float64) (string, bool) {
+	ss := rules.Sentences(strings.TrimSpace(content))
+	score := make([]float64, len(ss))
+	best := 0.0
+	for i, sent := range ss {
+		seen := map[string]bool{}
+		for _, w := range index.Analyze(sent) {
+			if v, ok := idf[w]; ok && !seen[w] {
+				seen[w] = true
+				score[i] += v
+			}
+		}
+		best = max(best, score[i])
+	}
+	if best <= 0 {
+		return "", false
+	}
+	kept := make([]bool, len(ss))
+	for i := range ss {
+		if score[i] == best {
+			for j := max(0, i-1); j <= min(len(ss)-1, i+1); j++ {
+				kept[j] = true
+			}
+		}
+	}
+	if !slices.Contains(kept, false) {
+		return "", false
+	}
+	var b strings.Builder
+	for i, sent := range ss {
+		if !kept[i] {
+			continue
+		}
+		switch {
+		case b.Len() == 0:
+		case kept[i-1]:
+			b.WriteByte(' ')
+		default:
+			b.WriteString(" … ")
+		}
+		b.WriteString(sent)
+	}
+	return b.String(), true
 }
 
 // excerpt keeps the sentences of a turn that hold a question term, joined

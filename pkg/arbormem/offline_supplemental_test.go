@@ -314,3 +314,73 @@ func TestSupplementalWholeShare(t *testing.T) {
 		}
 	}
 }
+
+// TestWindow: the sentence whose question terms weigh most, with its
+// neighbours, sentences skipped between them marked; nothing when no
+// sentence matches or the window is the whole turn.
+func TestWindow(t *testing.T) {
+	idf := map[string]float64{"potteri": 2, "workshop": 1.5, "mug": 3}
+	for _, tc := range []struct {
+		content, want string
+		ok            bool
+	}{
+		{"Busy week. Work was a lot. I took my nephews to a pottery workshop. We each made a fox mug! Then pizza. Then bed.",
+			"Work was a lot. I took my nephews to a pottery workshop. We each made a fox mug!", true},
+		{"The workshop was fine. We talked. The pottery workshop was better. Then pizza.",
+			"We talked. The pottery workshop was better. Then pizza.", true},
+		{"A workshop. Nothing. Nothing else. A pottery class. Bed.",
+			"Nothing else. A pottery class. Bed.", true},
+		{"Mug one. Talk. Talk. Talk. Mug two.", "Mug one. Talk. … Talk. Mug two.", true},
+		{"No match here. None at all.", "", false},
+		{"A pottery workshop. Then pizza.", "", false},
+	} {
+		got, ok := window(tc.content, idf)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("window(%q) = %q, %v; want %q, %v", tc.content, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestSupplementalWindowShare: the answer said in the sentence after the
+// one that repeats the question's words enters with
+// supplemental_window_share, and not without it (the excerpt keeps the
+// matching sentence only).
+func TestSupplementalWindowShare(t *testing.T) {
+	at := time.Date(2024, 4, 1, 9, 0, 0, 0, time.UTC)
+	in := dialog.Interaction{ID: "D3:1", Session: "s0310", Time: time.Date(2024, 3, 10, 18, 0, 0, 0, time.UTC), Turns: []dialog.Turn{
+		{Role: dialog.RoleUser, Speaker: "Rosa", Content: "Busy week at the office. Last Saturday I took my nephews to a pottery workshop. We each shaped a lopsided mug with a fox face! Then we had pizza by the river and walked home along the old canal path."},
+		{Role: dialog.RoleAssistant, Speaker: "Tomas", Content: "Sounds like a lovely day."},
+	}}
+	q := "What did Rosa do at the pottery workshop with her nephews?"
+	for _, tc := range []struct {
+		share float64
+		fox   bool
+	}{{0, false}, {1, true}} {
+		s := offlineSystem(t, func(c *config.ArborMem, _ *Deps) { c.SupplementalWindowShare = tc.share })
+		mustCommit(t, s, append(twoFriends(), in)...)
+		joined := ""
+		for _, it := range suppItems(mustRecall(t, s, memory.Query{ID: "q", Text: q, Time: at, Budget: 60})) {
+			joined += it.Text + "\n"
+		}
+		if !strings.Contains(joined, "pottery workshop") || strings.Contains(joined, "fox face") != tc.fox || strings.Contains(joined, "canal") {
+			t.Errorf("supplemental_window_share %v at 60 tokens: got %q, want the sentence after the match: %v", tc.share, joined, tc.fox)
+		}
+	}
+}
+
+// TestSupplementalDayDates: supplemental turns are headed by their day,
+// or by day and time with supplemental_day_dates false.
+func TestSupplementalDayDates(t *testing.T) {
+	at := time.Date(2024, 4, 1, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		day  bool
+		want string
+	}{{true, "[2024-03-02]\n"}, {false, "[2024-03-02 18:00]\n"}} {
+		s := offlineSystem(t, func(c *config.ArborMem, _ *Deps) { c.SupplementalDayDates = tc.day })
+		mustCommit(t, s, twoFriends()...)
+		items := suppItems(mustRecall(t, s, memory.Query{ID: "q", Text: "Which instrument does Rosa play in the orchestra?", Time: at, Budget: 400}))
+		if len(items) == 0 || !strings.HasPrefix(items[0].Text, tc.want) {
+			t.Errorf("supplemental_day_dates %v: items %+v, want a header %q", tc.day, items, tc.want)
+		}
+	}
+}

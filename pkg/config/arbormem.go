@@ -88,6 +88,18 @@ type ArborMem struct {
 	// trajectory whose content words (entities, terms, values said there)
 	// it matches far better. "on", "off" or "auto" as ShiftMarkers.
 	ContentReturns string `mapstructure:"content_returns" yaml:"content_returns"`
+	// LabelReturns (offline profile, with the offline routing): a label
+	// fronted at the start of an input ("ok, tax again.", "biscuit
+	// update:", "update on the bread:") whose content words another
+	// trajectory has said, and the active one has not, is a return cue to
+	// that trajectory. "on", "off" or "auto" as ShiftMarkers.
+	LabelReturns string `mapstructure:"label_returns" yaml:"label_returns"`
+	// NovelShift (offline profile, with the offline routing): an input of
+	// many content words (12) none of which the active trajectory has said
+	// leaves it without a marker ("ok work brain. we're raising a seed
+	// round…"), for a trajectory it matches far better or a new root. "on",
+	// "off" or "auto" as ShiftMarkers.
+	NovelShift string `mapstructure:"novel_shift" yaml:"novel_shift"`
 	// SupplementalExcerpt (offline profile, with supplemental_fill): a
 	// supplemental turn first enters as its sentences that hold a question
 	// term, and the budget left restores whole turns; false quotes whole
@@ -98,6 +110,20 @@ type ArborMem struct {
 	// while they fit in this share of the budget; 0 excerpts every turn
 	// that has a non-matching sentence.
 	SupplementalWholeShare float64 `mapstructure:"supplemental_whole_share" yaml:"supplemental_whole_share"`
+	// SupplementalWindowShare (offline profile, with supplemental_excerpt):
+	// the best-ranked supplemental turns that do not enter whole enter, while
+	// they fit in this share of the budget, as a window on their
+	// best-matching sentence (the one whose question terms weigh most, with
+	// the sentence before and after it) instead of every sentence that
+	// holds a question term: the answer is often the sentence beside the one
+	// that repeats the question's words ("Last Fri I took my kids to a
+	// pottery workshop. We all made our own pots!"). 0 turns it off.
+	SupplementalWindowShare float64 `mapstructure:"supplemental_window_share" yaml:"supplemental_window_share"`
+	// SupplementalDayDates (offline profile, with supplemental_fill): the
+	// supplemental turns of one session are headed by its day
+	// ([2023-05-08]) rather than its day and time of day, which no question
+	// of the benchmarks asks about and which costs tokens once per session.
+	SupplementalDayDates bool `mapstructure:"supplemental_day_dates" yaml:"supplemental_day_dates"`
 	// SupplementalReplies (offline profile, with supplemental_fill): a
 	// matched turn brings the next turn, the other speaker's reply, which
 	// in conversation often repeats none of the question's words.
@@ -202,7 +228,7 @@ func DefaultArborMem() ArborMem {
 		RecencyMax: 1.0, RecencyScale: 8, TopicWeight: 8.0, TopicMatchMin: 0.5, TopicPenalty: -6.0,
 		CEScore: "auto", CEScale: 10, RerankInstruction: "auto", Routing: "auto",
 		RawTail: 4, BranchBudget: 16384, MaxFacts: 10, FactMinSim: 0.4,
-		SupplementalBudget: 0, SupplementalFill: "auto", ShiftMarkers: "auto", ContentReturns: "auto", SupplementalExcerpt: true, SupplementalWholeShare: 0, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, MaxFactsPerTurn: 12, MaxEntities: 16, PathSummaryChars: 480, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
+		SupplementalBudget: 0, SupplementalFill: "auto", ShiftMarkers: "auto", ContentReturns: "auto", LabelReturns: "auto", NovelShift: "auto", SupplementalExcerpt: true, SupplementalWholeShare: 0, SupplementalWindowShare: 0.2, SupplementalDayDates: true, SupplementalReplies: true, SupplementalDates: true, EvidenceReserve: 0, RecordCandidates: 60, MaxRecordLines: 8, MaxFactsPerTurn: 12, MaxEntities: 16, PathSummaryChars: 480, EmbedMaxChars: 12000, MemoryOpMaxTokens: 4096,
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3, AnchorTrigger: "topic",
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,

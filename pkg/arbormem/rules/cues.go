@@ -484,6 +484,44 @@ var reSoftShift = regexp.MustCompile(`(?i)^\s*(?:(?:ok(?:ay)?|so|oh|ah|ugh|hey|g
 // reSoftShift).
 func SoftShift(text string) bool { return softShiftBranches().MatchString(text) }
 
+// reLabel is a label fronted at the start of an input and closed by a
+// stop, colon or dash: a topic with "again" or "update" ("ok, tax
+// again.", "biscuit update: …") or an update on one ("update on the
+// bread: …"). The speaker names what the rest is about before saying it,
+// which in interleaved chat is mostly a thread said before. Its capture is
+// the label's topic, of at most three words.
+var reLabel = regexp.MustCompile(`(?i)^\s*(?:(?:ok(?:ay)?|so|right|oh|and|anyway|alright)[,.!]?\s+)*(?:(?:(?:an?|quick|small|little)\s+)?update\s+(?:on|about)\s+(?:the\s+|my\s+|our\s+|that\s+)?([\p{L}0-9'’ -]{2,40}?)|((?:[\p{L}0-9'’-]+\s+){0,2}[\p{L}0-9'’-]+)\s+(?:again|update))\s*[.:;!—–]`)
+
+// FrontedLabel reports a label fronted at the start of text (see reLabel)
+// and its topic phrase.
+func FrontedLabel(text string) (string, bool) {
+	m := rxscan.FindStringSubmatch(reLabel, text)
+	if m == nil {
+		return "", false
+	}
+	obj := strings.TrimSpace(m[1] + m[2])
+	for _, w := range strings.Fields(strings.ToLower(obj)) {
+		if labelNot[w] {
+			// "I tried it again." reports; it labels nothing.
+			return "", false
+		}
+	}
+	return obj, obj != ""
+}
+
+// labelNot are words that make a fronted phrase a clause, not a label.
+var labelNot = text.WordSet(`i we you he she it they me us them this that there here is was are were do did does have had has`)
+
+// reAddOn is a bare additive opening ("also jonas asked me…", "Plus, the
+// venue…", "Additionally"): a continuation cue (reContinuation) that adds
+// to the thread as often as it brings up something new, so the offline
+// routing reads it as a change of subject only before many words the active
+// trajectory has not said (arbormem.shift_markers).
+var reAddOn = regexp.MustCompile(`(?i)^\s*(?:(?:ok(?:ay)?|so|oh|and)[,.!]?\s+)*(?:also|plus|additionally)\b`)
+
+// AddOn reports whether text opens with a bare additive cue (see reAddOn).
+func AddOn(text string) bool { return rxscan.MatchString(reAddOn, text) }
+
 var (
 	shiftBranches     = sync.OnceValue(func() *rxscan.BranchMatcher { return rxscan.NewBranchMatcher(reShiftMarker) })
 	softShiftBranches = sync.OnceValue(func() *rxscan.BranchMatcher { return rxscan.NewBranchMatcher(reSoftShift) })
@@ -495,6 +533,9 @@ var (
 // numbers of one or two digits ("16 weeks", "16:40", "at 8"), which turn up
 // in every thread with unrelated meanings; longer numbers (a rent of 1050,
 // a year) stay.
+// An irregular verb's past forms are read as its base form, so that a
+// follow-up in another tense ("where did they meet again") shares its word
+// with the turn that told it ("they met at a climbing gym").
 func ContentTerms(text string) []string {
 	ts := Terms(text)
 	out := ts[:0]
@@ -502,16 +543,59 @@ func ContentTerms(text string) []string {
 		if genericTerms()[t] || len(t) <= 2 && strings.Trim(t, "0123456789") == "" {
 			continue
 		}
+		if base, ok := irregularTerms()[t]; ok {
+			t = base
+		}
 		out = append(out, t)
 	}
 	return out
 }
 
-// genericTerms are genericWords and chatWords as Terms analyses them, so
-// that their inflections ("getting", "days") are dropped too.
+// irregularPast lists common irregular verbs as "base past participle"
+// (the participle omitted where it is the past); verbs whose forms are
+// generic or chat words ("go", "get", "make", "say") are left out.
+var irregularPast = []string{
+	"meet met", "fly flew flown", "buy bought", "pay paid", "sell sold", "build built", "spend spent",
+	"leave left", "bring brought", "send sent", "lose lost", "choose chose chosen", "write wrote written",
+	"run ran", "win won", "begin began begun", "break broke broken", "drive drove driven", "eat ate eaten",
+	"take took taken", "teach taught", "fall fell fallen", "feel felt", "keep kept", "hold held",
+	"ride rode ridden", "sing sang sung", "swim swam swum", "sleep slept", "steal stole stolen",
+	"wear wore worn", "throw threw thrown", "grow grew grown", "draw drew drawn", "forget forgot forgotten",
+	"hide hid hidden", "lend lent", "shake shook shaken", "stand stood", "understand understood",
+	"freeze froze frozen", "hang hung", "feed fed", "lead led", "deal dealt", "mean meant", "sit sat",
+	"wake woke woken", "fight fought", "seek sought", "sink sank sunk", "shoot shot", "bend bent",
+}
+
+// irregularTerms maps the analysed past forms of irregularPast to the
+// analysed base form.
+var irregularTerms = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, line := range irregularPast {
+		forms := strings.Fields(line)
+		base := Terms(forms[0])
+		if len(base) != 1 {
+			continue
+		}
+		for _, f := range forms[1:] {
+			if t := Terms(f); len(t) == 1 && t[0] != base[0] {
+				m[t[0]] = base[0]
+			}
+		}
+	}
+	return m
+})
+
+// pronounWords are words the analyser keeps that refer instead of naming:
+// "one" ("the balcony one"; stemmed "on"), and question words written
+// without their apostrophe ("whats the rent"), which the stop list misses.
+var pronounWords = text.WordSet(`one ones whats hows thats theres heres whos wheres whens whys`)
+
+// genericTerms are genericWords, chatWords and pronounWords as Terms
+// analyses them, so that their inflections ("getting", "days") are dropped
+// too.
 var genericTerms = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, set := range []map[string]bool{genericWords, chatWords} {
+	for _, set := range []map[string]bool{genericWords, chatWords, pronounWords} {
 		for w := range set {
 			for _, t := range Terms(w) {
 				m[t] = true

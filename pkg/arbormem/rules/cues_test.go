@@ -254,3 +254,54 @@ func TestContentTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestFrontedLabel: a topic fronted with "again" or "update", or an update
+// on one, and closed by a stop, colon or dash, is a label; the same words
+// inside a sentence, or without the closing mark, are not.
+func TestFrontedLabel(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"ok, visa again. should the statements be stamped?", "visa"},
+		{"biscuit update: vet says it's gastritis", "biscuit"},
+		{"Quick update on the kitchen tiles: they arrived", "kitchen tiles"},
+		{"Garden again — the slugs are back", "Garden"},
+		{"I tried it again.", ""},
+		{"the long drive from the coast again.", ""},
+		{"we should meet again soon", ""},
+		{"the update arrived: all good", ""},
+		{"Can you explain that again?", ""},
+	} {
+		got, ok := FrontedLabel(tc.text)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("FrontedLabel(%q) = %q, %v; want %q", tc.text, got, ok, tc.want)
+		}
+	}
+}
+
+// TestAddOn: a bare additive opening, and what is not one.
+func TestAddOn(t *testing.T) {
+	for text, want := range map[string]bool{
+		"also jonas asked me to be best man":   true,
+		"Also, the coordinator is our contact": true,
+		"Plus the venue wants a deposit":       true,
+		"ok so additionally we need chairs":    true,
+		"I also need advice":                   false,
+		"and the date?":                        false,
+		"Alsora is the town":                   false,
+	} {
+		if got := AddOn(text); got != want {
+			t.Errorf("AddOn(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestContentTermsIrregularAndPronouns: an irregular past reads as its base
+// ("met" as "meet"), and "one" and apostrophe-less question words are not
+// content words.
+func TestContentTermsIrregularAndPronouns(t *testing.T) {
+	if a, b := ContentTerms("they met at a climbing gym"), ContentTerms("where did they meet"); !slices.Contains(a, "meet") || !slices.Contains(b, "meet") {
+		t.Errorf("met %q and meet %q do not share a term", a, b)
+	}
+	if got := ContentTerms("whats the rent on the balcony one"); slices.Contains(got, "on") || slices.Contains(got, "what") || !slices.Contains(got, "rent") {
+		t.Errorf("ContentTerms = %q: want rent and balcony only", got)
+	}
+}

@@ -19,6 +19,7 @@ func FuzzRules(f *testing.F) {
 		"Last week when we discussed the garden, what did you suggest? 'book club picks'",
 		"", "’s 's ' \" — 3:30 pm 2024-13-45",
 		"Okay, about the move — what did I do on 25 May, 2022? I love your cat! and shared a photo of a cat", "in mid-May 2023 or on May 40",
+		"ok, tax again. whats the rent on the balcony one", "update on the bread: they met at 9", "also — plus: additionally",
 	} {
 		f.Add(s)
 	}
@@ -30,6 +31,15 @@ func FuzzRules(f *testing.F) {
 		ResumeCue(text)
 		NewTopicCue(text)
 		ContinuationCue(text)
+		if label, ok := FrontedLabel(text); ok != (label != "") || !strings.Contains(text, label) {
+			t.Fatalf("FrontedLabel(%q) = %q, %v: not a phrase of the text", text, label, ok)
+		}
+		AddOn(text)
+		for _, w := range ContentTerms(text) {
+			if w == "" {
+				t.Fatal("empty content term")
+			}
+		}
 		resolveDate(text, now)
 		if len(Entities(text, 5)) > 5 {
 			t.Fatal("entity limit ignored")
