@@ -67,7 +67,7 @@ func (f *forestLog) close() error {
 	return f.Close()
 }
 
-// copyForests appends src's forests of the episode records just taken from
+// copyForests appends src's forests of the episode records about to be taken from
 // it (keys, EpisodeStat keys) to dst's forests.jsonl; a source without
 // forests (a run made before they were recorded) adds nothing.
 func copyForests(src, dst string, keys map[string]bool) error {

@@ -72,18 +72,28 @@ func Merge(dst string, srcs []string, force bool, out io.Writer) (*Outcome, erro
 		return nil, err
 	}
 	for _, src := range srcs {
-		written, err := copyLog(filepath.Join(src, "samples.jsonl"), samples)
+		sampleRecs, written, err := pendingLog(filepath.Join(src, "samples.jsonl"), samples)
 		if err != nil {
 			return nil, err
 		}
-		epWritten, err := copyLog(filepath.Join(src, "episodes.jsonl"), episodes)
+		epRecs, epWritten, err := pendingLog(filepath.Join(src, "episodes.jsonl"), episodes)
 		if err != nil {
 			return nil, err
 		}
+		// A sample's bundle and an episode's forest go in before the record
+		// itself, as eval writes them: a merge killed in between takes the
+		// record again when resumed, and its bundle and forest with it
+		// (written after, they would be lost with the kill).
 		if err := copyForests(src, dst, epWritten); err != nil {
 			return nil, err
 		}
 		if err := copyBundles(src, dst, written); err != nil {
+			return nil, err
+		}
+		if err := writeAll(samples, sampleRecs); err != nil {
+			return nil, err
+		}
+		if err := writeAll(episodes, epRecs); err != nil {
 			return nil, err
 		}
 	}
@@ -144,33 +154,42 @@ func mergeHistory(h []record.Contribution, m *record.Manifest) []record.Contribu
 	return h
 }
 
-// copyLog appends path's latest records to dst, skipping keys dst already
-// holds unless dst's record failed and this one did not; it returns the
-// keys it wrote.
-func copyLog[T any](path string, dst *resumable[T]) (map[string]bool, error) {
-	written := map[string]bool{}
+// pendingLog reads path's latest records that dst should take (keys dst
+// lacks, or holds only as a failure that the record does not repeat), and
+// their keys.
+func pendingLog[T any](path string, dst *resumable[T]) ([]T, map[string]bool, error) {
+	keys := map[string]bool{}
 	recs, err := record.ReadLog[T](path)
 	if os.IsNotExist(err) {
-		return written, nil
+		return nil, keys, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var out []T
 	for _, r := range record.Latest(recs, dst.key) {
 		k := dst.key(r)
 		if dst.done(k) || (dst.Has(k) && dst.failed(r)) {
 			continue
 		}
-		if err := dst.write(r); err != nil {
-			return nil, err
-		}
-		written[k] = true
+		out = append(out, r)
+		keys[k] = true
 	}
-	return written, nil
+	return out, keys, nil
 }
 
-// copyBundles appends src's bundles of the samples just taken from it
-// (keys) to dst's bundles.jsonl, with the texts they refer to; a source
+// writeAll records recs in dst.
+func writeAll[T any](dst *resumable[T], recs []T) error {
+	for _, r := range recs {
+		if err := dst.write(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyBundles appends src's bundles of the samples about to be taken from
+// it (keys) to dst's bundles.jsonl, with the texts they refer to; a source
 // without bundles adds nothing.
 func copyBundles(src, dst string, keys map[string]bool) error {
 	recs, err := record.ReadLog[record.Bundle](filepath.Join(src, "bundles.jsonl"))
