@@ -322,6 +322,16 @@ func signBits(u []float32, out []uint64) {
 	}
 }
 
+// hamming16 is hamming for sixteen words (a 1,024-d row), unrolled in
+// four independent sums.
+func hamming16(a, b *[16]uint64) int {
+	s0 := bits.OnesCount64(a[0]^b[0]) + bits.OnesCount64(a[4]^b[4]) + bits.OnesCount64(a[8]^b[8]) + bits.OnesCount64(a[12]^b[12])
+	s1 := bits.OnesCount64(a[1]^b[1]) + bits.OnesCount64(a[5]^b[5]) + bits.OnesCount64(a[9]^b[9]) + bits.OnesCount64(a[13]^b[13])
+	s2 := bits.OnesCount64(a[2]^b[2]) + bits.OnesCount64(a[6]^b[6]) + bits.OnesCount64(a[10]^b[10]) + bits.OnesCount64(a[14]^b[14])
+	s3 := bits.OnesCount64(a[3]^b[3]) + bits.OnesCount64(a[7]^b[7]) + bits.OnesCount64(a[11]^b[11]) + bits.OnesCount64(a[15]^b[15])
+	return s0 + s1 + s2 + s3
+}
+
 // hamming is the number of bits that differ between a and b.
 func hamming(a, b []uint64) int {
 	b = b[:len(a)]

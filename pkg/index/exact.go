@@ -353,8 +353,17 @@ var int8Values = func() (t [256]float32) {
 // as the lookup.
 func dotInt8(q []float32, r []byte, scale float32, scratch []float32) float32 {
 	scratch = scratch[:len(q)]
-	for i, c := range r[:len(q)] {
-		scratch[i] = int8Values[c]
+	r = r[:len(q)]
+	// Eight codes a step through array pointers: one bounds check a
+	// step rather than two a code.
+	i := 0
+	for ; i+8 <= len(r); i += 8 {
+		c, o := (*[8]byte)(r[i:i+8]), (*[8]float32)(scratch[i:i+8])
+		o[0], o[1], o[2], o[3] = int8Values[c[0]], int8Values[c[1]], int8Values[c[2]], int8Values[c[3]]
+		o[4], o[5], o[6], o[7] = int8Values[c[4]], int8Values[c[5]], int8Values[c[6]], int8Values[c[7]]
+	}
+	for ; i < len(r); i++ {
+		scratch[i] = int8Values[r[i]]
 	}
 	return vek32.Dot(q, scratch) * scale
 }
