@@ -179,9 +179,9 @@ type System struct {
 	nodeLex *index.BM25
 	factVec *index.Exact
 	// recVec indexes structured records by their embedding, keyed by
-	// position in store.records, and keeps float32 vectors as given (Raw;
-	// a record whose embedding failed has none); recByEntity lists the
-	// records by entity term.
+	// position in store.records (a record whose embedding failed has
+	// none); offline it keeps them as given (see reset); recByEntity
+	// lists the records by entity term.
 	recVec      *index.Exact
 	recByEntity map[string][]int
 	// df counts, per analyzed term, the nodes whose keyword terms contain it
@@ -330,13 +330,19 @@ func (s *System) reset() {
 	s.forest = newForest()
 	s.store = newStore()
 	dim := s.deps.Embed.Dim()
-	// One copy of each dense vector: records keep theirs as given only
-	// with float32 rows, whose entity matches take the float64 cosine of
-	// that vector as they always have (index.Exact.Cosines); quantised
-	// rows give their search score.
+	// One copy of each vector. A record's entity match takes the float64
+	// cosine of its stored float32 row (index.Exact.Cosines; quantised
+	// rows give their search score). With rule-based memory operations
+	// (the offline profile) the record index keeps each vector as given,
+	// so that cosine is the one the offline default has always taken, bit
+	// for bit; a dense row stored so has its unit row rebuilt at each
+	// search (index.Options.KeepRaw), which offline vectors, stored
+	// sparse, rarely need. On the model path the stored row is the unit
+	// row, searched without rebuilding, whose cosine is within float32
+	// rounding of the given vector's (docs/FIDELITY.md, vector_storage).
 	o := s.vectorOptions()
 	s.nodeVec, s.factVec = index.NewExactWith(dim, o), index.NewExactWith(dim, o)
-	o.KeepRaw = true
+	o.KeepRaw = s.ext == nil || s.ext.Heuristic()
 	s.recVec = index.NewExactWith(dim, o)
 	s.nodeLex = index.NewBM25()
 	s.recByEntity = map[string][]int{}

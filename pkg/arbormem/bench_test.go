@@ -308,7 +308,8 @@ func (e wordEmbedder) Embed(_ context.Context, texts []string) ([][]float32, err
 // wordEmbedder, the paper's 32K budget) at 250, 2,000 and 12,000 committed
 // interactions, for each arbormem.vector_search setting: the process CPU
 // per recall (cpu-ms; every model call is an instant stub), its multiple
-// of the 250-interaction figure (x-of-250), and the rows of each dense
+// of the 250-interaction figure (x-of-250), the live heap after the setup
+// (heap-MB, with the inputs shared by every setting), and the rows of each dense
 // channel (nodes, facts, records), each searched once per recall:
 //
 //	go test ./pkg/arbormem -run '^$' -bench RecallScale -benchtime 40x
@@ -340,7 +341,11 @@ func BenchmarkRecallScale(b *testing.B) {
 				last := ins[n-1].Time.Add(48 * time.Hour)
 				// The setup's garbage is collected first: the process CPU
 				// counted is then the recalls' and their own collection's.
+				// The live heap then (heap-MB) is the system's and the
+				// shared inputs' (the same for every setting).
 				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
 				b.ResetTimer()
 				c0 := benchinput.ProcessCPU()
 				for i := 0; b.Loop(); i++ {
@@ -355,6 +360,7 @@ func BenchmarkRecallScale(b *testing.B) {
 				}
 				b.ReportMetric(cpu, "cpu-ms")
 				b.ReportMetric(cpu/first, "x-of-250")
+				b.ReportMetric(float64(ms.HeapAlloc)/1e6, "heap-MB")
 				b.ReportMetric(float64(s.nodeVec.Len()), "nodes")
 				b.ReportMetric(float64(s.factVec.Len()), "facts")
 				b.ReportMetric(float64(s.recVec.Len()), "records")

@@ -64,8 +64,9 @@ func (s *System) Save(ctx context.Context, path string) error {
 	err = writeFileAtomic(filepath.Join(path, snapshotVectors), func(w io.Writer) error {
 		// Vectors live only in their indexes: node and fact vectors of unit
 		// length (Load puts them back unchanged with AddUnit), record
-		// vectors as given, or as the unit row of quantised storage (Load
-		// indexes them as a commit does).
+		// vectors as Raw gives them: as given where the index keeps them
+		// so (the offline profile), else the unit row, dequantised for
+		// quantised storage (Load puts them back with Restore).
 		nv := make([][]float32, len(s.forest.Nodes))
 		for i, n := range s.forest.Nodes {
 			nv[i] = s.nodeVec.Vector(n.Seq)
@@ -292,7 +293,10 @@ func (s *System) Load(ctx context.Context, path string) error {
 	}
 	for i, r := range snap.Records {
 		ref, _ := parseRecordRef(r)
-		s.indexRecord(ref, rv[i])
+		s.indexRecord(ref, nil)
+		if len(rv[i]) == s.deps.Embed.Dim() {
+			s.recVec.Restore(i, rv[i]) // record i is id i, as indexRecord numbers them
+		}
 	}
 	return nil
 }

@@ -19,26 +19,37 @@ import (
 // bad values are refused with the key named; every storage and search
 // works on dense vectors (wordEmbedder, as a model's) and survives a
 // save and load with the same bundles and the same files saved again (a
-// quantised row read back is stored as its own codes, not re-quantised).
+// quantised row read back is stored as its own codes, not re-quantised;
+// on the model path, float32 records are unit rows, not kept as given,
+// and are read back as such).
 func TestVectorSettings(t *testing.T) {
 	for _, tc := range []struct {
 		storage, search string
 		rerank          int
 		err             string
+		model           bool
 	}{
-		{"int4", "exact", 10, ""},
-		{"int8", "binary", 10, ""},
-		{"int4", "binary", 1, ""},
-		{"float32", "binary", 10, ""},
-		{"int2", "exact", 10, "vector_storage"},
-		{"int8", "hnsw", 10, "vector_search"},
-		{"int8", "binary", 0, "vector_rerank"},
+		{"int4", "exact", 10, "", false},
+		{"int8", "binary", 10, "", false},
+		{"int4", "binary", 1, "", false},
+		{"float32", "binary", 10, "", false},
+		{"float32", "exact", 10, "", true},
+		{"int8", "exact", 10, "", true},
+		{"int2", "exact", 10, "vector_storage", false},
+		{"int8", "hnsw", 10, "vector_search", false},
+		{"int8", "binary", 0, "vector_rerank", false},
 	} {
 		name := tc.storage + "/" + tc.search
+		if tc.model {
+			name += "/model"
+		}
 		mk := func() (*System, error) {
 			return newSystemErr(func(c *config.ArborMem, d *Deps) {
 				c.VectorStorage, c.VectorSearch, c.VectorRerank = tc.storage, tc.search, tc.rerank
 				d.Embed = wordEmbedder{dim: 1024, words: &sync.Map{}}
+				if tc.model {
+					d.Extractor = modelLike{}
+				}
 			})
 		}
 		a, err := mk()

@@ -59,6 +59,13 @@ func BenchmarkExactSearchInt8(b *testing.B) {
 	benchExactSearch(b, NewExactCompact(1024))
 }
 
+// BenchmarkExactSearchRaw is the same search over rows kept as given
+// (Options.KeepRaw), each of which differs from its unit row here, so
+// every row's unit row is rebuilt: the cost of keeping one copy.
+func BenchmarkExactSearchRaw(b *testing.B) {
+	benchExactSearch(b, NewExactRaw(1024))
+}
+
 func benchExactSearch(b *testing.B, x *Exact) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n = 12400

@@ -47,9 +47,17 @@ type denseStore struct {
 	f32    [][]float32
 	codes  [][]byte
 	scale  []float32 // per slot, quantised storage
-	// raw holds the vector as given, for Raw, where it differs from its
-	// float32 unit row (an index that keeps raw vectors).
-	raw map[int32][]float32
+	// keepRaw (Float32 storage, Options.KeepRaw) keeps each vector as
+	// given, once: a slot holds its unit row when that is the vector as
+	// given bit for bit (rawScale 0), else the vector as given, whose unit
+	// row is float32(float64(v)*rawScale) per slot, rebuilt where a
+	// search needs it as a sparse row's is (zero when rawScale is
+	// negative: a zero or non-finite vector). The unit row and the
+	// vector as given differ in the last bit of a few slots for a vector
+	// that was unit length already, so keeping both would double the
+	// row's memory for the sake of those bits.
+	keepRaw  bool
+	rawScale []float64
 	// signs holds each row's sign bits (bit j of a row is set when slot j
 	// of its unit row is positive), words(dim) per row, for the binary
 	// first stage; nil without one.
@@ -58,8 +66,8 @@ type denseStore struct {
 	free  []int32
 }
 
-func newDenseStore(dim int, st Storage, signs bool) *denseStore {
-	d := &denseStore{dim: dim, storage: st, rowLen: dim}
+func newDenseStore(dim int, st Storage, signs, keepRaw bool) *denseStore {
+	d := &denseStore{dim: dim, storage: st, rowLen: dim, keepRaw: keepRaw && st == Float32}
 	if st == Int4 {
 		d.rowLen = (dim + 1) / 2
 	}
@@ -91,19 +99,40 @@ func (d *denseStore) alloc() int32 {
 	if d.storage != Float32 {
 		d.scale = append(d.scale, 0)
 	}
+	if d.keepRaw {
+		d.rawScale = append(d.rawScale, 0)
+	}
 	return s
 }
 
 // release frees slot s for reuse.
-func (d *denseStore) release(s int32) {
-	delete(d.raw, s)
-	d.free = append(d.free, s)
-}
+func (d *denseStore) release(s int32) { d.free = append(d.free, s) }
 
-// unitRow is slot s's float32 unit row (Float32 storage).
-func (d *denseStore) unitRow(s int32) []float32 {
+// f32Row is slot s's float32 row (Float32 storage): its unit row, or in an
+// index that keeps vectors as given, the vector as given.
+func (d *denseStore) f32Row(s int32) []float32 {
 	off := int(s) % chunkRows * d.rowLen
 	return d.f32[s/chunkRows][off : off+d.rowLen : off+d.rowLen]
+}
+
+// unitOf is slot s's unit row (Float32 storage): the row itself, or, for
+// a row kept as given that differs from its unit row, the unit row
+// rebuilt into scratch (of the row's length, every slot written), bit for
+// bit as store computed it; rebuilt says which.
+func (d *denseStore) unitOf(s int32, scratch []float32) (u []float32, rebuilt bool) {
+	row := d.f32Row(s)
+	if !d.keepRaw || d.rawScale[s] == 0 {
+		return row, false
+	}
+	scratch = scratch[:len(row)]
+	if sc := d.rawScale[s]; sc > 0 {
+		for i, f := range row {
+			scratch[i] = float32(float64(f) * sc)
+		}
+	} else {
+		clear(scratch)
+	}
+	return scratch, true
 }
 
 // codeRow is slot s's codes (quantised storage).
@@ -119,18 +148,25 @@ func (d *denseStore) signRow(s int32) []uint64 {
 	return d.signs[s/chunkRows][off : off+w : off+w]
 }
 
-// put stores unit (a unit row, or zero) in slot s; raw, when not nil, is
-// the vector as given, kept for Raw where it differs from unit.
-func (d *denseStore) put(s int32, unit, raw []float32) {
-	delete(d.raw, s)
+// put stores unit (a unit row, or zero) in slot s; raw is the vector as
+// given and scale the factor unit was computed with
+// (float32(float64(v)*scale) per slot), for an index that keeps vectors
+// as given.
+func (d *denseStore) put(s int32, unit, raw []float32, scale float64) {
 	switch d.storage {
 	case Float32:
-		copy(d.unitRow(s), unit)
-		if raw != nil && !sameBits(unit, raw) {
-			if d.raw == nil {
-				d.raw = map[int32][]float32{}
+		row := d.f32Row(s)
+		if !d.keepRaw || sameBits(unit, raw) {
+			copy(row, unit)
+			if d.keepRaw {
+				d.rawScale[s] = 0
 			}
-			d.raw[s] = append([]float32(nil), raw...)
+			break
+		}
+		copy(row, raw)
+		d.rawScale[s] = scale
+		if scale == 0 {
+			d.rawScale[s] = -1 // its unit row is zero
 		}
 	case Int8:
 		d.scale[s] = quantiseInt8(unit, d.codeRow(s))
@@ -146,7 +182,9 @@ func (d *denseStore) put(s int32, unit, raw []float32) {
 func (d *denseStore) decode(s int32, dst []float32) {
 	switch d.storage {
 	case Float32:
-		copy(dst, d.unitRow(s))
+		if u, rebuilt := d.unitOf(s, dst); !rebuilt {
+			copy(dst, u)
+		}
 	case Int8:
 		sc := d.scale[s]
 		for i, c := range d.codeRow(s) {
@@ -165,15 +203,16 @@ func (d *denseStore) decode(s int32, dst []float32) {
 }
 
 // score is slot s's score against the unit query q; scratch (of q's
-// length) is a working row.
-func (d *denseStore) score(s int32, q, scratch []float32) float64 {
+// length) is a working row, which dirty says was written.
+func (d *denseStore) score(s int32, q, scratch []float32) (score float64, dirty bool) {
 	switch d.storage {
 	case Int8:
-		return float64(dotInt8(q, d.codeRow(s), d.scale[s], scratch))
+		return float64(dotInt8(q, d.codeRow(s), d.scale[s], scratch)), true
 	case Int4:
-		return float64(dotInt4(q, d.codeRow(s), d.scale[s], scratch))
+		return float64(dotInt4(q, d.codeRow(s), d.scale[s], scratch)), true
 	}
-	return float64(vek32.Dot(q, d.unitRow(s)))
+	u, rebuilt := d.unitOf(s, scratch)
+	return float64(vek32.Dot(q, u)), rebuilt
 }
 
 // quantiseInt8 writes unit's int8 codes, round(u/scale) with scale the
@@ -281,6 +320,16 @@ func signBits(u []float32, out []uint64) {
 			out[j/64] |= 1 << (j % 64)
 		}
 	}
+}
+
+// hamming16 is hamming for sixteen words (a 1,024-d row), unrolled in
+// four independent sums.
+func hamming16(a, b *[16]uint64) int {
+	s0 := bits.OnesCount64(a[0]^b[0]) + bits.OnesCount64(a[4]^b[4]) + bits.OnesCount64(a[8]^b[8]) + bits.OnesCount64(a[12]^b[12])
+	s1 := bits.OnesCount64(a[1]^b[1]) + bits.OnesCount64(a[5]^b[5]) + bits.OnesCount64(a[9]^b[9]) + bits.OnesCount64(a[13]^b[13])
+	s2 := bits.OnesCount64(a[2]^b[2]) + bits.OnesCount64(a[6]^b[6]) + bits.OnesCount64(a[10]^b[10]) + bits.OnesCount64(a[14]^b[14])
+	s3 := bits.OnesCount64(a[3]^b[3]) + bits.OnesCount64(a[7]^b[7]) + bits.OnesCount64(a[11]^b[11]) + bits.OnesCount64(a[15]^b[15])
+	return s0 + s1 + s2 + s3
 }
 
 // hamming is the number of bits that differ between a and b.

@@ -3,6 +3,7 @@ package index
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/viterin/vek/vek32"
@@ -144,6 +145,89 @@ func TestExactRawDense(t *testing.T) {
 	}
 	if x.Raw(2) != nil {
 		t.Error("Raw of a missing id is not nil")
+	}
+}
+
+// TestExactRawStoredOnce checks that an index keeping vectors as given
+// (NewExactRaw) keeps a dense one once: model embeddings come unit length
+// already, so a vector as given and its unit row differ in the last bit
+// of a few slots, and keeping both would double the row's memory. Such
+// rows (normalised in float32 arithmetic, as a model's float32 output is,
+// about a quarter of which differ from their unit row, and vectors of
+// any length, which all do) must come back as given from Raw, as the unit row
+// from Vector, score bit for bit as in an index that keeps unit rows
+// only, and allocate about what that index does.
+func TestExactRawStoredOnce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const dim, n = 256, 300
+	vecs := randomVecs(rng, n, dim)
+	differ := 0
+	for i, v := range vecs[:n/2] {
+		var ss float64
+		for _, f := range v {
+			ss += float64(f) * float64(f)
+		}
+		norm := float32(math.Sqrt(ss))
+		for j := range v {
+			v[j] /= norm
+		}
+		if !sameBits(denseUnit(v), v) {
+			differ++
+		}
+		vecs[i] = v
+	}
+	for _, v := range vecs[n/2:] {
+		if !sameBits(denseUnit(v), v) {
+			differ++
+		}
+	}
+	if differ < n/2+n/10 {
+		t.Fatalf("only %d of %d rows differ from their unit row: the test does not cover the rebuilt form", differ, n)
+	}
+	alloc := func(x *Exact) uint64 {
+		var a, b runtime.MemStats
+		runtime.ReadMemStats(&a)
+		for i, v := range vecs {
+			x.Add(i, v)
+		}
+		runtime.ReadMemStats(&b)
+		return b.TotalAlloc - a.TotalAlloc
+	}
+	raw, unit := NewExactRaw(dim), NewExact(dim)
+	ar, au := alloc(raw), alloc(unit)
+	if float64(ar) > 1.05*float64(au) {
+		t.Errorf("keeping vectors as given allocates %d bytes for %d rows, unit rows alone %d", ar, n, au)
+	}
+	for i, v := range vecs {
+		if !sameBits(raw.Raw(i), v) || !sameBits(raw.Vector(i), unit.Vector(i)) {
+			t.Fatalf("row %d: Raw or Vector differs", i)
+		}
+	}
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = i
+	}
+	cr, cu := make([]float64, n), make([]float64, n)
+	var worst float64
+	for qi, q := range randomVecs(rng, 5, dim) {
+		a, b := raw.Search(q, n), unit.Search(q, n)
+		for j := range a {
+			if a[j].ID != b[j].ID || math.Float64bits(a[j].Score) != math.Float64bits(b[j].Score) {
+				t.Fatalf("query %d, hit %d: %+v kept as given, %+v unit rows", qi, j, a[j], b[j])
+			}
+		}
+		// An index of unit rows takes the cosine of the unit row (the
+		// model path's records): within float32 rounding of the given
+		// vector's.
+		raw.Cosines(q, ids, cr)
+		unit.Cosines(q, ids, cu)
+		for i := range ids {
+			worst = max(worst, math.Abs(cr[i]-cu[i]))
+		}
+	}
+	t.Logf("cosine of the unit row against the vector as given: %.2g at most", worst)
+	if worst > 1e-6 {
+		t.Errorf("cosine of the unit row moves by %g", worst)
 	}
 }
 

@@ -56,7 +56,8 @@ func (x *Exact) rowUnit(i int, scratch []float32) []float32 {
 	r := &x.rows[i]
 	switch {
 	case r.slot != 0 && x.dense.storage == Float32:
-		return x.dense.unitRow(r.slot - 1)
+		u, _ := x.dense.unitOf(r.slot-1, scratch)
+		return u
 	case r.slot != 0:
 		x.dense.decode(r.slot-1, scratch)
 		return scratch
@@ -71,11 +72,10 @@ func (x *Exact) rowUnit(i int, scratch []float32) []float32 {
 func (x *Exact) rowScore(q, scratch []float32, i int) float64 {
 	r := &x.rows[i]
 	if r.slot != 0 {
-		if x.dense.storage == Float32 {
-			return x.dense.score(r.slot-1, q, scratch)
+		s, dirty := x.dense.score(r.slot-1, q, scratch)
+		if dirty {
+			clear(scratch)
 		}
-		s := x.dense.score(r.slot-1, q, scratch)
-		clear(scratch)
 		return s
 	}
 	r.sp.unitInto(scratch)
