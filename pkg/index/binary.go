@@ -33,7 +33,7 @@ func (x *Exact) binarySearch(q, scratch []float32, k int) []Hit {
 	n := len(x.rows)
 	want := x.bin.rerank * k
 	var qsBuf [16]uint64
-	qs := qsBuf[:0]
+	var qs []uint64
 	if w := words(x.dim); w <= len(qsBuf) {
 		qs = qsBuf[:w]
 	} else {

@@ -258,7 +258,7 @@ func encodeSparse(vec []float32, nnz int, scale float64, limit int) (sparseRow, 
 	// The mask is copied into the row's buffer: built on the stack up to
 	// 1,024 slots.
 	var maskBuf [16]uint64
-	mask := maskBuf[:0]
+	var mask []uint64
 	if nw > len(maskBuf) {
 		mask = make([]uint64, nw)
 	} else {
