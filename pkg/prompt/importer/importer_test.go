@@ -324,10 +324,7 @@ func FuzzReadJudges(f *testing.F) {
 			return
 		}
 		for name, j := range js {
-			text := j.Text
-			if j.System != "" {
-				text += `{{define "system"}}` + j.System + "{{end}}"
-			}
+			text := j.template()
 			if _, err := parseTemplate(name, text); err != nil {
 				t.Fatalf("%s: %v\n%s", name, err, text)
 			}

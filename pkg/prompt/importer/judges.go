@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -65,6 +66,15 @@ type Judge struct {
 	// (BEAM's <question>); they are mapped to their input anyway, and the
 	// report says so.
 	Unfilled []string
+}
+
+// template is the judge as a pkg/prompt template file: its text, and its
+// system message as the template's system part.
+func (j Judge) template() string {
+	if j.System == "" {
+		return j.Text
+	}
+	return j.Text + `{{define "` + prompt.SystemPart + `"}}` + j.System + "{{end}}"
 }
 
 // inputOf maps the names the official code gives a judge's inputs
@@ -662,14 +672,8 @@ func ImportJudges(srcs []Source, dir string) (Report, error) {
 		return Report{}, fmt.Errorf("prompts import: %w", err)
 	}
 	var r Report
-	benches := []string{"beam", "longmemeval"}
-	for _, b := range benches {
-		found := false
-		for _, n := range JudgeNames[b] {
-			_, ok := judges[n]
-			found = found || ok
-		}
-		if !found {
+	for _, b := range []string{"beam", "longmemeval"} {
+		if !slices.ContainsFunc(JudgeNames[b], func(n string) bool { _, ok := judges[n]; return ok }) {
 			continue
 		}
 		for _, n := range JudgeNames[b] {
@@ -678,11 +682,7 @@ func ImportJudges(srcs []Source, dir string) (Report, error) {
 				r.Missing = append(r.Missing, n)
 				continue
 			}
-			text := j.Text
-			if j.System != "" {
-				text += `{{define "` + prompt.SystemPart + `"}}` + j.System + "{{end}}"
-			}
-			if err := writeTemplate(dir, n, text); err != nil {
+			if err := writeTemplate(dir, n, j.template()); err != nil {
 				return r, fmt.Errorf("prompts import: %s: %w", j.From, err)
 			}
 			r.Written = append(r.Written, n)

@@ -108,12 +108,6 @@ func readLiteral(src string, q int, prefix string) pyStr {
 		}
 		i++
 	}
-	if closed > len(src) {
-		closed = len(src)
-	}
-	if end > len(src) {
-		end = len(src)
-	}
 	text := src[body:closed]
 	if !strings.Contains(prefix, "r") {
 		text = pyUnescape(text)
@@ -155,11 +149,19 @@ func pyUnescape(s string) string {
 		case '\\', '"', '\'':
 			b.WriteByte(c)
 		case 'x', 'u', 'U':
-			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
-			if v, err := strconv.ParseUint(safeSlice(s, i+1, i+1+n), 16, 32); err == nil && i+1+n <= len(s) && utf8.ValidRune(rune(v)) {
-				b.WriteRune(rune(v))
-				i += n
-				continue
+			n := 2
+			switch c {
+			case 'u':
+				n = 4
+			case 'U':
+				n = 8
+			}
+			if i+1+n <= len(s) {
+				if v, err := strconv.ParseUint(s[i+1:i+1+n], 16, 32); err == nil && utf8.ValidRune(rune(v)) {
+					b.WriteRune(rune(v))
+					i += n
+					continue
+				}
 			}
 			b.WriteByte('\\')
 			b.WriteByte(c)
@@ -179,16 +181,6 @@ func pyUnescape(s string) string {
 		}
 	}
 	return b.String()
-}
-
-func safeSlice(s string, i, j int) string {
-	if j > len(s) {
-		j = len(s)
-	}
-	if i > j {
-		return ""
-	}
-	return s[i:j]
 }
 
 // join merges the literals Python joins: separated only by blanks and
