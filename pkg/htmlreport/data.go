@@ -206,13 +206,16 @@ func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 	cats, outs, buds, vars := map[string]bool{}, map[string]bool{}, map[int]bool{}, map[string]bool{}
 	seenSys := map[string]bool{}
 	var systems []string
-	for _, smp := range samples {
+	// qOf is each sample's question row.
+	qOf := make([]int, len(samples))
+	for k, smp := range samples {
 		qk := smp.Episode + "\x1f" + smp.Question
 		if _, ok := qIndex[qk]; !ok {
 			qIndex[qk] = len(qrows)
 			info := qinfo[qk]
 			qrows = append(qrows, []any{smp.Episode, smp.Question, smp.Category, smp.Gold, smp.Confounder, info.Text, nilIfEmpty(smp.Labels), info.Evidence})
 		}
+		qOf[k] = qIndex[qk]
 		cats[smp.Category] = true
 		outs[outcome(smp)] = true
 		buds[smp.Budget] = true
@@ -263,7 +266,7 @@ func (s *site) writeRunData(i int, r *Run, opt Options) (*runView, error) {
 	var rows []*row
 	for k := range samples {
 		smp := &samples[k]
-		key := [3]int{qIndex[smp.Episode+"\x1f"+smp.Question], varIdx[smp.Variant], smp.Budget}
+		key := [3]int{qOf[k], varIdx[smp.Variant], smp.Budget}
 		at, ok := rowAt[key]
 		if !ok {
 			at = len(rows)
