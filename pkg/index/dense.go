@@ -178,25 +178,42 @@ func (d *denseStore) put(s int32, unit, raw []float32, scale float64) {
 	}
 }
 
+// putCodes stores in slot s (quantised storage) codes and scale already
+// computed for unit, as put would have stored them.
+func (d *denseStore) putCodes(s int32, codes []byte, scale float32, unit []float32) {
+	copy(d.codeRow(s), codes)
+	d.scale[s] = scale
+	if d.signs != nil {
+		signBits(unit, d.signRow(s))
+	}
+}
+
 // decode writes slot s's unit row (dequantised) into dst.
 func (d *denseStore) decode(s int32, dst []float32) {
-	switch d.storage {
-	case Float32:
+	if d.storage == Float32 {
 		if u, rebuilt := d.unitOf(s, dst); !rebuilt {
 			copy(dst, u)
 		}
+		return
+	}
+	decodeCodes(d.storage, d.codeRow(s), d.scale[s], dst)
+}
+
+// decodeCodes writes the row that quantised storage st's codes and scale
+// stand for into dst: shared by decode and by Exact.coded, which checks a
+// row against its own codes without a slot to hold them.
+func decodeCodes(st Storage, codes []byte, scale float32, dst []float32) {
+	switch st {
 	case Int8:
-		sc := d.scale[s]
-		for i, c := range d.codeRow(s) {
-			dst[i] = float32(int8(c)) * sc
+		for i, c := range codes {
+			dst[i] = float32(int8(c)) * scale
 		}
 	case Int4:
-		sc := d.scale[s]
-		for i, b := range d.codeRow(s) {
+		for i, b := range codes {
 			lo, hi := nibbles(b)
-			dst[2*i] = float32(lo) * sc
+			dst[2*i] = float32(lo) * scale
 			if 2*i+1 < len(dst) {
-				dst[2*i+1] = float32(hi) * sc
+				dst[2*i+1] = float32(hi) * scale
 			}
 		}
 	}

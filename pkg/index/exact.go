@@ -180,33 +180,38 @@ func (x *Exact) AddUnit(id int, vec []float32) {
 
 // coded reports whether the unit row u is exactly what x's quantised
 // storage decodes some codes to (a row read back with Vector from an index
-// of the same storage), and with which scale: such a row is stored as
-// those codes again, so that a reloaded index holds and scores its rows
-// as before, rather than as sparse rows (a dequantised row has few
-// distinct values, so its sparse form can look small). The scale
+// of the same storage), and with which codes and scale: such a row is
+// stored as those codes again, so that a reloaded index holds and scores
+// its rows as before, rather than as sparse rows (a dequantised row has
+// few distinct values, so its sparse form can look small). The scale
 // quantising computes can be an ulp off the one the row was decoded with
 // (int8's largest magnitude over 127, in float32), so its neighbours are
-// tried too.
-func (x *Exact) coded(u []float32) (float32, bool) {
-	if x.dense.storage == Float32 {
-		return 0, false
+// tried too. It quantises into one row-sized buffer, as every sparse Add
+// into a quantised index comes here.
+func (x *Exact) coded(u []float32) (codes []byte, scale float32, ok bool) {
+	st := x.dense.storage
+	var sc float32
+	switch st {
+	case Int8:
+		codes = make([]byte, x.dense.rowLen)
+		sc = quantiseInt8(u, codes)
+	case Int4:
+		codes = make([]byte, x.dense.rowLen)
+		sc = quantiseInt4(u, codes)
+	default:
+		return nil, 0, false
 	}
-	d := newDenseStore(x.dim, x.dense.storage, false, false)
-	s := d.alloc()
-	d.put(s, u, nil, 0)
-	back := make([]float32, x.dim)
-	sc := d.scale[s]
 	if sc == 0 {
-		return 0, false // a zero row: sparse is smaller
+		return nil, 0, false // a zero row: sparse is smaller
 	}
+	back := make([]float32, x.dim)
 	for _, c := range [...]float32{sc, math.Nextafter32(sc, 0), math.Nextafter32(sc, float32(math.Inf(1)))} {
-		d.scale[s] = c
-		d.decode(s, back)
+		decodeCodes(st, codes, c, back)
 		if sameBits(back, u) {
-			return c, true
+			return codes, c, true
 		}
 	}
-	return 0, false
+	return nil, 0, false
 }
 
 // Restore stores under id a vector that Raw returned from an index of the
@@ -465,15 +470,16 @@ func sameBits(a, b []float32) bool {
 // under id, replacing any vector stored before.
 func (x *Exact) store(id int, vec []float32, scale float64) {
 	sp, sparse := x.sparseOf(vec, scale)
+	var codes []byte
 	var codedScale float32
 	if sparse {
 		var ok bool
-		if codedScale, ok = x.coded(vec); ok {
+		if codes, codedScale, ok = x.coded(vec); ok {
 			sparse = false
 		}
 	}
 	var unit []float32
-	if codedScale != 0 {
+	if codes != nil {
 		unit = vec // stored as its own codes and scale, not renormalised
 	} else if !sparse {
 		unit = make([]float32, x.dim)
@@ -510,10 +516,13 @@ func (x *Exact) store(id int, vec []float32, scale float64) {
 	if r.slot == 0 {
 		*r = exactRow{slot: x.dense.alloc() + 1}
 	}
-	x.dense.put(r.slot-1, unit, vec, scale)
-	if codedScale != 0 {
-		x.dense.scale[r.slot-1] = codedScale
+	if codes != nil {
+		// coded has quantised this row already: its codes and scale go in
+		// as they are rather than being quantised again by put.
+		x.dense.putCodes(r.slot-1, codes, codedScale, unit)
+		return
 	}
+	x.dense.put(r.slot-1, unit, vec, scale)
 }
 
 // Vector returns a copy of the unit vector stored under id, or nil. Callers
