@@ -339,20 +339,27 @@ func (rc *recallCtx) supplementalFill(capTokens int) []memory.Item {
 		// We all made our own pots!").
 		whole := used+dateCost+p.fullCost <= int(rc.s.cfg.SupplementalWholeShare*float64(capTokens))
 		if rc.s.cfg.SupplementalExcerpt && !whole {
-			if ex, ok := excerpt(t.Content, rc.suppTerms); ok {
-				p.line = speakerName(t) + ": " + ex
-				p.cost = rc.s.countCtx(rc.ctx, p.line)
-			}
 			// While the windows fit in supplemental_window_share of the
 			// budget, the best-ranked turns show the sentences around
-			// their best match instead.
-			if share := rc.s.cfg.SupplementalWindowShare; share > 0 {
+			// their best match instead of an excerpt. The window is tried
+			// first, so the excerpt is built and counted only for a turn
+			// that gets none, and once the share is spent (a line costs
+			// at least a token) no window is built or counted.
+			windowed := false
+			if share := rc.s.cfg.SupplementalWindowShare; share > 0 && used+dateCost < int(share*float64(capTokens)) {
 				if ex, ok := window(t.Content, rc.suppIDF); ok {
 					line := speakerName(t) + ": " + ex
 					if c := rc.s.countCtx(rc.ctx, line); used+dateCost+c <= int(share*float64(capTokens)) {
 						p.line, p.cost = line, c
 						p.rule += ", window"
+						windowed = true
 					}
+				}
+			}
+			if !windowed {
+				if ex, ok := excerpt(t.Content, rc.suppTerms); ok {
+					p.line = speakerName(t) + ": " + ex
+					p.cost = rc.s.countCtx(rc.ctx, p.line)
 				}
 			}
 		}
