@@ -313,7 +313,8 @@ func (s *System) vectorOptions() index.Options {
 	case s.cfg.VectorStorage == "int4":
 		o.Storage = index.Int4
 	case s.cfg.VectorStorage == "float32":
-	case s.ext != nil && !s.ext.Heuristic():
+	case !s.Heuristic():
+		// New sets s.ext before the first reset, so it is never nil here.
 		o.Storage = index.Int8
 	}
 	switch s.cfg.VectorSearch {
@@ -342,7 +343,7 @@ func (s *System) reset() {
 	// rounding of the given vector's (docs/FIDELITY.md, vector_storage).
 	o := s.vectorOptions()
 	s.nodeVec, s.factVec = index.NewExactWith(dim, o), index.NewExactWith(dim, o)
-	o.KeepRaw = s.ext == nil || s.ext.Heuristic()
+	o.KeepRaw = s.Heuristic()
 	s.recVec = index.NewExactWith(dim, o)
 	s.nodeLex = index.NewBM25()
 	s.recByEntity = map[string][]int{}
