@@ -19,8 +19,16 @@ import "sync"
 // not grow at all.
 type binaryStage struct {
 	rerank int
-	// dists holds a search's per-row distances (*[]uint16).
-	dists sync.Pool
+	// scratch holds a search's working slices (*binaryScratch), reused
+	// across searches: both grow with the index or its dimension.
+	scratch sync.Pool
+}
+
+// binaryScratch is one search's working memory: the per-row distances and
+// the histogram of them.
+type binaryScratch struct {
+	dists []uint16
+	hist  []int32
 }
 
 // noDist marks a sparse row in binarySearch's distances: it has no sign
@@ -40,19 +48,24 @@ func (x *Exact) binarySearch(q, scratch []float32, k int) []Hit {
 		qs = make([]uint64, w)
 	}
 	signBits(q, qs)
-	dp, _ := x.bin.dists.Get().(*[]uint16)
-	if dp == nil {
-		dp = new([]uint16)
+	sc, _ := x.bin.scratch.Get().(*binaryScratch)
+	if sc == nil {
+		sc = new(binaryScratch)
 	}
-	defer x.bin.dists.Put(dp)
-	if cap(*dp) < n {
-		*dp = make([]uint16, n)
+	defer x.bin.scratch.Put(sc)
+	if cap(sc.dists) < n {
+		sc.dists = make([]uint16, n)
 	}
-	dist := (*dp)[:n]
+	dist := sc.dists[:n]
 	// A histogram of the distances finds the cut: the smallest distance
 	// below which fewer than want rows lie, so the short list is found in
-	// two passes without sorting.
-	hist := make([]int32, x.dim+1)
+	// two passes without sorting. A pooled one holds the last search's
+	// counts, so it is cleared.
+	if cap(sc.hist) < x.dim+1 {
+		sc.hist = make([]int32, x.dim+1)
+	}
+	hist := sc.hist[:x.dim+1]
+	clear(hist)
 	if len(qs) == 16 {
 		// 1,024-d rows (the models' and the offline default's
 		// dimension): the sixteen words of a row are read through an

@@ -630,7 +630,7 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 	defer x.searchRows.Put(rows)
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	if x.ivf != nil && len(x.ids) >= ivfMin {
+	if x.ivf != nil && len(x.ids) >= approxMin {
 		return x.ivfSearch(q, scratch, k)
 	}
 	if x.bin != nil && len(x.ids) >= approxMin && x.bin.rerank*k < len(x.ids) && x.dim < int(noDist) {
