@@ -37,8 +37,9 @@ import (
 // differ.
 type Exact struct {
 	dim int
-	// ivf, when set, searches through groups of rows (NewExactIVF); bin,
-	// when set, through the rows' sign bits first (Options.Search Binary).
+	// ivf, when set, searches through groups of rows (Options.Search
+	// IVF); bin, when set, through the rows' sign bits first
+	// (Options.Search Binary).
 	ivf *ivf
 	bin *binaryStage
 
@@ -697,22 +698,6 @@ func (x *Exact) Cosines(query []float32, ids []int, out []float64) {
 			out[j] = dot / math.Sqrt(na*nb)
 		}
 	}
-}
-
-// Score is the score of the vector stored under id against query, as
-// Search would give it (false when there is none): the cosine of one
-// stored row without copying it out.
-func (x *Exact) Score(query []float32, id int) (float64, bool) {
-	x.checkDim("Score", query)
-	rows, q, scratch := x.workRows(query)
-	defer x.searchRows.Put(rows)
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	i, ok := x.rowOf(id)
-	if !ok {
-		return 0, false
-	}
-	return x.rowScore(q, scratch, i), true
 }
 
 // workRows returns a pooled pair of rows (put it back into x.searchRows):

@@ -37,16 +37,6 @@ type ivf struct {
 	stale     bool
 }
 
-// NewExactIVF is NewExact, or NewExactCompact when compact, with the IVF
-// layer probing probe groups per search (probe > 0).
-func NewExactIVF(dim int, compact bool, probe int) *Exact {
-	o := Options{Search: IVF, Probe: probe}
-	if compact {
-		o.Storage = Int8
-	}
-	return NewExactWith(dim, o)
-}
-
 // rowUnit returns row i's unit row, in scratch (zeroed first) unless the
 // row holds it as float32.
 func (x *Exact) rowUnit(i int, scratch []float32) []float32 {

@@ -16,7 +16,7 @@ func TestIVFRecall(t *testing.T) {
 	const dim, n = 1024, 4000
 	vecs := clusteredVecs(rng, n, dim, 60, 1.5)
 	queries := clusteredVecs(rng, 40, dim, 60, 1.5)
-	ex, iv := NewExact(dim), NewExactIVF(dim, false, 32)
+	ex, iv := NewExact(dim), NewExactWith(dim, Options{Search: IVF, Probe: 32})
 	for i, v := range vecs[:approxMin-1] {
 		ex.Add(i, v)
 		iv.Add(i, v)
