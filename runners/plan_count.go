@@ -14,9 +14,11 @@ import (
 	"slices"
 	"time"
 
+	"github.com/arbor-eval/arbor/baselines"
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/progress"
 	"github.com/arbor-eval/arbor/pkg/tokens"
+	"github.com/arbor-eval/arbor/scoring"
 )
 
 // epCount is what a plan needs of one episode.
@@ -48,10 +50,8 @@ const (
 	answerOverhead  = 1000 // one answer (system anchor, directives, question)
 	judgeOverhead   = 200  // one LongMemEval judgement (question, gold, a short answer); 179 fitted
 	// beamJudgeOverhead is one BEAM rubric item's judgement (522 fitted on
-	// datasets/beam/testdata); beamRubricMaxTokens is its max_tokens
-	// (scoring's beamRubricMaxTokens).
-	beamJudgeOverhead   = 520
-	beamRubricMaxTokens = 1024
+	// datasets/beam/testdata); scoring.BEAMRubricMaxTokens is its max_tokens.
+	beamJudgeOverhead = 520
 )
 
 // countData reads p's episodes once and counts each one; the selection is
@@ -352,7 +352,7 @@ func countRoles(m Model, p *Plan, eps []epCount, rep *DryReport) []RoleCount {
 					ops := u.Ingest * float64(interactions)
 					prompt = int(ops*float64(opOverhead)) + int(u.Ingest*float64(ingTok)) +
 						int(u.Summary*float64(summaries*summaryOverhead+sumTok))
-					completion = int(ops)*cfg.ArborMem.MemoryOpMaxTokens + int(u.Summary*float64(summaries))*summaryMaxTokensPlan
+					completion = int(ops)*cfg.ArborMem.MemoryOpMaxTokens + int(u.Summary*float64(summaries))*baselines.SummaryMaxTokens
 					if u.Answer > 0 {
 						prompt += ansTok
 						completion += answers * cfg.Answer.MaxTokens
@@ -366,7 +366,7 @@ func countRoles(m Model, p *Plan, eps []epCount, rep *DryReport) []RoleCount {
 				if role == "judge" {
 					prompt, completion = judges*judgeOverhead, judges*cfg.Judge.MaxTokens
 					if p.Benchmark == "beam" {
-						prompt, completion = judges*beamJudgeOverhead, judges*beamRubricMaxTokens
+						prompt, completion = judges*beamJudgeOverhead, judges*scoring.BEAMRubricMaxTokens
 					}
 				}
 				for _, x := range []*RoleCount{rc, sub} {
@@ -396,10 +396,6 @@ func countRoles(m Model, p *Plan, eps []epCount, rep *DryReport) []RoleCount {
 
 // sysWork is one system's committed interactions and answers in a plan.
 type sysWork struct{ interactions, answers int }
-
-// summaryMaxTokensPlan is the session summary's max_tokens
-// (baselines.summaryMaxTokens).
-const summaryMaxTokensPlan = 1024
 
 func cmpString(a, b string) int {
 	switch {
