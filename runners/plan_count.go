@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/arbor-eval/arbor/baselines"
@@ -387,25 +388,15 @@ func countRoles(m Model, p *Plan, eps []epCount, rep *DryReport) []RoleCount {
 			rc.Interactions += rc.Systems[i].Interactions
 			rc.Answers += rc.Systems[i].Answers
 		}
-		slices.SortFunc(rc.Systems, func(a, b RoleCount) int { return cmpString(a.System, b.System) })
+		slices.SortFunc(rc.Systems, func(a, b RoleCount) int { return strings.Compare(a.System, b.System) })
 		out = append(out, *rc)
 	}
-	slices.SortFunc(out, func(a, b RoleCount) int { return cmpString(roleRank(a.Role), roleRank(b.Role)) })
+	slices.SortFunc(out, func(a, b RoleCount) int { return strings.Compare(roleRank(a.Role), roleRank(b.Role)) })
 	return out
 }
 
 // sysWork is one system's committed interactions and answers in a plan.
 type sysWork struct{ interactions, answers int }
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
 
 // Per-unit local costs: the wall time one committed interaction and one
 // answer take with every role local (the offline default), two at once on
