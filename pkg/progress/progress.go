@@ -189,8 +189,7 @@ func (r *Reporter) SkipOn(job, class string, n int, status string) {
 	if c := r.cost[class]; c != nil {
 		c.planned = max(c.planned-n, 0)
 	}
-	r.skipped += n
-	r.add(n, status)
+	r.skipLocked(n, status)
 }
 
 // EndJob drops what is left of a job (it failed, or had less to do than
@@ -204,8 +203,9 @@ func (r *Reporter) EndJob(job string) {
 				c.planned = max(c.planned-n, c.done)
 			}
 		}
+		// started stays as it was: jobETA orders jobs by it only to place
+		// their units left, and an ended job has none.
 		clear(j.left)
-		j.started = true
 	}
 }
 
@@ -435,6 +435,11 @@ func (r *Reporter) Set(done int, status string) {
 func (r *Reporter) Skip(n int, status string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.skipLocked(n, status)
+}
+
+// skipLocked is Skip with r.mu held, shared with SkipOn.
+func (r *Reporter) skipLocked(n int, status string) {
 	r.skipped += n
 	r.add(n, status)
 }
