@@ -72,12 +72,35 @@ func countData(ctx context.Context, p *Plan, withTokens bool) ([]epCount, error)
 		}
 		return tc.Count(s)
 	}
+	// Only the episodes the selection can keep are counted (tokenizing every
+	// interaction of a large file is most of a plan's time); the others
+	// keep their header alone, so that selectHeaders sees every episode
+	// and selects as the run does. Any id of --episodes can be kept; with
+	// no --episodes and no subset, --limit keeps the first episodes.
+	want := map[string]bool{}
+	for _, id := range p.Episodes {
+		want[id] = true
+	}
+	firstOnly := len(p.Episodes) == 0 && len(p.SubsetIDs) == 0 && p.Subset <= 0 && p.Limit > 0
+	mayKeep := func(i int, id string) bool {
+		switch {
+		case len(want) > 0:
+			return want[id]
+		case firstOnly:
+			return i < p.Limit
+		}
+		return true
+	}
 	var all []epCount
 	// Large files (LongMemEval _m) take minutes to decode, as for the run.
 	bar := progress.NewBytes(p.Log, "read "+p.Benchmark, p.Config.Run.Progress)
 	defer bar.Finish()
 	err := datasets.Each(ctx, p.Benchmark, p.Data, datasets.Options{Categories: p.Categories, Progress: bar.Update}, func(e datasets.Episode) error {
 		c := epCount{header: header{id: e.ID}}
+		if !mayKeep(len(all), e.ID) {
+			all = append(all, c)
+			return nil
+		}
 		// The summary baseline's rule, replayed on session ids alone.
 		type session struct {
 			id              string
