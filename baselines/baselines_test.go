@@ -375,7 +375,7 @@ func TestSummaryUpdatesEvery8OnBME(t *testing.T) {
 	if strings.Contains(p, "user: Note number 7:") || !strings.Contains(p, "user: Note number 15:") || strings.Contains(p, "Note number 16") {
 		t.Errorf("the second update must send exactly interactions 8..15 as new:\n%s", p)
 	}
-	if second.Temperature != 0 || second.MaxTokens != summaryMaxTokens || second.Purpose != "session_summary" {
+	if second.Temperature != 0 || second.MaxTokens != SummaryMaxTokens || second.Purpose != "session_summary" {
 		t.Errorf("summary request settings = %+v", second)
 	}
 }

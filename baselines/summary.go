@@ -20,10 +20,11 @@ import (
 // SummaryTemplate is the prompt the chat-backed summaries are written with.
 const SummaryTemplate = "session_summary"
 
-// summaryMaxTokens bounds one summary generation. The paper gives no limit
+// SummaryMaxTokens bounds one summary generation. The paper gives no limit
 // for the baseline's summaries; this is generous for one session and well
-// inside the answer budget.
-const summaryMaxTokens = 1024
+// inside the answer budget. Exported so that the plan's token estimate
+// prices a summary by the same bound.
+const SummaryMaxTokens = 1024
 
 // maxSummarySentences bounds a heuristic summary.
 const maxSummarySentences = 12
@@ -176,7 +177,7 @@ func (s *summary) chatSummary(ctx context.Context, st *sessionState) (string, er
 	resp, err := s.chat.Chat(ctx, llm.ChatRequest{
 		Messages:    []llm.Message{{Role: "user", Content: p}},
 		Temperature: 0,
-		MaxTokens:   summaryMaxTokens,
+		MaxTokens:   SummaryMaxTokens,
 		Purpose:     "session_summary",
 	})
 	if err != nil {

@@ -12,11 +12,14 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/arbor-eval/arbor/baselines"
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/progress"
 	"github.com/arbor-eval/arbor/pkg/tokens"
+	"github.com/arbor-eval/arbor/scoring"
 )
 
 // epCount is what a plan needs of one episode.
@@ -48,10 +51,8 @@ const (
 	answerOverhead  = 1000 // one answer (system anchor, directives, question)
 	judgeOverhead   = 200  // one LongMemEval judgement (question, gold, a short answer); 179 fitted
 	// beamJudgeOverhead is one BEAM rubric item's judgement (522 fitted on
-	// datasets/beam/testdata); beamRubricMaxTokens is its max_tokens
-	// (scoring's beamRubricMaxTokens).
-	beamJudgeOverhead   = 520
-	beamRubricMaxTokens = 1024
+	// datasets/beam/testdata); scoring.BEAMRubricMaxTokens is its max_tokens.
+	beamJudgeOverhead = 520
 )
 
 // countData reads p's episodes once and counts each one; the selection is
@@ -71,12 +72,35 @@ func countData(ctx context.Context, p *Plan, withTokens bool) ([]epCount, error)
 		}
 		return tc.Count(s)
 	}
+	// Only the episodes the selection can keep are counted (tokenizing every
+	// interaction of a large file is most of a plan's time); the others
+	// keep their header alone, so that selectHeaders sees every episode
+	// and selects as the run does. Any id of --episodes can be kept; with
+	// no --episodes and no subset, --limit keeps the first episodes.
+	want := map[string]bool{}
+	for _, id := range p.Episodes {
+		want[id] = true
+	}
+	firstOnly := len(p.Episodes) == 0 && len(p.SubsetIDs) == 0 && p.Subset <= 0 && p.Limit > 0
+	mayKeep := func(i int, id string) bool {
+		switch {
+		case len(want) > 0:
+			return want[id]
+		case firstOnly:
+			return i < p.Limit
+		}
+		return true
+	}
 	var all []epCount
 	// Large files (LongMemEval _m) take minutes to decode, as for the run.
 	bar := progress.NewBytes(p.Log, "read "+p.Benchmark, p.Config.Run.Progress)
 	defer bar.Finish()
 	err := datasets.Each(ctx, p.Benchmark, p.Data, datasets.Options{Categories: p.Categories, Progress: bar.Update}, func(e datasets.Episode) error {
 		c := epCount{header: header{id: e.ID}}
+		if !mayKeep(len(all), e.ID) {
+			all = append(all, c)
+			return nil
+		}
 		// The summary baseline's rule, replayed on session ids alone.
 		type session struct {
 			id              string
@@ -352,7 +376,7 @@ func countRoles(m Model, p *Plan, eps []epCount, rep *DryReport) []RoleCount {
 					ops := u.Ingest * float64(interactions)
 					prompt = int(ops*float64(opOverhead)) + int(u.Ingest*float64(ingTok)) +
 						int(u.Summary*float64(summaries*summaryOverhead+sumTok))
-					completion = int(ops)*cfg.ArborMem.MemoryOpMaxTokens + int(u.Summary*float64(summaries))*summaryMaxTokensPlan
+					completion = int(ops)*cfg.ArborMem.MemoryOpMaxTokens + int(u.Summary*float64(summaries))*baselines.SummaryMaxTokens
 					if u.Answer > 0 {
 						prompt += ansTok
 						completion += answers * cfg.Answer.MaxTokens
@@ -366,7 +390,7 @@ func countRoles(m Model, p *Plan, eps []epCount, rep *DryReport) []RoleCount {
 				if role == "judge" {
 					prompt, completion = judges*judgeOverhead, judges*cfg.Judge.MaxTokens
 					if p.Benchmark == "beam" {
-						prompt, completion = judges*beamJudgeOverhead, judges*beamRubricMaxTokens
+						prompt, completion = judges*beamJudgeOverhead, judges*scoring.BEAMRubricMaxTokens
 					}
 				}
 				for _, x := range []*RoleCount{rc, sub} {
@@ -387,29 +411,15 @@ func countRoles(m Model, p *Plan, eps []epCount, rep *DryReport) []RoleCount {
 			rc.Interactions += rc.Systems[i].Interactions
 			rc.Answers += rc.Systems[i].Answers
 		}
-		slices.SortFunc(rc.Systems, func(a, b RoleCount) int { return cmpString(a.System, b.System) })
+		slices.SortFunc(rc.Systems, func(a, b RoleCount) int { return strings.Compare(a.System, b.System) })
 		out = append(out, *rc)
 	}
-	slices.SortFunc(out, func(a, b RoleCount) int { return cmpString(roleRank(a.Role), roleRank(b.Role)) })
+	slices.SortFunc(out, func(a, b RoleCount) int { return strings.Compare(roleRank(a.Role), roleRank(b.Role)) })
 	return out
 }
 
 // sysWork is one system's committed interactions and answers in a plan.
 type sysWork struct{ interactions, answers int }
-
-// summaryMaxTokensPlan is the session summary's max_tokens
-// (baselines.summaryMaxTokens).
-const summaryMaxTokensPlan = 1024
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
 
 // Per-unit local costs: the wall time one committed interaction and one
 // answer take with every role local (the offline default), two at once on

@@ -65,10 +65,9 @@ func (r *DryReport) countNotes(entries []Model) {
 	if slices.ContainsFunc(r.Roles, func(rc RoleCount) bool { return rc.Estimated }) {
 		var names []string
 		for _, m := range entries {
-			for _, modelPath := range []bool{m.Config.UseChat(m.Config.ArborMem.Extractors)} {
-				if n := ratiosFor(r.Benchmark, modelPath).Name; !slices.Contains(names, n) {
-					names = append(names, n)
-				}
+			modelPath := m.Config.UseChat(m.Config.ArborMem.Extractors)
+			if n := ratiosFor(r.Benchmark, modelPath).Name; !slices.Contains(names, n) {
+				names = append(names, n)
 			}
 		}
 		r.Notes = append(r.Notes, fmt.Sprintf("Rows marked estimated rest on ArborMem's shares that depend on memory state (the collision audit per commit, localizations that reach the reranker, commits with facts or records to embed), taken from ratios measured once with `arbor plan --replay` (%s; runners.planRatios); a run may differ by some percent. Add --replay for the exact counts, at the cost of a run with every call answered at once.", joinAnd(names)))

@@ -7,10 +7,9 @@ package runners
 // them by what the data holds.
 
 import (
-	"slices"
-
 	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/scoring"
 )
 
 // planRatios are the shares of ArborMem's calls that depend on the memory's
@@ -173,11 +172,12 @@ func systemCalls(cfg *config.Config, benchmark, system, build string, variants [
 	return out
 }
 
-// judged reports whether the benchmark's primary scorer asks the judge
-// model (scoring.ForBenchmark: LongMemEval and BEAM; LoCoMo is token F1 and
-// BranchMemEval rule-scored).
+// judged reports whether the run's scorers ask a remote judge model: the
+// benchmark's scorers use the judge role (scoring.NeedsJudge, with the
+// options the run scores with: no LoCoMo judge) and the role is neither
+// local nor replaced by the lexical judge.
 func judged(cfg *config.Config, benchmark string) bool {
-	return slices.Contains([]string{"longmemeval", "beam"}, benchmark) && !cfg.Models.Judge.Local() && cfg.Judge.Mode != "lexical"
+	return scoring.NeedsJudge(benchmark, scoring.Options{Judge: cfg.Judge}) && !cfg.Models.Judge.Local() && cfg.Judge.Mode != "lexical"
 }
 
 // unitPriors are the progress bar's expected costs of one commit and one

@@ -98,6 +98,10 @@ type builtReport struct {
 	o      *Outcome
 	tables []namedTable
 	plots  []namedPlot
+	// manifest is the run folder's manifest as buildReport read it, nil
+	// when it could not be read, kept so that the HTML page's coverage line
+	// does not read the file again.
+	manifest *record.Manifest
 }
 
 type namedPlot struct {
@@ -150,7 +154,7 @@ func buildReport(dir string, o ReportOptions, out io.Writer) (*builtReport, erro
 		}
 		ts = append(ts, ct)
 	}
-	r := &builtReport{o: &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, tables: ts}
+	r := &builtReport{o: &Outcome{Dir: dir, Samples: samples, Episodes: episodes}, tables: ts, manifest: m}
 	if budgets(samples) > 1 {
 		metrics := []scoring.Metric{scoring.MetricAccuracy, scoring.MetricEvidenceRecall}
 		if bench != "branchmemeval" { // BranchMemEval lists no evidence turns: no source recall

@@ -45,7 +45,7 @@ func ReportHTML(dirs []string, outDir string, out io.Writer, opts ...ReportOptio
 		run := htmlreport.Run{Dir: dir, Manifest: m, Samples: o.Samples, Episodes: o.Episodes,
 			Bundles: filepath.Join(dir, "bundles.jsonl"), Texts: filepath.Join(dir, "bundle-texts.jsonl"),
 			Forests:     filepath.Join(dir, "forests.jsonl"),
-			BudgetLabel: scoring.BudgetLabel, Coverage: coverage(dir, ro.Union, len(o.Samples))}
+			BudgetLabel: scoring.BudgetLabel, Coverage: coverage(br.manifest, ro.Union, len(o.Samples))}
 		bench, _ := m["benchmark"].(string)
 		if bench == "" && len(o.Samples) > 0 {
 			bench = o.Samples[0].Benchmark
@@ -78,13 +78,12 @@ func ReportHTML(dirs []string, outDir string, out io.Writer, opts ...ReportOptio
 	return st, nil
 }
 
-// coverage says which selection(s) of run folder dir the report covers:
-// the latest of several (and how to see them all), their union, or the one
-// that wrote it; "" when the manifest records none (runs made before
-// selections were recorded, or no manifest).
-func coverage(dir string, union bool, samples int) string {
-	m, err := record.ReadManifest(dir)
-	if err != nil || len(m.Selections) == 0 {
+// coverage says which selection(s) of a run folder with manifest m the
+// report covers: the latest of several (and how to see them all), their
+// union, or the one that wrote it; "" when the manifest records none (runs
+// made before selections were recorded, or m nil: no manifest).
+func coverage(m *record.Manifest, union bool, samples int) string {
+	if m == nil || len(m.Selections) == 0 {
 		return ""
 	}
 	n := len(m.Selections)

@@ -37,9 +37,12 @@ import (
 //   - an undefined τ_b (scipy's NaN) scores 0.
 // Both modes give the judge the question's date.
 
+// BEAMRubricMaxTokens is the max_tokens of one rubric item's judgement:
+// room for the JSON verdict and its reason. Exported so that the plan's
+// token estimate prices a judgement by the same bound.
+const BEAMRubricMaxTokens = 1024
+
 const (
-	// beamRubricMaxTokens leaves room for the JSON verdict and its reason.
-	beamRubricMaxTokens = 1024
 	// beamEquivMaxTokens: the equivalence check answers YES or NO.
 	beamEquivMaxTokens = 10
 	// beamOfficialQuestion is what the released code leaves in the prompt.
@@ -91,7 +94,7 @@ func (b *BEAMRubric) Score(ctx context.Context, q *datasets.Question, prediction
 			s = lexicalRubricItem(item, prediction)
 		} else {
 			in.RubricItem = item
-			reply, err := b.ask(ctx, "judge_beam_rubric", in, beamRubricMaxTokens, "")
+			reply, err := b.ask(ctx, "judge_beam_rubric", in, BEAMRubricMaxTokens, "")
 			if err != nil {
 				return Result{}, fmt.Errorf("beam question %s rubric item %d: %w", q.ID, i+1, err)
 			}

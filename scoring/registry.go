@@ -24,7 +24,7 @@ func ForBenchmark(bench string, judge llm.Client, prompts *prompt.Set, opt Optio
 	if prompts == nil {
 		prompts = prompt.Default()
 	}
-	if bench != "branchmemeval" && (bench != "locomo" || opt.LoCoMoJudge) {
+	if NeedsJudge(bench, opt) {
 		var err error
 		if judge, err = opt.judgeClient(judge); err != nil {
 			return nil, err
@@ -45,6 +45,22 @@ func ForBenchmark(bench string, judge llm.Client, prompts *prompt.Set, opt Optio
 		return []Scorer{NewBEAMRubric(judge, prompts, opt)}, nil
 	}
 	return nil, fmt.Errorf("no scorers for benchmark %q (known: beam, branchmemeval, locomo, longmemeval)", bench)
+}
+
+// NeedsJudge reports whether ForBenchmark(bench, ..., opt) gives a scorer
+// that asks the judge role (the model, or the lexical judge in its place):
+// not BranchMemEval's rules, nor LoCoMo's F1 without opt.LoCoMoJudge;
+// LongMemEval and BEAM always. An unknown bench counts as judged, so that
+// ForBenchmark checks opt.Judge.Mode before it reports the name unknown.
+// The plan counts judge calls by it, so that it prices what the run does.
+func NeedsJudge(bench string, opt Options) bool {
+	switch bench {
+	case "branchmemeval":
+		return false
+	case "locomo":
+		return opt.LoCoMoJudge
+	}
+	return true
 }
 
 // JudgeScorers returns only the judge-based scorers of a benchmark (none for

@@ -189,8 +189,7 @@ func (r *Reporter) SkipOn(job, class string, n int, status string) {
 	if c := r.cost[class]; c != nil {
 		c.planned = max(c.planned-n, 0)
 	}
-	r.skipped += n
-	r.add(n, status)
+	r.skipLocked(n, status)
 }
 
 // EndJob drops what is left of a job (it failed, or had less to do than
@@ -204,8 +203,9 @@ func (r *Reporter) EndJob(job string) {
 				c.planned = max(c.planned-n, c.done)
 			}
 		}
+		// started stays as it was: jobETA orders jobs by it only to place
+		// their units left, and an ended job has none.
 		clear(j.left)
-		j.started = true
 	}
 }
 
@@ -369,29 +369,21 @@ func (r *Reporter) Work(class string, n int, took time.Duration, status string) 
 }
 
 // weightedETA is the time left as the remaining units of every class times
-// that class's measured time per unit (the mean over all classes for a
-// class not yet measured), divided by the measured parallelism (unit time
+// that class's time per unit (perUnit, so that it prices a class as
+// fraction and jobETA do), divided by the measured parallelism (unit time
 // per wall second); false until some unit was measured.
 func (r *Reporter) weightedETA(now time.Time) (time.Duration, bool) {
-	if r.cost == nil || r.busy <= 0 {
+	per, ok := r.perUnit()
+	if !ok || r.cost == nil {
 		return 0, false
 	}
 	wall := now.Sub(r.start)
 	if wall <= 0 {
 		return 0, false
 	}
-	done := 0
-	for _, c := range r.cost {
-		done += c.done
-	}
-	mean := r.busy.Seconds() / float64(max(done, 1))
 	left := 0.0
-	for _, c := range r.cost {
-		per := mean
-		if c.done > 0 {
-			per = c.took.Seconds() / float64(c.done)
-		}
-		left += float64(max(c.planned-c.done, 0)) * per
+	for name, c := range r.cost {
+		left += float64(max(c.planned-c.done, 0)) * per(name)
 	}
 	parallel := r.busy.Seconds() / wall.Seconds()
 	return time.Duration(left / parallel * float64(time.Second)), true
@@ -443,6 +435,11 @@ func (r *Reporter) Set(done int, status string) {
 func (r *Reporter) Skip(n int, status string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.skipLocked(n, status)
+}
+
+// skipLocked is Skip with r.mu held, shared with SkipOn.
+func (r *Reporter) skipLocked(n int, status string) {
 	r.skipped += n
 	r.add(n, status)
 }
