@@ -363,6 +363,13 @@ func encodeVector(v []float32) []byte {
 	return b
 }
 
+// DecodeVector decodes a cached embedding (an embed/xx/<sha256> entry of
+// the response cache, in encodeVector's form) of any dimension; false for
+// bytes that are not one. It lets tools read a run's embeddings back
+// (arbor perf recall measures approximate search on them) without
+// knowing the model that made them, which the entry does not record.
+func DecodeVector(b []byte) ([]float32, bool) { return decodeVector(b, 0) }
+
 func decodeVector(b []byte, dim int) ([]float32, bool) {
 	if len(b) < 8 || string(b[:4]) != "arbv" {
 		return nil, false

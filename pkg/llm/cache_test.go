@@ -1,9 +1,11 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -145,6 +147,29 @@ func TestVectorEncoding(t *testing.T) {
 	if _, ok := decodeVector(encodeVector(v), 4); ok {
 		t.Error("wrong dimension decoded")
 	}
+}
+
+// FuzzDecodeVector: DecodeVector never panics, and what it accepts is
+// exactly an entry encodeVector writes (re-encoding gives the same bytes),
+// so a tool reading a cache counts every other file as undecodable.
+func FuzzDecodeVector(f *testing.F) {
+	f.Add(encodeVector([]float32{0.5, -1.25, 3}))
+	f.Add(encodeVector([]float32{float32(math.NaN()), float32(math.Inf(1))}))
+	f.Add([]byte("arbv\x00\x00\x00\x00"))
+	f.Add([]byte("arbv\xff\xff\xff\xff"))
+	f.Add([]byte("{\"content\":\"not a vector\"}"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, ok := DecodeVector(b)
+		if !ok {
+			if v != nil {
+				t.Fatalf("rejected %q but returned %v", b, v)
+			}
+			return
+		}
+		if len(v) == 0 || !bytes.Equal(encodeVector(v), b) {
+			t.Fatalf("accepted %q as %v, which encodes otherwise", b, v)
+		}
+	})
 }
 
 // payload is a cache value whose integrity can be checked: Pad must be

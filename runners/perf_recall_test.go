@@ -1,0 +1,391 @@
+package runners
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/arbor-eval/arbor/pkg/index"
+)
+
+// cacheEntry writes b into the response cache at dir as an embedding entry
+// (embed/xx/<sha256 of b>), as pkg/llm's cache lays it out.
+func cacheEntry(t *testing.T, dir string, b []byte) {
+	t.Helper()
+	sum := sha256.Sum256(b)
+	key := hex.EncodeToString(sum[:])
+	p := filepath.Join(dir, "embed", key[:2], key)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// arbv encodes v as the cache stores a vector ("arbv", uint32 dimension,
+// little-endian float32s), written here from the format rather than with
+// pkg/llm's encoder.
+func arbv(v []float32) []byte {
+	b := append([]byte("arbv"), binary.LittleEndian.AppendUint32(nil, uint32(len(v)))...)
+	for _, f := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
+	}
+	return b
+}
+
+// clusteredDense is n dense dim-d vectors around centres, as embeddings of
+// related texts lie.
+func clusteredDense(rng *rand.Rand, n, dim, centres int) [][]float32 {
+	cs := make([][]float64, centres)
+	for i := range cs {
+		cs[i] = make([]float64, dim)
+		for j := range cs[i] {
+			cs[i][j] = rng.NormFloat64()
+		}
+	}
+	out := make([][]float32, n)
+	for i := range out {
+		c := cs[rng.IntN(centres)]
+		out[i] = make([]float32, dim)
+		for j := range out[i] {
+			out[i][j] = float32(c[j] + 1.2*rng.NormFloat64())
+		}
+	}
+	return out
+}
+
+// bruteTop is the ids of rows's k nearest q by float64 cosine, ties by
+// lower id: exact search computed without pkg/index. It fails the test
+// when the k-th and the next are too close for float32 search to be
+// sure to order them alike (the fixture would then be ambiguous).
+func bruteTop(t *testing.T, rows [][]float32, q []float32, k int) []int {
+	t.Helper()
+	norm := func(v []float32) float64 {
+		var s float64
+		for _, f := range v {
+			s += float64(f) * float64(f)
+		}
+		return math.Sqrt(s)
+	}
+	nq := norm(q)
+	type hit struct {
+		id int
+		s  float64
+	}
+	hits := make([]hit, len(rows))
+	for i, r := range rows {
+		var d float64
+		for j := range r {
+			d += float64(q[j]) * float64(r[j])
+		}
+		hits[i] = hit{i, d / (nq * norm(r))}
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		if a.s != b.s {
+			if a.s > b.s {
+				return -1
+			}
+			return 1
+		}
+		return a.id - b.id
+	})
+	if k < len(hits) && hits[k-1].s-hits[k].s < 1e-5 {
+		t.Fatalf("fixture: the %d-th and %d-th cosines differ by %g: too close to call", k, k+1, hits[k-1].s-hits[k].s)
+	}
+	ids := make([]int, k)
+	for i := range ids {
+		ids[i] = hits[i].id
+	}
+	return ids
+}
+
+// printedCells maps each table row of WriteRecallReport's output, by
+// "label@rows", to its cells.
+func printedCells(out string) map[string][]string {
+	cells := map[string][]string{}
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| setting") {
+			continue
+		}
+		parts := strings.Split(strings.Trim(line, "|"), "|")
+		for i := range parts {
+			parts[i] = strings.TrimSpace(parts[i])
+		}
+		cells[parts[0]+"@"+parts[1]] = parts[2:]
+	}
+	return cells
+}
+
+// TestPerfRecallFixture builds a response cache of clustered dense 64-d
+// vectors with corrupt entries, zero and non-finite vectors, another
+// model's 16-d vectors and a writer's temporary file among them, and
+// checks what arbor perf recall reads, skips and counts; that its queries
+// are stored vectors kept out of the rows they search; and that every
+// printed recall@k equals the one computed here: exact search's top k by
+// float64 cosine without pkg/index, each setting's hits from an index of
+// its own grown the same way.
+func TestPerfRecallFixture(t *testing.T) {
+	const dim, n = 64, 1300
+	rng := rand.New(rand.NewPCG(3, 4))
+	dir := t.TempDir()
+	vecs := clusteredDense(rng, n, dim, 12)
+	for _, v := range vecs {
+		cacheEntry(t, dir, arbv(v))
+	}
+	for _, v := range clusteredDense(rng, 30, 16, 2) {
+		cacheEntry(t, dir, arbv(v))
+	}
+	corrupt := [][]byte{nil, []byte(`{"content":"a chat reply"}`), arbv(vecs[0])[:100], append([]byte("xbrv"), arbv(vecs[1])[4:]...)}
+	for _, b := range corrupt {
+		cacheEntry(t, dir, b)
+	}
+	nan := slices.Clone(vecs[2])
+	nan[5] = float32(math.NaN())
+	cacheEntry(t, dir, arbv(make([]float32, dim)))
+	cacheEntry(t, dir, arbv(nan))
+	if err := os.MkdirAll(filepath.Join(dir, "embed", ".tmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "embed", ".tmp", "put-1"), arbv(vecs[3]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	p := RecallPlan{Cache: dir, Queries: 40, Seed: 7, Ks: []int{20, 10}, Reranks: []int{1, 3}, Probe: 3,
+		Storage: index.Float32, Sizes: []int{1100, 5000}}
+	rep, err := PerfRecall(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	WriteRecallReport(&out, rep)
+	s := out.String()
+
+	cv := rep.Read
+	if cv.Entries != n+30+len(corrupt)+2 || cv.Undecodable != len(corrupt) || cv.Unusable != 2 {
+		t.Errorf("read %d entries, %d undecodable, %d unusable; want %d, %d, 2", cv.Entries, cv.Undecodable, cv.Unusable, n+30+len(corrupt)+2, len(corrupt))
+	}
+	if rep.Sparse != 0 {
+		t.Errorf("%d dense vectors counted as kept sparse", rep.Sparse)
+	}
+	if cv.Dim != dim || cv.ByDim[dim] != n || cv.ByDim[16] != 30 {
+		t.Errorf("dimension %d, by dimension %v", cv.Dim, cv.ByDim)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("Skipped %d undecodable entries", len(corrupt)),
+		"Skipped 2 zero or non-finite vectors",
+		"64-d 1,300; 16-d 30",
+		"40 held out as queries, 1,260 rows searched",
+		"leave-one-out",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+
+	// The queries and rows are the stored 64-d vectors, each once.
+	key := func(v []float32) string { return string(arbv(v)) }
+	stored := map[string]int{}
+	for _, v := range vecs {
+		stored[key(v)]++
+	}
+	if len(rep.Queries) != 40 || len(rep.Queries)+len(rep.Rows) != n {
+		t.Fatalf("%d queries and %d rows of %d vectors", len(rep.Queries), len(rep.Rows), n)
+	}
+	for _, v := range slices.Concat(rep.Queries, rep.Rows) {
+		if stored[key(v)]--; stored[key(v)] < 0 {
+			t.Fatalf("a query or row is not a stored vector, or is used twice")
+		}
+	}
+
+	cells := printedCells(s)
+	ks := []int{10, 20}
+	below := false
+	for _, set := range RecallSettings(rep.Plan) {
+		x := index.NewExactWith(dim, set.Options)
+		for _, size := range []int{1100, len(rep.Rows)} {
+			for i := x.Len(); i < size; i++ {
+				x.Add(i, rep.Rows[i])
+			}
+			x.Search(rep.Queries[0], ks[0]) // the report's untimed first search (IVF trains)
+			got := cells[set.Label+"@"+strconv.Itoa(size)]
+			if len(got) < len(ks) {
+				t.Fatalf("no printed row %s at %d rows:\n%s", set.Label, size, s)
+			}
+			for ki, k := range ks {
+				var sum float64
+				for _, q := range rep.Queries {
+					want := bruteTop(t, rep.Rows[:size], q, k)
+					var ids []int
+					for _, h := range x.Search(q, k) {
+						ids = append(ids, h.ID)
+					}
+					hit := 0
+					for _, w := range want {
+						if slices.Contains(ids, w) {
+							hit++
+						}
+					}
+					sum += float64(hit) / float64(k)
+				}
+				recall := sum / float64(len(rep.Queries))
+				if got[ki] != strconv.FormatFloat(recall, 'f', 4, 64) {
+					t.Errorf("%s at %d rows: printed recall@%d %s, computed %.4f", set.Label, size, k, got[ki], recall)
+				}
+				below = below || recall < 1
+			}
+		}
+	}
+	if !below {
+		t.Error("every setting found every neighbour: the fixture does not exercise the approximate stages")
+	}
+	if !strings.Contains(s, "binary, vector_rerank 1, float32: not met") {
+		t.Errorf("a one-k short list over 64-d sign bits should miss the bar:\n%s", s)
+	}
+}
+
+// TestPerfRecallFakeCache measures the response cache a model-path run
+// against the speaking fake wrote: every entry is one of its 1,024-d
+// embeddings, all read; the fake embeds with the offline embedder, whose
+// sparse vectors every setting scores exactly, which the report says
+// rather than deciding the bar on them.
+func TestPerfRecallFakeCache(t *testing.T) {
+	cfg, _ := speakingCached(t)
+	if _, err := Run(slowDeadline(t), Plan{Benchmark: "branchmemeval", Limit: 1, Systems: []string{"arbormem"}, RunID: "cached",
+		Config: cfg, Out: io.Discard, Log: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	files := 0
+	if err := filepath.WalkDir(filepath.Join(cfg.CacheDir(), "embed"), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files++
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := PerfRecall(context.Background(), RecallPlan{Cache: cfg.CacheDir(), Queries: 20, Seed: 1, Ks: []int{20, 40, 60},
+		Reranks: []int{10}, Probe: 32, Storage: index.Int8, Sizes: []int{4000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv := rep.Read
+	if files == 0 || cv.Entries != files || cv.Undecodable != 0 || cv.Dim != 1024 || cv.ByDim[1024]+cv.Unusable != files {
+		t.Fatalf("%d files; read %d entries, %d undecodable, %d unusable, dimensions %v", files, cv.Entries, cv.Undecodable, cv.Unusable, cv.ByDim)
+	}
+	if rep.Sparse == 0 || rep.Sparse > len(cv.Vectors) {
+		t.Errorf("%d of %d fake vectors kept sparse; the offline embedder's are mostly zero", rep.Sparse, len(cv.Vectors))
+	}
+	if len(rep.Rows) >= recallApproxMin {
+		t.Fatalf("%d rows: the fixture meant a cache too small for the approximate stages", len(rep.Rows))
+	}
+	for _, r := range rep.Results {
+		if r.Setting.Options.Storage != index.Float32 && r.Setting.Options.Search == index.ExactSearch {
+			continue // quantised rows move scores at any size
+		}
+		for ki, v := range r.Recall {
+			if !math.IsNaN(v) && v != 1 {
+				t.Errorf("%s at %d rows: recall@%d %.4f under %d rows, where every row is scored", r.Setting.Label, r.Rows, rep.Plan.Ks[ki], v, recallApproxMin)
+			}
+		}
+	}
+	var out strings.Builder
+	WriteRecallReport(&out, rep)
+	if s := out.String(); !strings.Contains(s, "too small to decide") || strings.Contains(s, ": met") {
+		t.Errorf("the report decides the bar on %d rows:\n%s", len(rep.Rows), s)
+	}
+}
+
+// TestPerfRecallNoVectors: a folder without a decodable vector is a clear
+// error naming what it found, never a crash or an empty table.
+func TestPerfRecallNoVectors(t *testing.T) {
+	junk := t.TempDir()
+	cacheEntry(t, junk, []byte("not a vector"))
+	cacheEntry(t, junk, arbv(make([]float32, 8)))
+	for _, tc := range []struct {
+		name, dir, want string
+	}{
+		{"missing", filepath.Join(t.TempDir(), "none"), "no such file"},
+		{"empty", t.TempDir(), "no cached embeddings under"},
+		{"junk", junk, "2 entries, 1 undecodable, 1 zero or non-finite"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := PerfRecall(context.Background(), RecallPlan{Cache: tc.dir, Ks: []int{20}})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRecallApproxMinMatchesIndex: recallApproxMin, which marks the
+// settings that searched every row, is pkg/index's threshold: a binary
+// index with the shortest list answers as exact search one row below it
+// and differs from it at it.
+func TestRecallApproxMinMatchesIndex(t *testing.T) {
+	const dim, k = 32, 20
+	rng := rand.New(rand.NewPCG(5, 6))
+	vecs := clusteredDense(rng, recallApproxMin+20, dim, 40)
+	ex, bi := index.NewExact(dim), index.NewExactWith(dim, index.Options{Search: index.Binary, Rerank: 1})
+	differ := func() bool {
+		for _, q := range vecs[recallApproxMin:] {
+			a, b := ex.Search(q, k), bi.Search(q, k)
+			if !slices.Equal(a, b) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, v := range vecs[:recallApproxMin-1] {
+		ex.Add(i, v)
+		bi.Add(i, v)
+	}
+	if differ() || approximateAt(index.Options{Search: index.Binary, Rerank: 1}, recallApproxMin-1, k) {
+		t.Fatalf("binary search is approximate at %d rows", recallApproxMin-1)
+	}
+	ex.Add(recallApproxMin-1, vecs[recallApproxMin-1])
+	bi.Add(recallApproxMin-1, vecs[recallApproxMin-1])
+	if !differ() || !approximateAt(index.Options{Search: index.Binary, Rerank: 1}, recallApproxMin, k) {
+		t.Fatalf("binary search is exact at %d rows: pkg/index's threshold moved", recallApproxMin)
+	}
+}
+
+// TestStoredSparse: the rows pkg/index keeps sparse (mostly zero) are told
+// from those it keeps dense, whatever their scale.
+func TestStoredSparse(t *testing.T) {
+	const dim = 64
+	rng := rand.New(rand.NewPCG(8, 9))
+	dense := clusteredDense(rng, 2, dim, 1)
+	sparse := make([]float32, dim)
+	scaled := make([]float32, dim)
+	for _, i := range []int{3, 17, 40} {
+		sparse[i] = float32(rng.NormFloat64())
+		scaled[i] = 7 * sparse[i]
+	}
+	for _, tc := range []struct {
+		name string
+		vecs [][]float32
+		want int
+	}{
+		{"dense", dense, 0},
+		{"sparse", [][]float32{sparse}, 1},
+		{"sparse scaled", [][]float32{scaled}, 1},
+		{"mixed", [][]float32{dense[0], sparse, dense[1]}, 1},
+	} {
+		if got := storedSparse(dim, tc.vecs); got != tc.want {
+			t.Errorf("%s: %d kept sparse, want %d", tc.name, got, tc.want)
+		}
+	}
+}
