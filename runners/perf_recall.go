@@ -483,7 +483,7 @@ func RecallTable(rep *RecallReport) table.Table {
 		Title: "Recall of approximate vector search on the cached embeddings",
 		Caption: "recall@k: the share of exact float32 search's top k a setting returns, mean over the held-out queries. " +
 			"Time: median wall time of one search at k " + strconv.Itoa(rep.Plan.Ks[0]) + ", one goroutine (a loaded machine inflates it).",
-		Stub: "setting",
+		Stub:    "setting",
 		Columns: []table.Column{{Name: "rows", Decimals: 0}},
 	}
 	for _, k := range rep.Plan.Ks {
