@@ -89,7 +89,7 @@ another). No model is called and nothing is written.`,
 	f.IntVar(&p.Probe, "probe", 0, "IVF groups scored per search (default: the config's ivf_probe; 0 with --probe: IVF not measured)")
 	f.StringVar(&storage, "storage", "", "rows of the binary and IVF indexes: float32, int8, int4 (default: the config's vector_storage; auto is int8, the model path's)")
 	f.IntSliceVar(&p.Sizes, "sizes", []int{4000, 12000}, "index sizes measured below the whole sample (each the first that many rows)")
-	f.IntVar(&p.MaxRows, "max-rows", 100000, "largest index measured: a bigger cache is sampled uniformly down to this many rows plus the queries (0: every vector)")
+	f.IntVar(&p.MaxRows, "max-rows", 50000, "largest index measured: a bigger cache is sampled uniformly down to this many rows plus the queries (0: every vector)")
 	f.IntVar(&p.Dim, "dim", 0, "dimension measured when the cache holds several models' vectors (default: the most common)")
 	perf.AddCommand(c)
 }

@@ -17,12 +17,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbor-eval/arbor/internal/benchinput"
 	"github.com/arbor-eval/arbor/pkg/index"
 )
 
 // cacheEntry writes b into the response cache at dir as an embedding entry
 // (embed/xx/<sha256 of b>), as pkg/llm's cache lays it out.
-func cacheEntry(t *testing.T, dir string, b []byte) {
+func cacheEntry(t testing.TB, dir string, b []byte) {
 	t.Helper()
 	sum := sha256.Sum256(b)
 	key := hex.EncodeToString(sum[:])
@@ -387,5 +388,80 @@ func TestStoredSparse(t *testing.T) {
 		if got := storedSparse(dim, tc.vecs); got != tc.want {
 			t.Errorf("%s: %d kept sparse, want %d", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestPerfRecallSample: a cache larger than --max-rows is sampled down to
+// the rows plus the queries, distinct stored vectors, the same for the
+// same seed and another for another seed.
+func TestPerfRecallSample(t *testing.T) {
+	dir := t.TempDir()
+	vecs := clusteredDense(rand.New(rand.NewPCG(1, 1)), 200, 8, 4)
+	stored := map[string]bool{}
+	for _, v := range vecs {
+		cacheEntry(t, dir, arbv(v))
+		stored[string(arbv(v))] = true
+	}
+	sample := func(seed uint64) []string {
+		rep, err := PerfRecall(context.Background(), RecallPlan{Cache: dir, Queries: 10, MaxRows: 50, Seed: seed, Ks: []int{5}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Queries) != 10 || len(rep.Rows) != 50 {
+			t.Fatalf("seed %d: %d queries, %d rows; want 10 and 50", seed, len(rep.Queries), len(rep.Rows))
+		}
+		var keys []string
+		seen := map[string]bool{}
+		for _, v := range slices.Concat(rep.Queries, rep.Rows) {
+			k := string(arbv(v))
+			if !stored[k] || seen[k] {
+				t.Fatalf("seed %d: a sampled vector is not stored or is drawn twice", seed)
+			}
+			seen[k] = true
+			keys = append(keys, k)
+		}
+		return keys
+	}
+	a, b, c := sample(3), sample(3), sample(4)
+	if !slices.Equal(a, b) {
+		t.Error("the same seed drew another sample")
+	}
+	if slices.Equal(a, c) {
+		t.Error("another seed drew the same sample")
+	}
+}
+
+// BenchmarkPerfRecall runs arbor perf recall's measurement on a synthetic
+// cache of ARBOR_RECALL_ROWS (16,000) dense clustered 1,024-d vectors
+// around 400 centres (40 a cluster, so past k 20 exact search's order is
+// noise): a fixture for the command's cost and output, not evidence about
+// a model's vectors. -v prints the report.
+//
+//	go test ./runners -run '^$' -bench PerfRecall -benchtime 1x -v
+func BenchmarkPerfRecall(b *testing.B) {
+	n := 16000
+	if s := os.Getenv("ARBOR_RECALL_ROWS"); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	dir := b.TempDir()
+	for _, v := range clusteredDense(rand.New(rand.NewPCG(11, 12)), n, 1024, 400) {
+		cacheEntry(b, dir, arbv(v))
+	}
+	p := RecallPlan{Cache: dir, Queries: 200, Seed: 1, Ks: []int{20, 40, 60}, Reranks: []int{5, 10, 20}, Probe: 32,
+		Storage: index.Float32, Sizes: []int{4000, 12000}}
+	b.ResetTimer()
+	for b.Loop() {
+		cpu := benchinput.ProcessCPU()
+		rep, err := PerfRecall(context.Background(), p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric((benchinput.ProcessCPU() - cpu).Seconds(), "cpu-s")
+		var out strings.Builder
+		WriteRecallReport(&out, rep)
+		b.Log("\n" + out.String())
 	}
 }
