@@ -56,3 +56,15 @@ files beyond the two configs.`,
 	f.StringVar(&effcfg, "efficiency", "configs/efficiency.yaml", "matched efficiency configuration")
 	rootCmd.AddCommand(c)
 }
+
+// perfCommand is arbor perf, for the files that extend it (perf_recall.go,
+// perf_trace.go); their init functions run after this file's, which
+// registers it, since files initialise in name order.
+func perfCommand() *cobra.Command {
+	for _, c := range rootCmd.Commands() {
+		if c.Name() == "perf" {
+			return c
+		}
+	}
+	panic("cmd: no perf command to extend")
+}

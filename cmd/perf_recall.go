@@ -11,15 +11,7 @@ import (
 // init adds `arbor perf recall` under arbor perf (perf.go's init, which
 // registers perf, runs first: files initialise in name order).
 func init() {
-	var perf *cobra.Command
-	for _, c := range rootCmd.Commands() {
-		if c.Name() == "perf" {
-			perf = c
-		}
-	}
-	if perf == nil {
-		panic("cmd: perf_recall.go: no perf command to extend")
-	}
+	perf := perfCommand()
 	var (
 		p       runners.RecallPlan
 		storage string
@@ -86,7 +78,7 @@ another). No model is called and nothing is written.`,
 	f.Uint64Var(&p.Seed, "seed", 1, "seed of the sample and of the queries drawn from it")
 	f.IntSliceVar(&p.Ks, "k", nil, "depths measured (default: the dense channels' k under the config: semantic_candidates, the fact search's, record_candidates)")
 	f.IntSliceVar(&p.Reranks, "rerank", []int{5, 10, 20}, "binary short lists measured, as multiples of k (default 5,10,20 and the config's vector_rerank)")
-	f.IntVar(&p.Probe, "probe", 0, "IVF groups scored per search (default: the config's ivf_probe; 0 with --probe: IVF not measured)")
+	f.IntVar(&p.Probe, "probe", 0, "IVF groups scored per search (default: the config's ivf_probe; --probe 0 leaves IVF out)")
 	f.StringVar(&storage, "storage", "", "rows of the binary and IVF indexes: float32, int8, int4 (default: the config's vector_storage; auto is int8, the model path's)")
 	f.IntSliceVar(&p.Sizes, "sizes", []int{4000, 12000}, "index sizes measured below the whole sample (each the first that many rows)")
 	f.IntVar(&p.MaxRows, "max-rows", 50000, "largest index measured: a bigger cache is sampled uniformly down to this many rows plus the queries (0: every vector)")

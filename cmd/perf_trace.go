@@ -13,15 +13,7 @@ import (
 // the command: files initialise in name order): instead of the table, the
 // model calls of each sequentially committed turn on a timeline.
 func init() {
-	var perf *cobra.Command
-	for _, c := range rootCmd.Commands() {
-		if c.Name() == "perf" {
-			perf = c
-		}
-	}
-	if perf == nil {
-		panic("cmd: perf_trace.go: no perf command to extend")
-	}
+	perf := perfCommand()
 	var trace bool
 	perf.Flags().BoolVar(&trace, "trace", false, "print each sequentially committed turn's model calls on a timeline (reference config, prefetch off) instead of the table")
 	table := perf.RunE

@@ -346,13 +346,14 @@ func RecallSettings(p RecallPlan) []RecallSetting {
 // queries. Queries are stored vectors, never in the index they search
 // (leave-one-out), so none finds itself.
 func PerfRecall(ctx context.Context, p RecallPlan) (*RecallReport, error) {
+	p.Ks = slices.DeleteFunc(slices.Clone(p.Ks), func(k int) bool { return k <= 0 })
 	if len(p.Ks) == 0 {
-		return nil, errors.New("perf recall: no k to measure")
+		return nil, errors.New("perf recall: no positive k to measure")
 	}
 	if p.Queries <= 0 {
 		p.Queries = 200
 	}
-	p.Ks = slices.Sorted(slices.Values(p.Ks))
+	slices.Sort(p.Ks)
 	p.Ks = slices.Compact(p.Ks)
 	limit := 0
 	if p.MaxRows > 0 {
@@ -517,7 +518,11 @@ func RecallTable(rep *RecallReport) table.Table {
 		default:
 			note = "every row scored at k " + strings.Join(exactAt, ", ") + " (short list ≥ rows)"
 		}
-		cells = append(cells, table.V(float64(r.Median)/float64(time.Millisecond)), table.T(note))
+		timed := table.Cell{} // the first k exceeds the rows: nothing timed
+		if !math.IsNaN(r.Recall[0]) {
+			timed = table.V(float64(r.Median) / float64(time.Millisecond))
+		}
+		cells = append(cells, timed, table.T(note))
 		t.Rows = append(t.Rows, table.Row{Label: r.Setting.Label, Cells: cells})
 	}
 	return t
