@@ -137,7 +137,7 @@ func ReadCachedVectors(dir string, dim, limit int, seed uint64, log io.Writer) (
 		root = filepath.Join(dir, "embed")
 	}
 	if _, err := os.Stat(root); err != nil {
-		return nil, fmt.Errorf("perf recall: response cache: %w", err)
+		return nil, fmt.Errorf("perf recall: response cache (--cache names another folder): %w", err)
 	}
 	cv := &CachedVectors{Dir: root, ByDim: map[int]int{}}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
