@@ -505,10 +505,25 @@ func (s *System) prepareNode(ctx context.Context, n *Node, turns string) []strin
 	} else {
 		n.lexTerms = s.interned(index.Analyze(all))
 	}
-	n.topic = s.termList(rules.Terms(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
+	n.topic = s.topicTerms(n.TopicKey, n.PathSummary, ents)
 	n.keyTerms = s.termList(rules.Terms(ents), routingKeywords(n.Summary))
 	n.Keywords = nil // MarshalJSON recomputes them
 	return content
+}
+
+// topicTerms is the set of the terms of topic key, path summary and
+// entities joined by newlines. A line-wise text's terms are its lines'
+// (index.Analyze), so the set is the union of the three parts' terms,
+// each remembered alone (rules.Terms): a topic key and entities come back
+// node after node, where the joined text, new with every path summary, was
+// analysed and remembered whole. The vocabulary numbers the new terms in
+// the same order: each first appears in the first part that has it, at
+// its first place there (TestTopicTermsSplit).
+func (s *System) topicTerms(key, path, ents string) termList {
+	if !index.LineWise(key) || !index.LineWise(path) || !index.LineWise(ents) {
+		return s.termList(rules.Terms(key + "\n" + path + "\n" + ents))
+	}
+	return s.termList(rules.Terms(key), rules.Terms(path), rules.Terms(ents))
 }
 
 // routingKeywords are a node's stored keywords: the distinct analysed
@@ -530,11 +545,11 @@ func (s *System) indexNodeContent(n *Node, content []string) {
 	for _, t := range n.keyTerms.terms() {
 		s.df[t]++
 	}
-	seen := map[string]bool{}
+	seen := make([]string, 0, len(n.Entities)) // a few, bounded by ops.Limits: no map
 	for _, e := range n.Entities {
 		k := rules.NormEntity(e)
-		if k != "" && !seen[k] {
-			seen[k] = true
+		if k != "" && !slices.Contains(seen, k) {
+			seen = append(seen, k)
 			s.entityIdx[k] = append(s.entityIdx[k], n.Seq)
 		}
 	}

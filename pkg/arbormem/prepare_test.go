@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/dialog"
 	"github.com/arbor-eval/arbor/pkg/index"
@@ -62,5 +63,29 @@ func TestPrepareNodeSplit(t *testing.T) {
 				t.Fatalf("content terms %q, want %q", content, want)
 			}
 		})
+	}
+}
+
+// TestTopicTermsSplit: topicTerms gives the set of the joined text's terms
+// and numbers new terms in the vocabulary in the same order as analysing
+// the joined text did, whatever the parts repeat of each other.
+func TestTopicTermsSplit(t *testing.T) {
+	cases := [][3]string{
+		{"garden plan", "Topic: garden plan (Kofi) | Progress: User plants tomatoes and basil", "Kofi ; May 2024"},
+		{"", "", ""},
+		{"basil", "Topic: basil | Progress: basil basil tomatoes", "Basil ; Tomatoes ; garden"},
+		{"café", "Topic: café in Zürich | Progress: naïve résumé\nsecond line: more", "Zoë ; Zürich"},
+		{"bad \xcb", "Topic: x\xe2\x80 | Progress: y", "a\xcb"},
+		{"and the", "of it", "is"},
+	}
+	for _, c := range cases {
+		got, want := newTestSystem(t), newTestSystem(t)
+		want.vocab.idsOf(nil, []string{"seed", "basil"}) // a vocabulary that knows a term already
+		got.vocab.idsOf(nil, []string{"seed", "basil"})
+		g := got.topicTerms(c[0], c[1], c[2])
+		w := want.termList(rules.Terms(c[0] + "\n" + c[1] + "\n" + c[2]))
+		if !slices.Equal(g.ids, w.ids) || !slices.Equal(got.vocab.terms, want.vocab.terms) {
+			t.Fatalf("%q: ids %v vocabulary %q, want %v %q", c, g.ids, got.vocab.terms, w.ids, want.vocab.terms)
+		}
 	}
 }
