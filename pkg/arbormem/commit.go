@@ -559,7 +559,7 @@ func (s *System) indexNodeContent(n *Node, content []string) {
 	s.rootLatest[n.Root] = n.Seq
 	if s.offline().contentRouting() {
 		if content == nil {
-			content = s.contentTerms(n.Interaction.Text())
+			content = contentTerms(n.Interaction.Text())
 		}
 		s.indexContent(n, content)
 	}

@@ -96,7 +96,7 @@ func (s *System) indexContent(n *Node, content []string) {
 
 // contentTerms are text's distinct content terms (rules.ContentTerms),
 // in order of first occurrence.
-func (s *System) contentTerms(text string) []string {
+func contentTerms(text string) []string {
 	ts := rules.ContentTerms(text)
 	if len(ts) <= smallContent {
 		// A short list is deduplicated by looking back, without a map.
@@ -124,9 +124,9 @@ func (s *System) contentTerms(text string) []string {
 // two).
 const smallContent = 48
 
-// contentTermsOf is contentTerms of the text whose distinct analysed terms
-// (rules.Terms, before its length filter) are distinct: the same terms in
-// the same order.
+// contentTermsOf is contentTerms of a text given its analysed terms
+// (index.Analyze) each once, in order of first occurrence: rules.Terms
+// before it drops terms under two bytes. The same terms in the same order.
 func contentTermsOf(distinct []string) []string {
 	out := distinct[:0]
 	mapped := false
@@ -178,7 +178,7 @@ func (s *System) matchContent(text string) contentMatch {
 	maxDF := s.cfg.KeywordMaxDF * float64(f.Len())
 	m := contentMatch{bestRoot: -1}
 	score := map[int]float64{}
-	for _, t := range s.contentTerms(text) {
+	for _, t := range contentTerms(text) {
 		m.words++
 		if s.rootTerms[activeRoot][t] > 0 {
 			m.activeWords++

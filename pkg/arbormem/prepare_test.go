@@ -52,7 +52,7 @@ func TestPrepareNodeSplit(t *testing.T) {
 			if want := index.Analyze(lex); !slices.Equal(n.lexTerms, want) {
 				t.Fatalf("lexical terms %q, want %q", n.lexTerms, want)
 			}
-			want := s.contentTerms(c.in.Text())
+			want := contentTerms(c.in.Text())
 			if !index.LineWise(lex) {
 				if content != nil {
 					t.Fatalf("content terms %q for a text not analysed line by line, want nil", content)
