@@ -96,11 +96,14 @@ func (s *System) indexContent(n *Node, content []string) {
 
 // contentTerms are text's distinct content terms (rules.ContentTerms),
 // in order of first occurrence.
-func contentTerms(text string) []string {
-	ts := rules.ContentTerms(text)
+func contentTerms(text string) []string { return dedupe(rules.ContentTerms(text)) }
+
+// dedupe removes repeats from ts in place (callers pass slices of their
+// own), keeping first occurrences in order.
+func dedupe(ts []string) []string {
+	out := ts[:0]
 	if len(ts) <= smallContent {
 		// A short list is deduplicated by looking back, without a map.
-		out := ts[:0]
 		for _, t := range ts {
 			if !slices.Contains(out, t) {
 				out = append(out, t)
@@ -109,7 +112,6 @@ func contentTerms(text string) []string {
 		return out
 	}
 	seen := make(map[string]struct{}, len(ts))
-	out := ts[:0]
 	for _, t := range ts {
 		if _, ok := seen[t]; !ok {
 			seen[t] = struct{}{}
@@ -119,18 +121,18 @@ func contentTerms(text string) []string {
 	return out
 }
 
-// smallContent is the longest list of content terms contentTerms
-// deduplicates without a map (an input to localize is mostly a sentence or
-// two).
+// smallContent is the longest list dedupe deduplicates without a map
+// (an input to localize is mostly a sentence or two, a bridge record's
+// sources a few).
 const smallContent = 48
 
 // contentTermsOf is contentTerms of a text given its analysed terms
 // (index.Analyze) each once, in order of first occurrence: rules.Terms
 // before it drops terms under two bytes. The same terms in the same order.
-func contentTermsOf(distinct []string) []string {
-	out := distinct[:0]
+func contentTermsOf(once []string) []string {
+	out := once[:0]
 	mapped := false
-	for _, t := range distinct {
+	for _, t := range once {
 		if len(t) < 2 {
 			continue // rules.Terms keeps terms of two bytes or more
 		}
@@ -145,15 +147,7 @@ func contentTermsOf(distinct []string) []string {
 		return out // distinct terms, none replaced: still distinct
 	}
 	// An irregular past read as its base form may repeat a term.
-	seen := make(map[string]struct{}, len(out))
-	kept := out[:0]
-	for _, t := range out {
-		if _, ok := seen[t]; !ok {
-			seen[t] = struct{}{}
-			kept = append(kept, t)
-		}
-	}
-	return kept
+	return dedupe(out)
 }
 
 // contentMatch is an input's content words matched against the
