@@ -89,3 +89,33 @@ func TestTopicTermsSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestVocabDistinct: distinct keeps each term once, in order of first
+// occurrence, whether its set is a bitmap (numbers close together) or a map
+// (a large vocabulary, a short text).
+func TestVocabDistinct(t *testing.T) {
+	v := newVocab()
+	var filler []string
+	for i := range 2000 {
+		filler = append(filler, "w"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+string(rune('a'+i/26%26))+string(rune('a'+i/676)))
+	}
+	v.idsOf(nil, filler) // numbers in the thousands for what follows
+	for _, ts := range [][]string{
+		strings.Fields("garden plan tomato garden basil plan plan"),
+		strings.Fields("a"),
+		nil,
+		append(strings.Fields("basil kitchen"), filler[:300]...),
+	} {
+		ts = slices.Clone(ts)
+		ids := v.internAll(ts)
+		var want []string
+		for _, x := range ts {
+			if !slices.Contains(want, x) {
+				want = append(want, x)
+			}
+		}
+		if got := v.distinct(ts, ids); !slices.Equal(got, want) && len(got)+len(want) > 0 {
+			t.Fatalf("distinct(%q) = %q, want %q", ts, got, want)
+		}
+	}
+}

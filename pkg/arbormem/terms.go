@@ -34,15 +34,26 @@ func (v *vocab) internAll(ts []string) []uint32 {
 }
 
 // distinct returns the terms of ts, whose numbers are ids, each once, in
-// order of first occurrence: a set over the numbers, where a map of the
-// strings was a tenth of an offline commit's indexing.
+// order of first occurrence: a set over the numbers, cheaper than one of
+// the strings. The set is a bitmap up to the largest number, unless that
+// would be much longer than the list (a large vocabulary, a short text).
 func (v *vocab) distinct(ts []string, ids []uint32) []string {
 	var most uint32
 	for _, id := range ids {
 		most = max(most, id)
 	}
-	seen := make([]uint64, most/64+1)
 	out := make([]string, 0, len(ts))
+	if words := int(most/64) + 1; words > 4*len(ids) {
+		seen := make(map[uint32]struct{}, len(ids))
+		for i, id := range ids {
+			if _, ok := seen[id]; !ok {
+				seen[id] = struct{}{}
+				out = append(out, ts[i])
+			}
+		}
+		return out
+	}
+	seen := make([]uint64, most/64+1)
 	for i, id := range ids {
 		if w, b := id/64, uint64(1)<<(id%64); seen[w]&b == 0 {
 			seen[w] |= b
