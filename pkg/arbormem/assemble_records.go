@@ -763,15 +763,3 @@ func (rc *recallCtx) bridge() []memory.Item {
 	it.Time = last
 	return []memory.Item{it}
 }
-
-func dedupe(xs []string) []string {
-	seen := map[string]bool{}
-	out := xs[:0:0]
-	for _, x := range xs {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
-}

@@ -298,7 +298,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	if node.TopicKey == "" {
 		node.TopicKey = rules.DeriveTopic(in, meta)
 	}
-	s.prepareNode(ctx, node, src)
+	content := s.prepareNode(ctx, node, src)
 	base := len(s.store.Facts)
 	facts := make([]*Fact, len(drafts))
 	for i, d := range drafts {
@@ -314,7 +314,7 @@ func (s *System) Commit(ctx context.Context, in dialog.Interaction) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.forest.attach(node, parent)
-	s.indexNode(node)
+	s.indexNodeContent(node, content)
 	for _, f := range facts {
 		f.Node = node.Seq
 		s.store.Facts = append(s.store.Facts, f)
@@ -470,7 +470,12 @@ func (s *System) embedOne(ctx context.Context, text string) ([]float32, error) {
 // the node summary, so a long raw interaction earns no more s_key than a
 // short one that says as much. turns is turnLines(n.Interaction), which
 // the commit has made already.
-func (s *System) prepareNode(ctx context.Context, n *Node, turns string) {
+//
+// With content routing on it returns the interaction's distinct content
+// terms (contentTermsOf), read off the lexical text's analysis, for
+// indexNodeContent; nil when that is off or the text is not analysed line
+// by line (indexContent then analyses the interaction itself).
+func (s *System) prepareNode(ctx context.Context, n *Node, turns string) []string {
 	n.rawTokens = tokens.CountContext(ctx, s.deps.Tokens, rawTextOf(n.Interaction.Time, turns))
 	n.sumTokens = tokens.CountContext(ctx, s.deps.Tokens, n.sumText())
 	ents := strings.Join(n.Entities, " ; ")
@@ -479,14 +484,46 @@ func (s *System) prepareNode(ctx context.Context, n *Node, turns string) {
 	var lex strings.Builder
 	lex.Grow(len(turns) + len(n.Summary) + len(ents) + len(n.TopicKey) + 64)
 	n.Interaction.WriteText(&lex)
+	textLen := lex.Len()
 	for _, part := range [...]string{n.Summary, ents, n.TopicKey} {
 		lex.WriteByte('\n')
 		lex.WriteString(part)
 	}
-	n.lexTerms = s.interned(index.Analyze(lex.String()))
-	n.topic = s.termList(rules.Terms(n.TopicKey + "\n" + n.PathSummary + "\n" + ents))
+	all := lex.String()
+	var content []string
+	if s.offline().contentRouting() && index.LineWise(all) {
+		// A line-wise text's analysis is its lines' (index.Analyze): the
+		// interaction's terms are the first of the lexical text's, and
+		// the content match reads them there instead of analysing the
+		// interaction again (TestPrepareNodeSplit).
+		terms := index.Analyze(all[:textLen])
+		nText := len(terms)
+		terms = append(terms, index.Analyze(all[textLen+1:])...)
+		ids := s.vocab.internAll(terms)
+		n.lexTerms = terms
+		content = contentTermsOf(s.vocab.distinct(terms[:nText], ids[:nText]))
+	} else {
+		n.lexTerms = s.interned(index.Analyze(all))
+	}
+	n.topic = s.topicTerms(n.TopicKey, n.PathSummary, ents)
 	n.keyTerms = s.termList(rules.Terms(ents), routingKeywords(n.Summary))
 	n.Keywords = nil // MarshalJSON recomputes them
+	return content
+}
+
+// topicTerms is the set of the terms of topic key, path summary and
+// entities joined by newlines. A line-wise text's terms are its lines'
+// (index.Analyze), so the set is the union of the three parts' terms,
+// each remembered alone (rules.Terms): a topic key and entities come back
+// node after node, where the joined text, new with every path summary, was
+// analysed and remembered whole. The vocabulary numbers the new terms in
+// the same order: each first appears in the first part that has it, at
+// its first place there (TestTopicTermsSplit).
+func (s *System) topicTerms(key, path, ents string) termList {
+	if !index.LineWise(key) || !index.LineWise(path) || !index.LineWise(ents) {
+		return s.termList(rules.Terms(key + "\n" + path + "\n" + ents))
+	}
+	return s.termList(rules.Terms(key), rules.Terms(path), rules.Terms(ents))
 }
 
 // routingKeywords are a node's stored keywords: the distinct analysed
@@ -494,7 +531,11 @@ func (s *System) prepareNode(ctx context.Context, n *Node, turns string) {
 func routingKeywords(summary string) []string { return rules.Terms(summary) }
 
 // indexNode adds a prepared, attached node to the shared indexes.
-func (s *System) indexNode(n *Node) {
+func (s *System) indexNode(n *Node) { s.indexNodeContent(n, nil) }
+
+// indexNodeContent is indexNode given prepareNode's content terms (nil to
+// have them found here).
+func (s *System) indexNodeContent(n *Node, content []string) {
 	if len(n.Vector) == s.deps.Embed.Dim() {
 		s.nodeVec.Add(n.Seq, n.Vector)
 		n.Vector = nil // the index holds it (Snapshot reads it back): one copy per episode, not two
@@ -504,11 +545,11 @@ func (s *System) indexNode(n *Node) {
 	for _, t := range n.keyTerms.terms() {
 		s.df[t]++
 	}
-	seen := map[string]bool{}
+	seen := make([]string, 0, len(n.Entities)) // a few, bounded by ops.Limits: no map
 	for _, e := range n.Entities {
 		k := rules.NormEntity(e)
-		if k != "" && !seen[k] {
-			seen[k] = true
+		if k != "" && !slices.Contains(seen, k) {
+			seen = append(seen, k)
 			s.entityIdx[k] = append(s.entityIdx[k], n.Seq)
 		}
 	}
@@ -517,7 +558,10 @@ func (s *System) indexNode(n *Node) {
 	}
 	s.rootLatest[n.Root] = n.Seq
 	if s.offline().contentRouting() {
-		s.indexContent(n)
+		if content == nil {
+			content = contentTerms(n.Interaction.Text())
+		}
+		s.indexContent(n, content)
 	}
 }
 

@@ -1,6 +1,8 @@
 package arbormem
 
 import (
+	"slices"
+
 	"github.com/arbor-eval/arbor/pkg/arbormem/rules"
 )
 
@@ -72,26 +74,80 @@ const (
 	contentDFMin = 3
 )
 
-// indexContent adds a node's content words to the content match's
-// indexes (rootTerms, termNodes, termRoots).
-func (s *System) indexContent(n *Node) {
+// indexContent adds a node's distinct content terms (contentTerms of its
+// interaction's text) to the content match's indexes (rootTerms,
+// termNodes, termRoots). Their order does not matter: each term's counts
+// and holders are its own.
+func (s *System) indexContent(n *Node, content []string) {
 	rt := s.rootTerms[n.Root]
 	if rt == nil {
 		rt = map[string]int{}
 		s.rootTerms[n.Root] = rt
 	}
-	seen := map[string]bool{}
-	for _, t := range rules.ContentTerms(n.Interaction.Text()) {
-		if seen[t] {
-			continue
-		}
-		seen[t] = true
-		if rt[t] == 0 {
+	for _, t := range content {
+		c := rt[t]
+		if c == 0 {
 			s.termRoots[t] = append(s.termRoots[t], n.Root)
 		}
-		rt[t]++
+		rt[t] = c + 1
 		s.termNodes[t]++
 	}
+}
+
+// contentTerms are text's distinct content terms (rules.ContentTerms),
+// in order of first occurrence.
+func contentTerms(text string) []string { return dedupe(rules.ContentTerms(text)) }
+
+// dedupe removes repeats from ts in place (callers pass slices of their
+// own), keeping first occurrences in order.
+func dedupe(ts []string) []string {
+	out := ts[:0]
+	if len(ts) <= smallContent {
+		// A short list is deduplicated by looking back, without a map.
+		for _, t := range ts {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	seen := make(map[string]struct{}, len(ts))
+	for _, t := range ts {
+		if _, ok := seen[t]; !ok {
+			seen[t] = struct{}{}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// smallContent is the longest list dedupe deduplicates without a map
+// (an input to localize is mostly a sentence or two, a bridge record's
+// sources a few).
+const smallContent = 48
+
+// contentTermsOf is contentTerms of a text given its analysed terms
+// (index.Analyze) each once, in order of first occurrence: rules.Terms
+// before it drops terms under two bytes. The same terms in the same order.
+func contentTermsOf(once []string) []string {
+	out := once[:0]
+	mapped := false
+	for _, t := range once {
+		if len(t) < 2 {
+			continue // rules.Terms keeps terms of two bytes or more
+		}
+		c, ok := rules.ContentTerm(t)
+		if !ok {
+			continue
+		}
+		mapped = mapped || c != t
+		out = append(out, c)
+	}
+	if !mapped {
+		return out // distinct terms, none replaced: still distinct
+	}
+	// An irregular past read as its base form may repeat a term.
+	return dedupe(out)
 }
 
 // contentMatch is an input's content words matched against the
@@ -116,12 +172,7 @@ func (s *System) matchContent(text string) contentMatch {
 	maxDF := s.cfg.KeywordMaxDF * float64(f.Len())
 	m := contentMatch{bestRoot: -1}
 	score := map[int]float64{}
-	seen := map[string]bool{}
-	for _, t := range rules.ContentTerms(text) {
-		if seen[t] {
-			continue
-		}
-		seen[t] = true
+	for _, t := range contentTerms(text) {
 		m.words++
 		if s.rootTerms[activeRoot][t] > 0 {
 			m.activeWords++

@@ -22,14 +22,45 @@ type vocab struct {
 func newVocab() *vocab { return &vocab{ids: map[string]uint32{}} }
 
 // internAll replaces each term of ts, in place, by the vocabulary's copy,
-// adding the new ones.
-func (v *vocab) internAll(ts []string) {
+// adding the new ones, and returns their numbers.
+func (v *vocab) internAll(ts []string) []uint32 {
 	ids := v.idsOf(make([]uint32, 0, len(ts)), ts)
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 	for i, id := range ids {
 		ts[i] = v.terms[id]
 	}
+	return ids
+}
+
+// distinct returns the terms of ts, whose numbers are ids, each once, in
+// order of first occurrence: a set over the numbers, cheaper than one of
+// the strings. The set is a bitmap up to the largest number, unless that
+// would be much longer than the list (a large vocabulary, a short text).
+func (v *vocab) distinct(ts []string, ids []uint32) []string {
+	var most uint32
+	for _, id := range ids {
+		most = max(most, id)
+	}
+	out := make([]string, 0, len(ts))
+	if words := int(most/64) + 1; words > 4*len(ids) {
+		seen := make(map[uint32]struct{}, len(ids))
+		for i, id := range ids {
+			if _, ok := seen[id]; !ok {
+				seen[id] = struct{}{}
+				out = append(out, ts[i])
+			}
+		}
+		return out
+	}
+	seen := make([]uint64, most/64+1)
+	for i, id := range ids {
+		if w, b := id/64, uint64(1)<<(id%64); seen[w]&b == 0 {
+			seen[w] |= b
+			out = append(out, ts[i])
+		}
+	}
+	return out
 }
 
 // idsOf appends to ids the numbers of the given terms, adding the new ones

@@ -540,15 +540,25 @@ func ContentTerms(text string) []string {
 	ts := Terms(text)
 	out := ts[:0]
 	for _, t := range ts {
-		if genericTerms()[t] || len(t) <= 2 && strings.Trim(t, "0123456789") == "" {
-			continue
+		if c, ok := ContentTerm(t); ok {
+			out = append(out, c)
 		}
-		if base, ok := irregularTerms()[t]; ok {
-			t = base
-		}
-		out = append(out, t)
 	}
 	return out
+}
+
+// ContentTerm is what ContentTerms makes of one of Terms' terms: false
+// for a generic word or a short number, the base form of an irregular
+// past, the term itself otherwise. Callers that hold a text's terms
+// already (a commit has analysed its interaction) filter them with it.
+func ContentTerm(t string) (string, bool) {
+	if genericTerms()[t] || len(t) <= 2 && strings.Trim(t, "0123456789") == "" {
+		return "", false
+	}
+	if base, ok := irregularTerms()[t]; ok {
+		return base, true
+	}
+	return t, true
 }
 
 // irregularPast lists common irregular verbs as "base past participle"

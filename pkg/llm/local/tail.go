@@ -2,24 +2,20 @@ package local
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/arbor-eval/arbor/pkg/index"
-	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // minSharedTail is the shortest part after a text's first line that Embed
-// shares between texts, and the shortest text whose state vector
-// remembers: below it, building a state costs more than it saves.
+// shares between texts: below it, building a state costs more than it
+// saves.
 const minSharedTail = 1024
 
 // tailState is what a sequence of words contributes to an embedding,
-// built once per sequence (wordsState remembers it): for the texts of one
-// Embed call that share a tail and differ in the first line (ArborMem
-// embeds each fact followed by its whole source interaction), and for a
-// long text embedded whole, such as the node's, whose words that tail
-// repeats. It is read-only once built.
+// built once per Embed call for the texts of that call that share a tail
+// and differ in the first line (ArborMem embeds each fact followed by its
+// whole source interaction). It is read-only once built.
 type tailState struct {
 	first    string // stem of the tail's first content word
 	hasFirst bool   // whether the tail has a content word
@@ -94,26 +90,7 @@ func newTailState(text string, dim int) *tailState {
 	sc := scratchPool.Get().(*vecScratch)
 	defer sc.put()
 	words, stems := sc.analyse(text)
-	return wordsState(sc, words, stems, dim)
-}
-
-// wordsStates remembers the states of recent word sequences, by dimension
-// and words: a commit embeds its interaction whole for the node, and again
-// after each fact as the tail shared by the facts, in two renderings
-// ("user:" and "User:") whose words are the same.
-var wordsStates = textmemo.New[*tailState](8, nil)
-
-// wordsState is the state of the content words words, of stems stems,
-// remembered by words. Words never hold a NUL (the segmenter puts no
-// control character in a word), so the key determines them, and their
-// stems. The key is built in sc's buffer, and copied only for a new state.
-func wordsState(sc *vecScratch, words, stems []string, dim int) *tailState {
-	key := strconv.AppendInt(sc.key[:0], int64(dim), 10)
-	for _, w := range words {
-		key = append(append(key, 0), w...)
-	}
-	sc.key = key
-	return wordsStates.GetBytes(key, func() *tailState { return buildState(words, stems, dim) })
+	return buildState(words, stems, dim)
 }
 
 // buildState is the state of a text whose content words are words, of

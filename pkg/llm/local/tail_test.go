@@ -139,9 +139,10 @@ func BenchmarkEmbedSharedTail(b *testing.B) {
 }
 
 // A commit embeds its interaction for the node ("user: …") and then as the
-// facts' shared tail ("User: …"): the second finds the first's state, and
-// both vectors stay those of the direct build.
-func TestWordsStateSharedAcrossRenderings(t *testing.T) {
+// facts' shared tail ("User: …"): the node is counted directly and the
+// facts share one state of the tail, and every vector stays the
+// reference's.
+func TestNodeThenSharedTail(t *testing.T) {
 	e := NewEmbedder(DefaultDim)
 	body := strings.Repeat("We planned the garden beds, 12 rows of beans and the tomato seedlings. ", 18)
 	node := "user: " + body + "\nassistant: Sounds good."
@@ -149,15 +150,18 @@ func TestWordsStateSharedAcrossRenderings(t *testing.T) {
 	if got, want := e.vector(node), refVector(index.ContentWords(node), DefaultDim); !sameBits(got, want) {
 		t.Fatal("node vector differs from the reference")
 	}
-	if newTailState(lines, DefaultDim) != wordsState(new(vecScratch), index.ContentWords(node), index.Analyze(node), DefaultDim) {
-		t.Fatal("the tail's state was built again, not found by its words")
+	facts := []string{"The user plants 12 rows of beans.", "Tomatoes."}
+	texts := []string{facts[0] + "\n" + lines, facts[1] + "\n" + lines}
+	if n := len(e.sharedTails(texts)); n != 1 {
+		t.Fatalf("%d shared tails, want 1", n)
 	}
-	fact := "The user plants 12 rows of beans."
-	vs, err := e.Embed(context.Background(), []string{fact + "\n" + lines, "Tomatoes.\n" + lines})
+	vs, err := e.Embed(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := refVector(index.ContentWords(fact+"\n"+lines), DefaultDim); !sameBits(vs[0], want) {
-		t.Fatal("fact vector differs from the reference")
+	for i, text := range texts {
+		if want := refVector(index.ContentWords(text), DefaultDim); !sameBits(vs[i], want) {
+			t.Fatalf("fact %d: vector differs from the reference", i)
+		}
 	}
 }
