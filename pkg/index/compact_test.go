@@ -154,7 +154,7 @@ func TestExactInt4Cosines(t *testing.T) {
 			re.AddUnit(i, x.Vector(i))
 		}
 		for i := range vecs {
-			if re.rows[i].slot == 0 {
+			if re.rows[i] <= 0 {
 				t.Fatalf("storage %d: reloaded row %d stored sparse", x.dense.storage, i)
 			}
 		}
@@ -211,7 +211,7 @@ func TestCosinesAsRaw(t *testing.T) {
 			x.Cosines(q, ids, got)
 			for j, id := range ids {
 				want := plain(q, x.Raw(id))
-				if s, ok := scoreOf(x, q, id); ok && x.rows[id].slot != 0 && o.Storage != Float32 {
+				if s, ok := scoreOf(x, q, id); ok && x.rows[id] > 0 && o.Storage != Float32 {
 					// A dense row: its search score, within float32
 					// rounding of the cosine (int8's score is not
 					// renormalised by the dequantised row's length).
