@@ -208,6 +208,14 @@ type ArborMem struct {
 	// embedder's sparse vectors are stored losslessly either way (ours;
 	// the paper does not describe its storage).
 	VectorStorage string `mapstructure:"vector_storage" yaml:"vector_storage"`
+	// FactVectorStorage is how the fact channel keeps model embeddings,
+	// the same values as VectorStorage; "auto" follows VectorStorage but
+	// where that is itself "auto" on the model path, which gives facts int4
+	// and nodes and records int8: a fact's vector only ranks it among the
+	// fact evidence lines, while node vectors localize, and facts are four
+	// in five of an episode's vectors (ours; the paper does not describe its
+	// storage).
+	FactVectorStorage string `mapstructure:"fact_vector_storage" yaml:"fact_vector_storage"`
 	// VectorSearch is how the dense channels are searched: "exact" (every
 	// row scored; the paper's numbers), "ivf" (rows grouped by about √n
 	// k-means centroids, IVFProbe nearest groups scored: cost grows as √n,
@@ -232,7 +240,7 @@ func DefaultArborMem() ArborMem {
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3, AnchorTrigger: "topic",
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
-		VectorStorage: "auto", VectorSearch: "exact", IVFProbe: 32, VectorRerank: 10,
+		VectorStorage: "auto", FactVectorStorage: "auto", VectorSearch: "exact", IVFProbe: 32, VectorRerank: 10,
 	}
 }
 
