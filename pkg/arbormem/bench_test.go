@@ -322,7 +322,7 @@ func BenchmarkRecallScale(b *testing.B) {
 		"Back to the kitchen renovation: what is the deadline now?", "What was the second step of your plan for the garden?",
 		"Who is the contact for the wedding?", "When is the follow-up for the marathon training with Kofi?"}
 	for _, v := range []struct{ name, storage, search string }{
-		{"exact-int8", "int8", "exact"}, {"exact-float32", "float32", "exact"}, {"binary-int8", "int8", "binary"}, {"binary-int4", "int4", "binary"},
+		{"exact-int8", "int8", "exact"}, {"exact-auto", "auto", "exact"}, {"exact-float32", "float32", "exact"}, {"binary-int8", "int8", "binary"}, {"binary-int4", "int4", "binary"},
 	} {
 		var first float64
 		for _, n := range []int{250, 2000, 12000} {
