@@ -51,7 +51,7 @@ type Exact struct {
 	// row) are listed in freeSparse for reuse.
 	sparse     []sparseRow
 	freeSparse []int32
-	// ids maps row → caller's id and row id → row; both are nil while
+	// ids maps row → caller's id, and row maps id → row; both are nil while
 	// every id equals its row (ids added as 0, 1, 2, … and none removed,
 	// as ArborMem adds them), which saves them.
 	ids []int
