@@ -25,13 +25,16 @@ import (
 // in memory, never written to the repository), as a multiple of the
 // episode's JSON size (heap-x-json) and in MB. ARBOR_HEAP_TURNS sets the
 // number of committed turns (default 600; an _m haystack is about 5,000,
-// about 5.6 MB of JSON); ARBOR_HEAP_PROFILE=FILE writes a heap profile
+// about 7.8 MB of JSON); ARBOR_HEAP_PROFILE=FILE writes a heap profile
 // while the episode is alive (go tool pprof -sample_index=inuse_space).
 // ARBOR_HEAP_DENSE=1 projects the model path: every embedding is made dense
 // (a small distinct value added to each slot, as a model's 1,024-d vector has no
 // zero slot), and stores them as the model path does (arbormem.vector_storage
-// auto: int8 rows); ARBOR_HEAP_STORAGE=float32 keeps full float32 rows,
-// ARBOR_HEAP_STORAGE=int4 measures int4 rows.
+// and fact_vector_storage auto: int8 rows for nodes and records, int4 for
+// facts); ARBOR_HEAP_STORAGE=float32, int8 or int4 stores every channel so,
+// ARBOR_HEAP_FACT_STORAGE the fact channel alone. ARBOR_HEAP_PROFILE=FILE
+// also writes FILE.base, the heap once the episode is dropped: pprof
+// -diff_base FILE.base FILE shows the episode's holders alone.
 func BenchmarkEpisodeHeap(b *testing.B) {
 	turns := 600
 	if v, err := strconv.Atoi(os.Getenv("ARBOR_HEAP_TURNS")); err == nil && v > 0 {
@@ -50,10 +53,14 @@ func BenchmarkEpisodeHeap(b *testing.B) {
 	cfg := testConfig(b)
 	if os.Getenv("ARBOR_HEAP_DENSE") == "1" {
 		// The projection keeps rule-based operations, whose "auto" is
-		// float32: name the model path's storage.
-		cfg.ArborMem.VectorStorage = "int8"
+		// float32: name what "auto" gives the model path (int8 rows, the
+		// fact channel's int4).
+		cfg.ArborMem.VectorStorage, cfg.ArborMem.FactVectorStorage = "int8", "int4"
 		if v := os.Getenv("ARBOR_HEAP_STORAGE"); v != "" {
-			cfg.ArborMem.VectorStorage = v
+			cfg.ArborMem.VectorStorage, cfg.ArborMem.FactVectorStorage = v, v
+		}
+		if v := os.Getenv("ARBOR_HEAP_FACT_STORAGE"); v != "" {
+			cfg.ArborMem.FactVectorStorage = v
 		}
 	}
 	d, err := newMemoryDeps(context.Background(), cfg, "longmemeval")
@@ -102,6 +109,16 @@ func BenchmarkEpisodeHeap(b *testing.B) {
 		sys = nil
 		runtime.GC()
 		runtime.ReadMemStats(&released)
+		if path := os.Getenv("ARBOR_HEAP_PROFILE"); path != "" {
+			// The heap without the episode, as a base to subtract
+			// (pprof -diff_base FILE.base FILE): what is left is the
+			// episode's, by allocation site, without the process-wide
+			// memos and tables a run loads once.
+			runtime.GC()
+			if err := writeHeapProfile(path + ".base"); err != nil {
+				b.Fatal(err)
+			}
+		}
 		live = float64(after.HeapAlloc) - float64(released.HeapAlloc)
 	}
 	b.ReportMetric(live/float64(len(js)), "heap-x-json")

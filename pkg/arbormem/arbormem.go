@@ -307,16 +307,7 @@ func New(cfg config.ArborMem, deps Deps) (*System, error) {
 // always has.
 func (s *System) vectorOptions() index.Options {
 	o := index.Options{Probe: s.cfg.IVFProbe, Rerank: s.cfg.VectorRerank}
-	switch {
-	case s.cfg.VectorStorage == "int8":
-		o.Storage = index.Int8
-	case s.cfg.VectorStorage == "int4":
-		o.Storage = index.Int4
-	case s.cfg.VectorStorage == "float32":
-	case !s.Heuristic():
-		// New sets s.ext before the first reset, so it is never nil here.
-		o.Storage = index.Int8
-	}
+	o.Storage = s.storageOf(s.cfg.VectorStorage, index.Int8)
 	switch s.cfg.VectorSearch {
 	case "ivf":
 		o.Search = index.IVF
@@ -324,6 +315,36 @@ func (s *System) vectorOptions() index.Options {
 		o.Search = index.Binary
 	}
 	return o
+}
+
+// factStorage resolves arbormem.fact_vector_storage: as vector_storage,
+// but where both are "auto" on the model path int4, the fact channel's
+// own default (docs/FIDELITY.md, vector_storage).
+func (s *System) factStorage(channels index.Storage) index.Storage {
+	v := s.cfg.FactVectorStorage
+	if v == "" || v == "auto" {
+		if s.cfg.VectorStorage != "" && s.cfg.VectorStorage != "auto" {
+			return channels
+		}
+	}
+	return s.storageOf(v, index.Int4)
+}
+
+// storageOf is a storage setting's index.Storage; "auto" (or empty) is
+// model on the model path and float32 with rule-based memory operations.
+func (s *System) storageOf(v string, model index.Storage) index.Storage {
+	switch {
+	case v == "int8":
+		return index.Int8
+	case v == "int4":
+		return index.Int4
+	case v == "float32":
+		return index.Float32
+	case !s.Heuristic():
+		// New sets s.ext before the first reset, so it is never nil here.
+		return model
+	}
+	return index.Float32
 }
 
 // reset makes the state empty.
@@ -342,7 +363,10 @@ func (s *System) reset() {
 	// row, searched without rebuilding, whose cosine is within float32
 	// rounding of the given vector's (docs/FIDELITY.md, vector_storage).
 	o := s.vectorOptions()
-	s.nodeVec, s.factVec = index.NewExactWith(dim, o), index.NewExactWith(dim, o)
+	s.nodeVec = index.NewExactWith(dim, o)
+	fo := o
+	fo.Storage = s.factStorage(o.Storage)
+	s.factVec = index.NewExactWith(dim, fo)
 	o.KeepRaw = s.Heuristic()
 	s.recVec = index.NewExactWith(dim, o)
 	s.nodeLex = index.NewBM25()
@@ -394,6 +418,8 @@ func validateConfig(c config.ArborMem) error {
 		return fmt.Errorf("arbormem: vector_rerank %d: want > 0 with vector_search binary", c.VectorRerank)
 	case !oneOf(c.VectorStorage, "", "auto", "float32", "int8", "int4"):
 		return fmt.Errorf("arbormem: vector_storage %q: want auto, float32, int8 or int4", c.VectorStorage)
+	case !oneOf(c.FactVectorStorage, "", "auto", "float32", "int8", "int4"):
+		return fmt.Errorf("arbormem: fact_vector_storage %q: want auto, float32, int8 or int4", c.FactVectorStorage)
 	case c.MaxFactsPerTurn < 0, c.MaxEntities < 0, c.PathSummaryChars < 0:
 		return fmt.Errorf("arbormem: max_facts_per_turn %d, max_entities %d and path_summary_chars %d must be >= 0 (0: the default)", c.MaxFactsPerTurn, c.MaxEntities, c.PathSummaryChars)
 	case c.RecordCandidates < 0, c.MaxRecordLines < 0:

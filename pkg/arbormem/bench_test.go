@@ -322,7 +322,7 @@ func BenchmarkRecallScale(b *testing.B) {
 		"Back to the kitchen renovation: what is the deadline now?", "What was the second step of your plan for the garden?",
 		"Who is the contact for the wedding?", "When is the follow-up for the marathon training with Kofi?"}
 	for _, v := range []struct{ name, storage, search string }{
-		{"exact-int8", "int8", "exact"}, {"exact-float32", "float32", "exact"}, {"binary-int8", "int8", "binary"}, {"binary-int4", "int4", "binary"},
+		{"exact-int8", "int8", "exact"}, {"exact-auto", "auto", "exact"}, {"exact-float32", "float32", "exact"}, {"binary-int8", "int8", "binary"}, {"binary-int4", "int4", "binary"},
 	} {
 		var first float64
 		for _, n := range []int{250, 2000, 12000} {
@@ -406,9 +406,9 @@ func BenchmarkVectorSettingsAgree(b *testing.B) {
 		bundles []string
 		lines   []map[string]bool
 	}
-	run := func(storage, search string) outcome {
+	run := func(storage, facts, search string) outcome {
 		cfg := config.DefaultArborMem()
-		cfg.VectorStorage, cfg.VectorSearch = storage, search
+		cfg.VectorStorage, cfg.FactVectorStorage, cfg.VectorSearch = storage, facts, search
 		s, err := New(cfg, Deps{Embed: embed, Rerank: constReranker{}, Tokens: tokens.Default(), Extractor: modelOps{ops}, Auditor: independentAuditor{}})
 		if err != nil {
 			b.Fatal(err)
@@ -442,12 +442,13 @@ func BenchmarkVectorSettingsAgree(b *testing.B) {
 		return o
 	}
 	for b.Loop() {
-		ref := run("float32", "exact")
-		for _, v := range []struct{ name, storage, search string }{
-			{"exact-int8", "int8", "exact"}, {"exact-int4", "int4", "exact"}, {"binary-float32", "float32", "binary"},
-			{"binary-int8", "int8", "binary"}, {"binary-int4", "int4", "binary"},
+		ref := run("float32", "auto", "exact")
+		for _, v := range []struct{ name, storage, facts, search string }{
+			{"exact-auto", "auto", "auto", "exact"},
+			{"exact-int8", "int8", "auto", "exact"}, {"exact-int4", "int4", "auto", "exact"}, {"binary-float32", "float32", "auto", "binary"},
+			{"binary-int8", "int8", "auto", "binary"}, {"binary-int4", "int4", "auto", "binary"},
 		} {
-			o := run(v.storage, v.search)
+			o := run(v.storage, v.facts, v.search)
 			same := 0
 			for i := range ref.parents {
 				if ref.parents[i] == o.parents[i] {

@@ -107,7 +107,13 @@ func (f *Forest) Lookup(id string) (*Node, bool) {
 }
 
 // attach appends n as a child of parent (-1: new root) and makes it active.
+// The node's entities are copied: found in the interaction's text, each
+// would otherwise keep that whole text alive for the episode's life (the
+// node keeps its turns, not the joined text).
 func (f *Forest) attach(n *Node, parent int) {
+	for i, e := range n.Entities {
+		n.Entities[i] = strings.Clone(e)
+	}
 	n.Seq = len(f.Nodes)
 	n.Parent = parent
 	if parent < 0 {

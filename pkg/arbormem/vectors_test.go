@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/pkg/config"
+	"github.com/arbor-eval/arbor/pkg/index"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/memory/memorytest"
 )
@@ -32,24 +33,32 @@ func TestVectorSettings(t *testing.T) {
 		rerank          int
 		err             string
 		model           bool
+		facts           string // fact_vector_storage; "" is auto
 	}{
-		{"int4", "exact", 10, "", false},
-		{"int8", "binary", 10, "", false},
-		{"int4", "binary", 1, "", false},
-		{"float32", "binary", 10, "", false},
-		{"float32", "exact", 10, "", true},
-		{"int8", "exact", 10, "", true},
-		{"int2", "exact", 10, "vector_storage", false},
-		{"int8", "hnsw", 10, "vector_search", false},
-		{"int8", "binary", 0, "vector_rerank", false},
+		{"int4", "exact", 10, "", false, ""},
+		{"int8", "binary", 10, "", false, ""},
+		{"int4", "binary", 1, "", false, ""},
+		{"float32", "binary", 10, "", false, ""},
+		{"float32", "exact", 10, "", true, ""},
+		{"int8", "exact", 10, "", true, ""},
+		{"auto", "exact", 10, "", true, ""}, // int8 nodes and records, int4 facts
+		{"int8", "exact", 10, "", true, "float32"},
+		{"int2", "exact", 10, "vector_storage", false, ""},
+		{"int8", "exact", 10, "fact_vector_storage", false, "int16"},
+		{"int8", "hnsw", 10, "vector_search", false, ""},
+		{"int8", "binary", 0, "vector_rerank", false, ""},
 	} {
 		name := tc.storage + "/" + tc.search
 		if tc.model {
 			name += "/model"
 		}
+		if tc.facts != "" {
+			name += "/facts-" + tc.facts
+		}
 		mk := func() (*System, error) {
 			return newSystemErr(func(c *config.ArborMem, d *Deps) {
 				c.VectorStorage, c.VectorSearch, c.VectorRerank = tc.storage, tc.search, tc.rerank
+				c.FactVectorStorage = tc.facts
 				d.Embed = wordEmbedder{dim: 1024, words: &sync.Map{}}
 				if tc.model {
 					d.Extractor = modelLike{}
@@ -105,6 +114,44 @@ func TestVectorSettings(t *testing.T) {
 		}
 		if !bytes.Equal(x, y) {
 			t.Errorf("%s: vectors differ after a load/save round trip", name)
+		}
+	}
+}
+
+// TestFactStorage checks how fact_vector_storage resolves: "auto" follows
+// vector_storage when that is named, and gives int4 where vector_storage
+// is itself "auto" on the model path (int8 there for nodes and records),
+// float32 with rule-based memory operations; a named fact storage wins.
+func TestFactStorage(t *testing.T) {
+	for _, tc := range []struct {
+		storage, facts string
+		model          bool
+		nodes, want    index.Storage
+	}{
+		{"auto", "auto", true, index.Int8, index.Int4},
+		{"", "", true, index.Int8, index.Int4},
+		{"auto", "auto", false, index.Float32, index.Float32},
+		{"int8", "auto", true, index.Int8, index.Int8},
+		{"int8", "auto", false, index.Int8, index.Int8},
+		{"float32", "auto", true, index.Float32, index.Float32},
+		{"int4", "", true, index.Int4, index.Int4},
+		{"auto", "int8", true, index.Int8, index.Int8},
+		{"auto", "int4", false, index.Float32, index.Int4},
+		{"int8", "float32", true, index.Int8, index.Float32},
+	} {
+		a, err := newSystemErr(func(c *config.ArborMem, d *Deps) {
+			c.VectorStorage, c.FactVectorStorage = tc.storage, tc.facts
+			if tc.model {
+				d.Extractor = modelLike{}
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes := a.vectorOptions().Storage
+		if got := a.factStorage(nodes); nodes != tc.nodes || got != tc.want {
+			t.Errorf("vector_storage %q, fact_vector_storage %q, model %v: nodes %d facts %d, want %d and %d",
+				tc.storage, tc.facts, tc.model, nodes, got, tc.nodes, tc.want)
 		}
 	}
 }

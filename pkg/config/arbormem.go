@@ -200,14 +200,23 @@ type ArborMem struct {
 	// next turn can prefetch, and no baseline gets such pipelining, so the
 	// efficiency run switches it off (Config.Sequential).
 	Prefetch bool `mapstructure:"prefetch" yaml:"prefetch"`
-	// VectorStorage is how the dense channels (nodes, facts, records)
-	// keep model embeddings: "float32" (lossless), "int8" (a quarter of
-	// the memory, one scale per row; cosines move by about 0.001), "int4"
-	// (an eighth; cosines move by about 0.004) or "auto" (int8 with model
-	// memory operations, float32 with rule-based ones). The offline
-	// embedder's sparse vectors are stored losslessly either way (ours;
-	// the paper does not describe its storage).
+	// VectorStorage is how the dense channels (nodes, records, and facts
+	// unless FactVectorStorage says otherwise) keep model embeddings:
+	// "float32" (lossless), "int8" (a quarter of the memory, one scale
+	// per row; cosines move by about 0.001), "int4" (an eighth; cosines
+	// move by about 0.004) or "auto" (int8 with model memory operations,
+	// float32 with rule-based ones). The offline embedder's sparse
+	// vectors are stored losslessly either way (ours; the paper does not
+	// describe its storage).
 	VectorStorage string `mapstructure:"vector_storage" yaml:"vector_storage"`
+	// FactVectorStorage is how the fact channel keeps model embeddings,
+	// with VectorStorage's values. "auto" follows VectorStorage when that
+	// is named, and is otherwise int4 with model memory operations (nodes
+	// and records then int8) and float32 with rule-based ones: facts are
+	// four in five of an episode's vectors, and a fact's vector only ranks
+	// it among the fact evidence lines, while node vectors localize
+	// (docs/FIDELITY.md; ours, the paper does not describe its storage).
+	FactVectorStorage string `mapstructure:"fact_vector_storage" yaml:"fact_vector_storage"`
 	// VectorSearch is how the dense channels are searched: "exact" (every
 	// row scored; the paper's numbers), "ivf" (rows grouped by about √n
 	// k-means centroids, IVFProbe nearest groups scored: cost grows as √n,
@@ -232,7 +241,7 @@ func DefaultArborMem() ArborMem {
 		CountSourceLines: 8, TopicSlotFacts: 6, BridgeFacts: 3, AnchorTrigger: "topic",
 		Localization: true, KeywordRouting: true, AtomicFacts: true,
 		StructuredExtraction: true, StructuredEvidence: true, Extractors: "auto", Prefetch: true,
-		VectorStorage: "auto", VectorSearch: "exact", IVFProbe: 32, VectorRerank: 10,
+		VectorStorage: "auto", FactVectorStorage: "auto", VectorSearch: "exact", IVFProbe: 32, VectorRerank: 10,
 	}
 }
 

@@ -59,6 +59,12 @@ func BenchmarkExactSearchInt8(b *testing.B) {
 	benchExactSearch(b, NewExactCompact(1024))
 }
 
+// BenchmarkExactSearchInt4 is the same search over int4 rows (the fact
+// channel's on the model path, arbormem.fact_vector_storage: auto).
+func BenchmarkExactSearchInt4(b *testing.B) {
+	benchExactSearch(b, NewExactWith(1024, Options{Storage: Int4}))
+}
+
 // BenchmarkExactSearchRaw is the same search over rows kept as given
 // (Options.KeepRaw), each of which differs from its unit row here, so
 // every row's unit row is rebuilt: the cost of keeping one copy.

@@ -73,11 +73,11 @@ func (x *Exact) binarySearch(q, scratch []float32, k int) []Hit {
 		// loop per word, which halves the scan.
 		q16 := (*[16]uint64)(qs)
 		for i := range x.rows {
-			if x.rows[i].slot == 0 {
+			if x.rows[i] <= 0 {
 				dist[i] = noDist
 				continue
 			}
-			s := uint32(x.rows[i].slot - 1) // unsigned: the chunk and offset are a shift and a mask
+			s := uint32(x.rows[i] - 1) // unsigned: the chunk and offset are a shift and a mask
 			off := s % chunkRows * 16
 			d := hamming16(q16, (*[16]uint64)(x.dense.signs[s/chunkRows][off:off+16]))
 			dist[i] = uint16(d)
@@ -85,12 +85,12 @@ func (x *Exact) binarySearch(q, scratch []float32, k int) []Hit {
 		}
 	} else {
 		for i := range x.rows {
-			s := x.rows[i].slot
-			if s == 0 {
+			s, ok := x.rows[i].slot()
+			if !ok {
 				dist[i] = noDist
 				continue
 			}
-			d := hamming(qs, x.dense.signRow(s-1))
+			d := hamming(qs, x.dense.signRow(s))
 			dist[i] = uint16(d)
 			hist[d]++
 		}
@@ -111,7 +111,7 @@ func (x *Exact) binarySearch(q, scratch []float32, k int) []Hit {
 		default:
 			continue
 		}
-		top.push(x.ids[i], x.rowScore(q, scratch, i))
+		top.push(x.idOf(i), x.rowScore(q, scratch, i))
 	}
 	return top.sorted()
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"math"
 	"sync"
 )
@@ -38,6 +39,8 @@ type BM25 struct {
 	totalLen int
 
 	scratch sync.Pool // *accumulator
+	// bigTF holds the counts a posting has no room for (bigTFMark).
+	bigTF map[bigKey]int32
 	// tf is addLocked's term counts, kept empty between calls (under the
 	// write lock) so that adding a document allocates no map.
 	tf map[string]int32
@@ -48,9 +51,55 @@ type BM25 struct {
 // in proportion to the room it ever had).
 const maxScratchTerms = 4096
 
-type posting struct {
-	doc int32 // internal number
-	tf  int32
+// posting is one document of a term's list in four bytes, half of a pair
+// of int32s, postings being an episode's largest lexical memory: the
+// document's internal number above postingTFBits, the term's count in it
+// below, where bigTFMark says the count is in BM25.bigTF (a term said
+// that often in one document is rare). An index holds at most maxBM25Docs
+// documents, removed ones included.
+type posting uint32
+
+const (
+	postingTFBits = 8
+	bigTFMark     = 1<<postingTFBits - 1
+	maxBM25Docs   = 1 << (32 - postingTFBits)
+)
+
+// bigKey names a posting whose count is in BM25.bigTF.
+type bigKey struct {
+	term string
+	doc  int32
+}
+
+// doc is the posting's document (internal number).
+func (p posting) doc() int32 { return int32(p >> postingTFBits) }
+
+// setPosting stores document doc with count tf as ps[i] of term t's list.
+func (x *BM25) setPosting(t string, ps []posting, i int, doc, tf int32) {
+	if tf < bigTFMark {
+		ps[i] = posting(doc)<<postingTFBits | posting(tf)
+		return
+	}
+	ps[i] = posting(doc)<<postingTFBits | bigTFMark
+	if x.bigTF == nil {
+		x.bigTF = map[bigKey]int32{}
+	}
+	x.bigTF[bigKey{t, doc}] = tf
+}
+
+// tfOf is posting p's count in term t's list.
+func (x *BM25) tfOf(t string, p posting) int32 {
+	if tf := int32(p & bigTFMark); tf != bigTFMark {
+		return tf
+	}
+	return x.bigTF[bigKey{t, p.doc()}]
+}
+
+// appendPosting appends document doc with count tf to term t's list.
+func (x *BM25) appendPosting(t string, doc, tf int32) {
+	ps := append(x.postings[t], 0)
+	x.setPosting(t, ps, len(ps)-1, doc, tf)
+	x.postings[t] = ps
 }
 
 // bm25Doc is a document's id and length. Its terms are not kept (they
@@ -96,11 +145,14 @@ func (x *BM25) addLocked(id int, terms []string) {
 		tf[t]++
 	}
 	x.removeLocked(id)
+	if len(x.docs) >= maxBM25Docs {
+		panic(fmt.Sprintf("index: BM25 holds at most %d documents, removed ones included", maxBM25Docs))
+	}
 	n := int32(len(x.docs))
 	// Postings are appended in map order: each term's list gets one, at
 	// its end, so the index does not depend on that order.
 	for t, c := range tf {
-		x.postings[t] = append(x.postings[t], posting{doc: n, tf: c})
+		x.appendPosting(t, n, c)
 	}
 	if len(terms) <= maxScratchTerms {
 		clear(tf)
@@ -130,14 +182,14 @@ func (x *BM25) AppendTerms(id int, terms []string) {
 		ps := x.postings[t]
 		found := false
 		for i := len(ps) - 1; i >= 0; i-- {
-			if int(ps[i].doc) == n {
-				ps[i].tf++
+			if int(ps[i].doc()) == n {
+				x.setPosting(t, ps, i, int32(n), x.tfOf(t, ps[i])+1)
 				found = true
 				break
 			}
 		}
 		if !found {
-			x.postings[t] = append(ps, posting{doc: int32(n), tf: 1})
+			x.appendPosting(t, int32(n), 1)
 		}
 	}
 	d.length += len(terms)
@@ -162,7 +214,10 @@ func (x *BM25) removeLocked(id int) bool {
 	d := &x.docs[n]
 	for t, ps := range x.postings {
 		for i, p := range ps {
-			if int(p.doc) == n {
+			if int(p.doc()) == n {
+				if p&bigTFMark == bigTFMark {
+					delete(x.bigTF, bigKey{t, int32(n)})
+				}
 				ps = append(ps[:i], ps[i+1:]...)
 				if len(ps) == 0 {
 					delete(x.postings, t)
@@ -254,13 +309,17 @@ func (x *BM25) SearchTerms(terms []string, k int) []Hit {
 		n := float64(len(ps))
 		idf := math.Log(1 + (N-n+0.5)/(n+0.5))
 		for _, p := range ps {
-			tf := float64(p.tf)
-			dl := float64(x.docs[p.doc].length)
-			s := idf * tf / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
-			if acc.score[p.doc] == 0 {
-				acc.touched = append(acc.touched, p.doc)
+			tf := float64(p & bigTFMark)
+			if tf == bigTFMark {
+				tf = float64(x.tfOf(t, p))
 			}
-			acc.score[p.doc] += s
+			doc := p.doc()
+			dl := float64(x.docs[doc].length)
+			s := idf * tf / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
+			if acc.score[doc] == 0 {
+				acc.touched = append(acc.touched, doc)
+			}
+			acc.score[doc] += s
 		}
 	}
 	top := newTopK(min(k, len(acc.touched)))

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/viterin/vek/vek32"
 )
 
 // clusteredVecs makes dense vectors around a few centres, as sentence
@@ -154,7 +156,7 @@ func TestExactInt4Cosines(t *testing.T) {
 			re.AddUnit(i, x.Vector(i))
 		}
 		for i := range vecs {
-			if re.rows[i].slot == 0 {
+			if re.rows[i] <= 0 {
 				t.Fatalf("storage %d: reloaded row %d stored sparse", x.dense.storage, i)
 			}
 		}
@@ -211,7 +213,7 @@ func TestCosinesAsRaw(t *testing.T) {
 			x.Cosines(q, ids, got)
 			for j, id := range ids {
 				want := plain(q, x.Raw(id))
-				if s, ok := scoreOf(x, q, id); ok && x.rows[id].slot != 0 && o.Storage != Float32 {
+				if s, ok := scoreOf(x, q, id); ok && x.rows[id] > 0 && o.Storage != Float32 {
 					// A dense row: its search score, within float32
 					// rounding of the cosine (int8's score is not
 					// renormalised by the dequantised row's length).
@@ -248,4 +250,25 @@ func scoreOf(x *Exact, query []float32, id int) (float64, bool) {
 		return 0, false
 	}
 	return x.rowScore(q, scratch, i), true
+}
+
+// TestDotInt4Reference checks the unrolled int4 dot product against the
+// codes decoded one slot at a time, bit for bit, at dimensions that end
+// inside and outside a four-byte step, odd ones included.
+func TestDotInt4Reference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 13))
+	for _, dim := range []int{1, 2, 7, 8, 9, 15, 16, 17, 1023, 1024} {
+		u := randomVecs(rng, 1, dim)[0]
+		q := randomVecs(rng, 1, dim)[0]
+		normalisedInto(u, u)
+		normalisedInto(q, q)
+		codes := make([]byte, (dim+1)/2)
+		scale := quantiseInt4(u, codes)
+		ref := make([]float32, dim)
+		decodeCodes(Int4, codes, 1, ref)
+		want := vek32.Dot(q, ref) * scale
+		if got := dotInt4(q, codes, scale, make([]float32, dim)); math.Float32bits(got) != math.Float32bits(want) {
+			t.Errorf("dim %d: dotInt4 %v, decoded %v", dim, got, want)
+		}
+	}
 }

@@ -315,13 +315,24 @@ var int4Pairs = func() (t [256][2]float32) {
 }()
 
 // dotInt4 is q·(codes·scale): the codes are looked up as float32 pairs
-// into scratch and multiplied with vek's dot product.
+// into scratch and multiplied with vek's dot product. Four bytes a step,
+// each pair copied whole through array pointers: one bounds check a step
+// rather than two a byte, which halved an int4 search (the fact
+// channel's on the model path).
 func dotInt4(q []float32, codes []byte, scale float32, scratch []float32) float32 {
 	scratch = scratch[:len(q)]
 	n := len(q) / 2
-	for i, b := range codes[:n] {
-		p := &int4Pairs[b]
-		scratch[2*i], scratch[2*i+1] = p[0], p[1]
+	codes = codes[:(len(q)+1)/2]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		c, o := (*[4]byte)(codes[i:i+4]), (*[8]float32)(scratch[2*i:2*i+8])
+		*(*[2]float32)(o[0:2]) = int4Pairs[c[0]]
+		*(*[2]float32)(o[2:4]) = int4Pairs[c[1]]
+		*(*[2]float32)(o[4:6]) = int4Pairs[c[2]]
+		*(*[2]float32)(o[6:8]) = int4Pairs[c[3]]
+	}
+	for ; i < n; i++ {
+		*(*[2]float32)(scratch[2*i : 2*i+2]) = int4Pairs[codes[i]]
 	}
 	if len(q)%2 == 1 {
 		scratch[len(q)-1] = int4Pairs[codes[n]][0]

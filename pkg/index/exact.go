@@ -47,10 +47,14 @@ type Exact struct {
 	rows []exactRow
 	// dense holds the dense rows (Options.Storage).
 	dense *denseStore
-	ids   []int // row → caller's id
-	// row maps id → row; nil while every id equals its row (ids added as
-	// 0, 1, 2, … and none removed, as ArborMem adds them), which saves
-	// the map.
+	// sparse holds the sparse rows; freed ones (a removed or replaced
+	// row) are listed in freeSparse for reuse.
+	sparse     []sparseRow
+	freeSparse []int32
+	// ids maps row → caller's id, and row maps id → row; both are nil while
+	// every id equals its row (ids added as 0, 1, 2, … and none removed,
+	// as ArborMem adds them), which saves them.
+	ids []int
 	row map[int]int
 
 	// searchRows holds Search's working rows (*[]float32 of 2·dim: the
@@ -59,11 +63,54 @@ type Exact struct {
 	searchRows sync.Pool
 }
 
-// exactRow is one stored vector: sparse (sp, kept in the row itself) or,
-// when slot is set, dense: slot−1 of x.dense.
-type exactRow struct {
-	sp   sparseRow
-	slot int32
+// exactRow is one stored vector: a positive value v is dense, slot v−1 of
+// x.dense; a negative one sparse, x.sparse[−v−1]. Four bytes a row: a
+// row's sparse form (40 bytes) is held apart, so a dense row, the model
+// path's every row, carries none of it.
+type exactRow int32
+
+// slot is a dense row's slot in x.dense.
+func (r exactRow) slot() (int32, bool) { return int32(r) - 1, r > 0 }
+
+// sparseAt is a sparse row's index in x.sparse.
+func (r exactRow) sparseAt() (int32, bool) { return -int32(r) - 1, r < 0 }
+
+// sparseRowOf is row r's sparse form (r sparse).
+func (x *Exact) sparseRowOf(r exactRow) *sparseRow {
+	i, _ := r.sparseAt()
+	return &x.sparse[i]
+}
+
+// idOf is row i's id.
+func (x *Exact) idOf(i int) int {
+	if x.ids == nil {
+		return i
+	}
+	return x.ids[i]
+}
+
+// release frees what row r holds, dense slot or sparse row.
+func (x *Exact) release(r exactRow) {
+	if s, ok := r.slot(); ok {
+		x.dense.release(s)
+	} else if i, ok := r.sparseAt(); ok {
+		x.sparse[i] = sparseRow{}
+		x.freeSparse = append(x.freeSparse, i)
+	}
+}
+
+// putSparse stores sp in a free sparse row and returns its exactRow.
+func (x *Exact) putSparse(sp sparseRow) exactRow {
+	var i int32
+	if k := len(x.freeSparse); k > 0 {
+		i = x.freeSparse[k-1]
+		x.freeSparse = x.freeSparse[:k-1]
+		x.sparse[i] = sp
+	} else {
+		i = int32(len(x.sparse))
+		x.sparse = append(x.sparse, sp)
+	}
+	return exactRow(-i - 1)
 }
 
 // sparseRow is a vector as given, losslessly, in one buffer: a bitmap of
@@ -496,34 +543,39 @@ func (x *Exact) store(id int, vec []float32, scale float64) {
 	if ok {
 		x.dropGroups()
 	} else {
-		if x.row == nil && id != len(x.ids) {
+		if x.row == nil && id != len(x.rows) {
 			x.indexRows()
 		}
-		i = len(x.ids)
+		i = len(x.rows)
 		if x.row != nil {
 			x.row[id] = i
+			x.ids = append(x.ids, id)
 		}
-		x.ids = append(x.ids, id)
-		x.rows = append(x.rows, exactRow{})
+		x.rows = append(x.rows, 0)
 	}
 	r := &x.rows[i]
 	if sparse {
-		if r.slot != 0 {
-			x.dense.release(r.slot - 1)
+		if i, ok := r.sparseAt(); ok {
+			x.sparse[i] = sp
+			return
 		}
-		*r = exactRow{sp: sp}
+		x.release(*r)
+		*r = x.putSparse(sp)
 		return
 	}
-	if r.slot == 0 {
-		*r = exactRow{slot: x.dense.alloc() + 1}
+	slot, ok := r.slot()
+	if !ok {
+		x.release(*r)
+		slot = x.dense.alloc()
+		*r = exactRow(slot + 1)
 	}
 	if codes != nil {
 		// coded has quantised this row already: its codes and scale go in
 		// as they are rather than being quantised again by put.
-		x.dense.putCodes(r.slot-1, codes, codedScale, unit)
+		x.dense.putCodes(slot, codes, codedScale, unit)
 		return
 	}
-	x.dense.put(r.slot-1, unit, vec, scale)
+	x.dense.put(slot, unit, vec, scale)
 }
 
 // Vector returns a copy of the unit vector stored under id, or nil. Callers
@@ -544,15 +596,17 @@ func (x *Exact) copyRow(id int, raw bool) []float32 {
 		return nil
 	}
 	out := make([]float32, x.dim)
-	switch r := &x.rows[i]; {
-	case r.slot == 0 && raw:
-		r.sp.decode(x.dim, false, func(i int, v float32) { out[i] = v })
-	case r.slot == 0:
-		r.sp.unitInto(out)
+	r := x.rows[i]
+	slot, dense := r.slot()
+	switch {
+	case !dense && raw:
+		x.sparseRowOf(r).decode(x.dim, false, func(i int, v float32) { out[i] = v })
+	case !dense:
+		x.sparseRowOf(r).unitInto(out)
 	case raw && x.dense.storage == Float32:
-		copy(out, x.dense.f32Row(r.slot-1))
+		copy(out, x.dense.f32Row(slot))
 	default:
-		x.dense.decode(r.slot-1, out)
+		x.dense.decode(slot, out)
 	}
 	return out
 }
@@ -560,7 +614,7 @@ func (x *Exact) copyRow(id int, raw bool) []float32 {
 // rowOf is id's row.
 func (x *Exact) rowOf(id int) (int, bool) {
 	if x.row == nil {
-		return id, id >= 0 && id < len(x.ids)
+		return id, id >= 0 && id < len(x.rows)
 	}
 	r, ok := x.row[id]
 	return r, ok
@@ -568,9 +622,11 @@ func (x *Exact) rowOf(id int) (int, bool) {
 
 // indexRows builds the id → row map, when ids stop being their rows.
 func (x *Exact) indexRows() {
-	x.row = make(map[int]int, len(x.ids)+1)
-	for r, id := range x.ids {
-		x.row[id] = r
+	x.row = make(map[int]int, len(x.rows)+1)
+	x.ids = make([]int, len(x.rows), len(x.rows)+1)
+	for r := range x.rows {
+		x.ids[r] = r
+		x.row[r] = r
 	}
 }
 
@@ -583,20 +639,17 @@ func (x *Exact) Remove(id int) bool {
 	if !ok {
 		return false
 	}
-	last := len(x.ids) - 1
+	last := len(x.rows) - 1
 	if x.row == nil {
 		x.indexRows()
 	}
-	if s := x.rows[r].slot; s != 0 {
-		x.dense.release(s - 1)
-	}
+	x.release(x.rows[r])
 	if r != last {
 		x.rows[r] = x.rows[last]
 		x.ids[r] = x.ids[last]
 		x.row[x.ids[r]] = r
 	}
 	x.dropGroups()
-	x.rows[last] = exactRow{}
 	x.ids = x.ids[:last]
 	x.rows = x.rows[:last]
 	delete(x.row, id)
@@ -617,7 +670,7 @@ func (x *Exact) dropGroups() {
 func (x *Exact) Len() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return len(x.ids)
+	return len(x.rows)
 }
 
 // Search returns the k vectors most similar to query, best first, ties by
@@ -631,15 +684,15 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 	defer x.searchRows.Put(rows)
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	if x.ivf != nil && len(x.ids) >= approxMin {
+	if x.ivf != nil && len(x.rows) >= approxMin {
 		return x.ivfSearch(q, scratch, k)
 	}
-	if x.bin != nil && len(x.ids) >= approxMin && x.bin.rerank*k < len(x.ids) && x.dim < int(noDist) {
+	if x.bin != nil && len(x.rows) >= approxMin && x.bin.rerank*k < len(x.rows) && x.dim < int(noDist) {
 		return x.binarySearch(q, scratch, k)
 	}
-	top := newTopK(min(k, len(x.ids)))
-	for i, id := range x.ids {
-		top.push(id, x.rowScore(q, scratch, i))
+	top := newTopK(min(k, len(x.rows)))
+	for i := range x.rows {
+		top.push(x.idOf(i), x.rowScore(q, scratch, i))
 	}
 	return top.sorted()
 }
@@ -679,17 +732,19 @@ func (x *Exact) Cosines(query []float32, ids []int, out []float64) {
 			continue
 		}
 		var dot, nb float64
-		switch r := &x.rows[i]; {
-		case r.slot != 0 && x.dense.storage != Float32:
+		r := x.rows[i]
+		slot, dense := r.slot()
+		switch {
+		case dense && x.dense.storage != Float32:
 			out[j] = x.rowScore(q, scratch, i)
 			continue
-		case r.slot != 0:
-			for i, v := range x.dense.f32Row(r.slot - 1) {
+		case dense:
+			for i, v := range x.dense.f32Row(slot) {
 				dot += float64(query[i]) * float64(v)
 				nb += float64(v) * float64(v)
 			}
 		default:
-			r.sp.decode(x.dim, false, func(i int, v float32) {
+			x.sparseRowOf(r).decode(x.dim, false, func(i int, v float32) {
 				dot += float64(query[i]) * float64(v)
 				nb += float64(v) * float64(v)
 			})

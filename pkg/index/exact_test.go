@@ -77,10 +77,11 @@ func TestExactSparseBitIdentical(t *testing.T) {
 	}
 	kinds := map[string]int{}
 	for _, r := range x.rows {
+		_, dense := r.slot()
 		switch {
-		case r.slot == 0 && r.sp.npal > 0:
+		case !dense && x.sparseRowOf(r).npal > 0:
 			kinds["palette"]++
-		case r.slot == 0:
+		case !dense:
 			kinds["values"]++
 		default:
 			kinds["dense"]++
@@ -277,4 +278,83 @@ func FuzzPaletteSign(f *testing.F) {
 		}
 		checkPaletteSign(t, mag, scale)
 	})
+}
+
+// TestExactRowFormsReplaced replaces and removes rows across the two
+// forms (a dense slot, a sparse row held apart) in each storage, ids
+// added in order and not: each id must then hold its last vector, and
+// the index must search as one built afresh from those vectors, whose
+// freed slots and sparse rows the later adds reuse.
+func TestExactRowFormsReplaced(t *testing.T) {
+	const dim = 256
+	rng := rand.New(rand.NewPCG(7, 9))
+	dense, sparse := randomVecs(rng, 12, dim), sparseVecs(rng, 12, dim, 40, 6)
+	type put struct {
+		id  int
+		vec []float32 // nil: remove
+	}
+	steps := []struct {
+		name string
+		puts []put
+	}{
+		{"dense over sparse", []put{{1, dense[1]}}},
+		{"sparse over dense", []put{{2, sparse[2]}}},
+		{"sparse over sparse", []put{{3, sparse[4]}}},
+		{"remove sparse", []put{{5, nil}}},
+		{"remove dense", []put{{6, nil}}},
+		{"new ids reuse", []put{{40, sparse[7]}, {41, dense[8]}, {42, sparse[9]}, {43, dense[9]}}},
+	}
+	for _, st := range []Storage{Float32, Int8, Int4} {
+		for _, inOrder := range []bool{true, false} {
+			x := NewExactWith(dim, Options{Storage: st})
+			want := map[int][]float32{}
+			apply := func(p put) {
+				if p.vec == nil {
+					x.Remove(p.id)
+					delete(want, p.id)
+					return
+				}
+				x.Add(p.id, p.vec)
+				want[p.id] = p.vec
+			}
+			for i := range 10 {
+				p := put{i, dense[i]}
+				if i%2 == 1 {
+					p.vec = sparse[i]
+				}
+				if !inOrder {
+					p.id = 9 - i
+				}
+				apply(p)
+			}
+			for _, s := range steps {
+				for _, p := range s.puts {
+					apply(p)
+				}
+				ref := NewExactWith(dim, Options{Storage: st})
+				for id, v := range want {
+					ref.Add(id, v)
+				}
+				if x.Len() != len(want) {
+					t.Fatalf("%v in order %v, %s: %d rows for %d ids", st, inOrder, s.name, x.Len(), len(want))
+				}
+				for id := range want {
+					if !sameBits(x.Vector(id), ref.Vector(id)) {
+						t.Fatalf("%v in order %v, %s: id %d holds another vector", st, inOrder, s.name, id)
+					}
+				}
+				for _, q := range dense[10:] {
+					a, b := x.Search(q, 8), ref.Search(q, 8)
+					if len(a) != len(b) {
+						t.Fatalf("%v in order %v, %s: %d hits, afresh %d", st, inOrder, s.name, len(a), len(b))
+					}
+					for i := range a {
+						if a[i] != b[i] {
+							t.Fatalf("%v in order %v, %s: hit %d %+v, afresh %+v", st, inOrder, s.name, i, a[i], b[i])
+						}
+					}
+				}
+			}
+		}
+	}
 }

@@ -389,3 +389,82 @@ func normalised(v []float32) []float32 {
 	normalisedInto(out, v)
 	return out
 }
+
+// TestBM25LargeCounts checks counts a posting has no room for (255 and
+// more, kept beside the list): added at once, grown one term at a time
+// across the boundary by AppendTerms, replaced and removed, each scores
+// as Lucene's formula computed here from the counts, and a removed
+// document leaves no count behind.
+func TestBM25LargeCounts(t *testing.T) {
+	rep := func(term string, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = term
+		}
+		return out
+	}
+	x := NewBM25()
+	counts := map[int]map[string]int{}
+	add := func(id int, terms []string, appendTo bool) {
+		if appendTo {
+			x.AppendTerms(id, terms)
+		} else {
+			x.AddTerms(id, terms)
+			counts[id] = map[string]int{}
+		}
+		for _, t := range terms {
+			counts[id][t]++
+		}
+	}
+	check := func(step string) {
+		t.Helper()
+		total := 0
+		df := map[string]int{}
+		for _, c := range counts {
+			for term, n := range c {
+				total += n
+				df[term]++
+			}
+		}
+		N := float64(len(counts))
+		avgdl := float64(total) / N
+		for _, q := range []string{"cat", "dog", "eel"} {
+			want := map[int]float64{}
+			for id, c := range counts {
+				if tf := float64(c[q]); tf > 0 {
+					dl := 0
+					for _, n := range c {
+						dl += n
+					}
+					idf := math.Log(1 + (N-float64(df[q])+0.5)/(float64(df[q])+0.5))
+					want[id] = idf * tf / (tf + 1.2*(0.25+0.75*float64(dl)/avgdl))
+				}
+			}
+			got := x.SearchTerms([]string{q}, 10)
+			if len(got) != len(want) {
+				t.Fatalf("%s: %q: %v, want %v", step, q, got, want)
+			}
+			for _, h := range got {
+				if math.Abs(h.Score-want[h.ID]) > 1e-12 {
+					t.Fatalf("%s: %q: doc %d scores %v, want %v", step, q, h.ID, h.Score, want[h.ID])
+				}
+			}
+		}
+	}
+	add(1, append(rep("cat", 300), "dog"), false)
+	add(2, append(rep("dog", 254), "cat"), false)
+	add(3, rep("eel", 3), false)
+	check("added")
+	for range 3 { // dog in 2: 254 → 257, across the boundary
+		add(2, []string{"dog", "eel"}, true)
+		check("appended")
+	}
+	add(1, rep("eel", 2), false) // replaces 1's 300 cats
+	check("replaced")
+	x.Remove(2)
+	delete(counts, 2)
+	check("removed")
+	if len(x.bigTF) != 0 {
+		t.Fatalf("counts left beside the lists: %v", x.bigTF)
+	}
+}

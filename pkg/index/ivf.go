@@ -40,32 +40,33 @@ type ivf struct {
 // rowUnit returns row i's unit row, in scratch (zeroed first) unless the
 // row holds it as float32.
 func (x *Exact) rowUnit(i int, scratch []float32) []float32 {
-	r := &x.rows[i]
+	r := x.rows[i]
+	slot, dense := r.slot()
 	switch {
-	case r.slot != 0 && x.dense.storage == Float32:
-		u, _ := x.dense.unitOf(r.slot-1, scratch)
+	case dense && x.dense.storage == Float32:
+		u, _ := x.dense.unitOf(slot, scratch)
 		return u
-	case r.slot != 0:
-		x.dense.decode(r.slot-1, scratch)
+	case dense:
+		x.dense.decode(slot, scratch)
 		return scratch
 	}
 	clear(scratch)
-	r.sp.unitInto(scratch)
+	x.sparseRowOf(r).unitInto(scratch)
 	return scratch
 }
 
 // rowScore is row i's score against the unit query q, as Search computes
 // it; scratch must be zero and is left zero.
 func (x *Exact) rowScore(q, scratch []float32, i int) float64 {
-	r := &x.rows[i]
-	if r.slot != 0 {
-		s, dirty := x.dense.score(r.slot-1, q, scratch)
+	r := x.rows[i]
+	if slot, ok := r.slot(); ok {
+		s, dirty := x.dense.score(slot, q, scratch)
 		if dirty {
 			clear(scratch)
 		}
 		return s
 	}
-	r.sp.unitInto(scratch)
+	x.sparseRowOf(r).unitInto(scratch)
 	s := float64(vek32.Dot(q, scratch))
 	clear(scratch)
 	return s
@@ -158,10 +159,10 @@ func (x *Exact) ivfSearch(q, scratch []float32, k int) []Hit {
 	for c, cv := range v.centroids {
 		groups.push(c, float64(vek32.Dot(q, cv)))
 	}
-	top := newTopK(min(k, len(x.ids)))
+	top := newTopK(min(k, len(x.rows)))
 	for _, g := range groups.sorted() {
 		for _, i := range v.lists[g.ID] {
-			top.push(x.ids[i], x.rowScore(q, scratch, int(i)))
+			top.push(x.idOf(int(i)), x.rowScore(q, scratch, int(i)))
 		}
 	}
 	return top.sorted()
