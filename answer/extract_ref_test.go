@@ -1,0 +1,117 @@
+package answer
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/arbor-eval/arbor/pkg/memory"
+)
+
+// extractReference is Extract as it was before it passed over the items
+// holding none of the question's terms: every span a candidate, document
+// frequencies counted span by span. The reference for
+// TestExtractSameAsReference.
+func extractReference(question string, items []memory.Item) string {
+	in := parseIntent(question)
+	cands := candidatesReference(items)
+	if len(cands) == 0 || len(in.terms) == 0 {
+		return NotAvailable
+	}
+	idf := map[string]float64{}
+	n := float64(len(cands))
+	for _, t := range in.terms {
+		if _, done := idf[t]; done {
+			continue
+		}
+		d := 0
+		for _, c := range cands {
+			if c.terms.has(t) {
+				d++
+			}
+		}
+		if d > 0 {
+			idf[t] = math.Log(1 + n/float64(d))
+		}
+	}
+	if s, ok := exactArtifact(in, items); ok {
+		return s
+	}
+	if in.ordinal != 0 {
+		if s, ok := pickListEntry(in, cands, idf); ok {
+			return s
+		}
+	}
+	best, bestScore := -1, 0.0
+	for i, c := range cands {
+		if s := score(in, c, idf); s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	if best < 0 {
+		return NotAvailable
+	}
+	if s, ok := updateSide(in, items[cands[best].item], cands[best].span.Text); ok {
+		return narrow(in, s, idf)
+	}
+	return narrow(in, cands[best].span.Text, idf)
+}
+
+func candidatesReference(items []memory.Item) []cand {
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
+	}
+	timed := true
+	for _, it := range items {
+		if it.Time.IsZero() {
+			timed = false
+			break
+		}
+	}
+	if timed {
+		sort.SliceStable(order, func(a, b int) bool { return items[order[a]].Time.Before(items[order[b]].Time) })
+	}
+	var out []cand
+	for _, i := range order {
+		a := analyse(items[i].Text)
+		for j, sp := range a.spans {
+			out = append(out, cand{span: sp, item: i, terms: a.terms[j], typed: a.typed[j], change: a.change[j]})
+		}
+	}
+	for i := range out {
+		if len(out) > 1 {
+			out[i].pos = float64(i) / float64(len(out)-1)
+		}
+	}
+	return out
+}
+
+// TestExtractSameAsReference answers every question of the LoCoMo fixture
+// and of six shipped BranchMemEval sessions from its full-context bundle, its
+// last ten items, and its items untimed in reverse order (bundle order
+// decides), as the reference does; and with an ordinal and a
+// current-value question asked of the same bundles.
+func TestExtractSameAsReference(t *testing.T) {
+	qs, bs := fullContextBundles(t, 6)
+	if len(qs) < 30 {
+		t.Fatalf("only %d questions", len(qs))
+	}
+	for i, q := range qs {
+		full := bs[i]
+		untimed := slices.Clone(full)
+		slices.Reverse(untimed)
+		for k := range untimed {
+			untimed[k].Time = time.Time{}
+		}
+		for _, items := range [][]memory.Item{full, full[max(0, len(full)-10):], untimed} {
+			for _, question := range []string{q, "What was the second one you suggested?", "What is the latest " + q} {
+				if got, want := Extract(question, items), extractReference(question, items); got != want {
+					t.Fatalf("question %d %q over %d items: Extract %q, reference %q", i, question, len(items), got, want)
+				}
+			}
+		}
+	}
+}
