@@ -2,8 +2,10 @@ package answer
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,4 +116,43 @@ func TestExtractSameAsReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestItemIndex: vocab and df are the distinct terms of the spans, sorted,
+// and the number of spans holding each, for texts of no span, one span and
+// many.
+func TestItemIndex(t *testing.T) {
+	words := strings.Fields("budget lisbon trip euros the 2,500 raised beagle biscuit vet may appointment cost")
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := range 40 {
+		a := &itemAnalysis{}
+		want := map[string]int32{}
+		for range n % 13 {
+			var s []string
+			for range r.IntN(6) {
+				s = append(s, words[r.IntN(len(words))])
+			}
+			ts := termsOfWords(s)
+			a.terms = append(a.terms, ts)
+			for _, w := range ts {
+				want[w]++
+			}
+		}
+		a.index()
+		if len(a.vocab) != len(want) || len(a.df) != len(want) || !slices.IsSorted(a.vocab) {
+			t.Fatalf("spans %q: vocab %q df %v, want counts %v", a.terms, a.vocab, a.df, want)
+		}
+		for i, w := range a.vocab {
+			if a.df[i] != want[w] || a.count(w) != int(want[w]) {
+				t.Fatalf("spans %q: %q counted %d, want %d", a.terms, w, a.df[i], want[w])
+			}
+		}
+	}
+}
+
+// termsOfWords is a spanTerms of the given words: sorted and distinct.
+func termsOfWords(ws []string) spanTerms {
+	ts := slices.Clone(ws)
+	slices.Sort(ts)
+	return slices.Compact(ts)
 }
