@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -61,34 +60,11 @@ func extractReference(question string, items []memory.Item) string {
 	return narrow(in, cands[best].span.Text, idf)
 }
 
+// candidatesReference is every span a candidate, as the reference reads
+// them (the order and positions are candidates', which did not change).
 func candidatesReference(items []memory.Item) []cand {
-	order := make([]int, len(items))
-	for i := range order {
-		order[i] = i
-	}
-	timed := true
-	for _, it := range items {
-		if it.Time.IsZero() {
-			timed = false
-			break
-		}
-	}
-	if timed {
-		sort.SliceStable(order, func(a, b int) bool { return items[order[a]].Time.Before(items[order[b]].Time) })
-	}
-	var out []cand
-	for _, i := range order {
-		a := analyse(items[i].Text)
-		for j, sp := range a.spans {
-			out = append(out, cand{span: sp, item: i, terms: a.terms[j], typed: a.typed[j], change: a.change[j]})
-		}
-	}
-	for i := range out {
-		if len(out) > 1 {
-			out[i].pos = float64(i) / float64(len(out)-1)
-		}
-	}
-	return out
+	as, order, n := analyses(items)
+	return candidates(items, as, order, n)
 }
 
 // TestExtractSameAsReference answers every question of the LoCoMo fixture
