@@ -422,7 +422,7 @@ func score(in intent, c cand, idf map[string]float64) float64 {
 // narrow shortens a long sentence to its best clause, so the answer is the
 // value rather than the paragraph around it.
 func narrow(in intent, sentence string, idf map[string]float64) string {
-	if len(strings.Fields(sentence)) <= 20 {
+	if !spans.HasFields(sentence, 21) {
 		return sentence
 	}
 	best, bestScore := sentence, 0.0

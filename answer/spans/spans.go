@@ -249,6 +249,19 @@ func typed(s string) Values {
 	return v
 }
 
+// HasFields reports whether s has at least n fields (len(strings.Fields(s))
+// >= n), without making the slice of them.
+func HasFields(s string, n int) bool {
+	for ; n > 0; n-- {
+		_, rest, ok := nextField(s)
+		if !ok {
+			return false
+		}
+		s = rest
+	}
+	return true
+}
+
 // nextField returns the first of strings.Fields(s) and what follows it,
 // without the slice of all of them: fields are separated by runs of
 // unicode.IsSpace runes (a byte of invalid UTF-8 is not one).

@@ -133,6 +133,11 @@ func checkGuards(t *testing.T, line string) {
 	if got, want := Typed(line), typedFields(line); got != want {
 		t.Errorf("Typed(%q) = %+v, over strings.Fields %+v", line, got, want)
 	}
+	for n := range 5 {
+		if got, want := HasFields(line, n), len(strings.Fields(line)) >= n; got != want {
+			t.Errorf("HasFields(%q, %d) = %v, strings.Fields has %d", line, n, got, len(strings.Fields(line)))
+		}
+	}
 }
 
 // typedFields is Typed as it was written, over strings.Fields: the
