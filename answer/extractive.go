@@ -145,17 +145,23 @@ func (a *itemAnalysis) count(t string) int {
 	return 0
 }
 
-// index fills vocab and df from the spans' terms.
+// index fills vocab and df from the spans' terms, sorted together in a
+// reused buffer; vocab and df, which the cache keeps, are made at their
+// size.
 func (a *itemAnalysis) index() {
-	n := 0
-	for _, ts := range a.terms {
-		n += len(ts)
-	}
-	all := make([]string, 0, n)
+	bp := termBufs.Get().(*[]string)
+	all := (*bp)[:0]
 	for _, ts := range a.terms {
 		all = append(all, ts...) // each span's terms are distinct
 	}
 	slices.Sort(all)
+	d := 0
+	for i := range all {
+		if i == 0 || all[i] != all[i-1] {
+			d++
+		}
+	}
+	a.vocab, a.df = make([]string, 0, d), make([]int32, 0, d)
 	for i := 0; i < len(all); {
 		j := i + 1
 		for j < len(all) && all[j] == all[i] {
@@ -165,8 +171,13 @@ func (a *itemAnalysis) index() {
 		a.df = append(a.df, int32(j-i))
 		i = j
 	}
-	a.vocab, a.df = slices.Clip(a.vocab), slices.Clip(a.df)
+	clear(all) // the pool must not keep the terms alive
+	*bp = all[:0]
+	termBufs.Put(bp)
 }
+
+// termBufs are index's sort buffers.
+var termBufs = sync.Pool{New: func() any { return new([]string) }}
 
 // analysisCacheMax bounds the cache; a full cache is dropped whole (a cold
 // cache costs time, never correctness).

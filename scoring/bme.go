@@ -103,7 +103,7 @@ func normalizedItems(items []memory.Item) string {
 	parts := make([]string, 0, len(items))
 	n := 0
 	for _, it := range items {
-		if p := normalizedMemo.Get(it.Text); p != "" {
+		if p := normalizedMemo.GetShared(it.Text); p != "" {
 			parts = append(parts, p)
 			n += len(p) + 1
 		}

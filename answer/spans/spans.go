@@ -159,11 +159,11 @@ func Sentences(line string) []string {
 var abbrevs = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "vs": true, "e.g": true, "i.e": true, "etc": true, "no": true, "jr": true, "sr": true, "prof": true, "approx": true}
 
 func abbreviation(before string) bool {
-	f := strings.Fields(before)
-	if len(f) == 0 {
+	w, ok := lastField(before)
+	if !ok {
 		return false
 	}
-	w := strings.ToLower(f[len(f)-1])
+	w = strings.ToLower(w)
 	return abbrevs[w] || (utf8.RuneCountInString(w) == 1 && unicode.IsLetter([]rune(w)[0]))
 }
 
@@ -260,6 +260,19 @@ func HasFields(s string, n int) bool {
 		s = rest
 	}
 	return true
+}
+
+// lastField returns the last of strings.Fields(s), if any, without the
+// slice of them (Sentences asks at every full stop).
+func lastField(s string) (string, bool) {
+	last, found := "", false
+	for {
+		f, rest, ok := nextField(s)
+		if !ok {
+			return last, found
+		}
+		last, found, s = f, true, rest
+	}
 }
 
 // nextField returns the first of strings.Fields(s) and what follows it,

@@ -133,6 +133,13 @@ func checkGuards(t *testing.T, line string) {
 	if got, want := Typed(line), typedFields(line); got != want {
 		t.Errorf("Typed(%q) = %+v, over strings.Fields %+v", line, got, want)
 	}
+	if f := strings.Fields(line); len(f) > 0 {
+		if got, ok := lastField(line); !ok || got != f[len(f)-1] {
+			t.Errorf("lastField(%q) = %q, %v; strings.Fields ends with %q", line, got, ok, f[len(f)-1])
+		}
+	} else if got, ok := lastField(line); ok {
+		t.Errorf("lastField(%q) = %q, strings.Fields has none", line, got)
+	}
 	for n := range 5 {
 		if got, want := HasFields(line, n), len(strings.Fields(line)) >= n; got != want {
 			t.Errorf("HasFields(%q, %d) = %v, strings.Fields has %d", line, n, got, len(strings.Fields(line)))

@@ -63,7 +63,7 @@ func (t BundleText) Key() string { return t.Ref }
 //
 // A run refers to the same history texts from many bundles, so the
 // references of recent texts are remembered (textRefMemo).
-func TextRef(text string) string { return textRefMemo.Get(text) }
+func TextRef(text string) string { return textRefMemo.GetShared(text) }
 
 // textRefSlots bounds textRefMemo: each slot holds a text and its
 // reference (a few MiB of chat interactions when full).
