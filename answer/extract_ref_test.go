@@ -64,7 +64,7 @@ func extractReference(question string, items []memory.Item) string {
 // them (the order and positions are candidates', which did not change).
 func candidatesReference(items []memory.Item) []cand {
 	as, order, n := analyses(items)
-	return candidates(items, as, order, n)
+	return candidates(as, order, n)
 }
 
 // TestExtractSameAsReference answers every question of the LoCoMo fixture

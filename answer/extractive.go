@@ -242,7 +242,7 @@ func Extract(question string, items []memory.Item) string {
 		return s
 	}
 	if in.ordinal != 0 {
-		if s, ok := pickListEntry(in, candidates(items, as, order, n), idf); ok {
+		if s, ok := pickListEntry(in, candidates(as, order, n), idf); ok {
 			return s
 		}
 	}
@@ -318,7 +318,7 @@ func analyses(items []memory.Item) (as []*itemAnalysis, order []int, n int) {
 }
 
 // candidates are the n spans of the items' analyses as, in order.
-func candidates(items []memory.Item, as []*itemAnalysis, order []int, n int) []cand {
+func candidates(as []*itemAnalysis, order []int, n int) []cand {
 	out := make([]cand, 0, n)
 	for _, i := range order {
 		a := as[i]
