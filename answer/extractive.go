@@ -129,7 +129,55 @@ type itemAnalysis struct {
 	terms  []spanTerms
 	typed  []spans.Values
 	change []bool
+	// vocab holds the distinct terms of all the spans, sorted, and df[i]
+	// the number of spans that hold vocab[i]: a question's document
+	// frequencies are summed over items, and an item holding none of its
+	// terms is passed over, instead of every span being searched.
+	vocab []string
+	df    []int32
 }
+
+// count is the number of a's spans that hold t.
+func (a *itemAnalysis) count(t string) int {
+	if i, ok := slices.BinarySearch(a.vocab, t); ok {
+		return int(a.df[i])
+	}
+	return 0
+}
+
+// index fills vocab and df from the spans' terms, sorted together in a
+// reused buffer; vocab and df, which the cache keeps, are made at their
+// size.
+func (a *itemAnalysis) index() {
+	bp := termBufs.Get().(*[]string)
+	all := (*bp)[:0]
+	for _, ts := range a.terms {
+		all = append(all, ts...) // each span's terms are distinct
+	}
+	slices.Sort(all)
+	d := 0
+	for i := range all {
+		if i == 0 || all[i] != all[i-1] {
+			d++
+		}
+	}
+	a.vocab, a.df = make([]string, 0, d), make([]int32, 0, d)
+	for i := 0; i < len(all); {
+		j := i + 1
+		for j < len(all) && all[j] == all[i] {
+			j++
+		}
+		a.vocab = append(a.vocab, all[i])
+		a.df = append(a.df, int32(j-i))
+		i = j
+	}
+	clear(all) // the pool must not keep the terms alive
+	*bp = all[:0]
+	termBufs.Put(bp)
+}
+
+// termBufs are index's sort buffers.
+var termBufs = sync.Pool{New: func() any { return new([]string) }}
 
 // analysisCacheMax bounds the cache; a full cache is dropped whole (a cold
 // cache costs time, never correctness).
@@ -164,6 +212,7 @@ func analyse(text string) *itemAnalysis {
 		a.typed = append(a.typed, spans.Typed(sp.Text))
 		a.change = append(a.change, changeScan.MatchString(sp.Text))
 	}
+	a.index()
 	analysisCache.Lock()
 	if len(analysisCache.m) >= analysisCacheMax {
 		clear(analysisCache.m)
@@ -175,41 +224,78 @@ func analyse(text string) *itemAnalysis {
 
 // Extract returns the best-matching evidence span for question, or
 // NotAvailable when no span shares a content word with it.
+//
+// The candidates are the items' spans in chronological order (candidates);
+// only ordinal questions, which look for lists, gather them all. The
+// others score the spans of the items that hold a term of the question
+// where they lie in that order: a span without one scores 0 and is never
+// the answer, so the best span, the first of the highest score, is the
+// same.
 func Extract(question string, items []memory.Item) string {
 	in := parseIntent(question)
-	cands := candidates(items)
-	if len(cands) == 0 || len(in.terms) == 0 {
+	as, order, n := analyses(items)
+	if n == 0 || len(in.terms) == 0 {
 		return NotAvailable
 	}
-	idf := idfOf(in.terms, cands)
+	idf := idfOf(in.terms, as, n)
 	if s, ok := exactArtifact(in, items); ok {
 		return s
 	}
 	if in.ordinal != 0 {
-		if s, ok := pickListEntry(in, cands, idf); ok {
+		if s, ok := pickListEntry(in, candidates(as, order, n), idf); ok {
 			return s
 		}
 	}
-	best, bestScore := -1, 0.0
-	for i, c := range cands {
-		s := score(in, c, idf)
-		if s > bestScore {
-			best, bestScore = i, s
+	var best cand
+	found, bestScore := false, 0.0
+	k := 0 // the candidate index of the item's first span
+	for _, i := range order {
+		a := as[i]
+		if !holdsAny(a, in.terms) {
+			k += len(a.spans)
+			continue
+		}
+		for j, sp := range a.spans {
+			c := cand{span: sp, item: i, pos: candPos(k, n), terms: a.terms[j], typed: a.typed[j], change: a.change[j]}
+			k++
+			if s := score(in, c, idf); s > bestScore {
+				best, found, bestScore = c, true, s
+			}
 		}
 	}
-	if best < 0 {
+	if !found {
 		return NotAvailable
 	}
-	if s, ok := updateSide(in, items[cands[best].item], cands[best].span.Text); ok {
+	if s, ok := updateSide(in, items[best.item], best.span.Text); ok {
 		return narrow(in, s, idf)
 	}
-	return narrow(in, cands[best].span.Text, idf)
+	return narrow(in, best.span.Text, idf)
 }
 
-// candidates splits every item into spans, in chronological order of the
-// items (by time when every item has one, else bundle order).
-func candidates(items []memory.Item) []cand {
-	order := make([]int, len(items))
+// holdsAny reports whether one of a's spans holds one of terms.
+func holdsAny(a *itemAnalysis, terms []string) bool {
+	for _, t := range terms {
+		if _, ok := slices.BinarySearch(a.vocab, t); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// candPos is the position in time of the k-th of n candidates: 0 the
+// oldest, 1 the newest.
+func candPos(k, n int) float64 {
+	if n > 1 {
+		return float64(k) / float64(n-1)
+	}
+	return 0
+}
+
+// analyses returns each item's analysis, the items' chronological order
+// (by time when every item has one, else bundle order) and the number of
+// spans in all.
+func analyses(items []memory.Item) (as []*itemAnalysis, order []int, n int) {
+	order = make([]int, len(items))
 	for i := range order {
 		order[i] = i
 	}
@@ -223,22 +309,21 @@ func candidates(items []memory.Item) []cand {
 	if timed {
 		sort.SliceStable(order, func(a, b int) bool { return items[order[a]].Time.Before(items[order[b]].Time) })
 	}
-	as := make([]*itemAnalysis, len(items))
-	n := 0
+	as = make([]*itemAnalysis, len(items))
 	for i := range items {
 		as[i] = analyse(items[i].Text)
 		n += len(as[i].spans)
 	}
+	return as, order, n
+}
+
+// candidates are the n spans of the items' analyses as, in order.
+func candidates(as []*itemAnalysis, order []int, n int) []cand {
 	out := make([]cand, 0, n)
 	for _, i := range order {
 		a := as[i]
 		for j, sp := range a.spans {
-			out = append(out, cand{span: sp, item: i, terms: a.terms[j], typed: a.typed[j], change: a.change[j]})
-		}
-	}
-	for i := range out {
-		if len(out) > 1 {
-			out[i].pos = float64(i) / float64(len(out)-1)
+			out = append(out, cand{span: sp, item: i, pos: candPos(len(out), n), terms: a.terms[j], typed: a.typed[j], change: a.change[j]})
 		}
 	}
 	return out
@@ -279,19 +364,18 @@ func termSet(s string) map[string]bool {
 // question's terms, the only terms a score reads (overlap sums idf over
 // in.terms): counting every term of every span, as it once did, cost a
 // third of the extractive answerer's time on full-context bundles and gave
-// the same scores. A term in no span has no entry, and reads as 0.
-func idfOf(terms []string, cands []cand) map[string]float64 {
+// the same scores; now each item's span counts (itemAnalysis.df) are
+// summed. A term in no span has no entry, and reads as 0.
+func idfOf(terms []string, as []*itemAnalysis, total int) map[string]float64 {
 	idf := make(map[string]float64, len(terms))
-	n := float64(len(cands))
+	n := float64(total)
 	for _, t := range terms {
 		if _, done := idf[t]; done {
 			continue
 		}
 		d := 0
-		for _, c := range cands {
-			if c.terms.has(t) {
-				d++
-			}
+		for _, a := range as {
+			d += a.count(t)
 		}
 		if d > 0 {
 			idf[t] = math.Log(1 + n/float64(d))
@@ -349,7 +433,7 @@ func score(in intent, c cand, idf map[string]float64) float64 {
 // narrow shortens a long sentence to its best clause, so the answer is the
 // value rather than the paragraph around it.
 func narrow(in intent, sentence string, idf map[string]float64) string {
-	if len(strings.Fields(sentence)) <= 20 {
+	if !spans.HasFields(sentence, 21) {
 		return sentence
 	}
 	best, bestScore := sentence, 0.0

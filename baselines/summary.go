@@ -222,7 +222,7 @@ func (sc *salience) add(ins []dialog.Interaction) {
 	for _, in := range ins {
 		for _, sp := range spans.Split(in.Text()) {
 			t := strings.TrimSpace(sp.Text)
-			if strings.HasSuffix(t, "?") || len(strings.Fields(t)) < 3 {
+			if strings.HasSuffix(t, "?") || !spans.HasFields(t, 3) {
 				continue
 			}
 			v := spans.Typed(t)

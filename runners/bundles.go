@@ -56,18 +56,23 @@ func (b *bundleLog) write(s record.Sample, q *datasets.Question, bundle *memory.
 	}
 	rec := record.NewBundle(s, *bundle)
 	rec.Text, rec.Evidence = q.Text, q.Evidence
+	var texts []record.BundleText
 	for i := range rec.Items {
 		it := &rec.Items[i]
 		if b.texts != nil {
-			// Texts first: a bundle line never refers to a text not yet stored.
 			it.Ref = record.TextRef(it.Text)
 			if !b.texts.Has(it.Ref) {
-				if _, err := b.texts.Append(record.BundleText{Ref: it.Ref, Text: it.Text}); err != nil {
-					return err
-				}
+				texts = append(texts, record.BundleText{Ref: it.Ref, Text: it.Text})
 			}
 		}
 		it.Text = ""
+	}
+	// Texts first, in one write: a bundle line never refers to a text not
+	// yet stored.
+	if len(texts) > 0 {
+		if _, err := b.texts.AppendNew(texts); err != nil {
+			return err
+		}
 	}
 	if p, ok := sys.(memory.Placer); ok && bundle.Trace != nil && bundle.Trace.Parent != "" {
 		rec.Branch = record.BranchPath(bundle.Trace.Parent, p.ParentOf, maxBranchDepth)

@@ -7,6 +7,7 @@ import (
 	"github.com/arbor-eval/arbor/datasets"
 	"github.com/arbor-eval/arbor/pkg/memory"
 	"github.com/arbor-eval/arbor/pkg/text"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // BranchMemEval's rule-based scoring (paper appendix B.3, "Online Evaluation
@@ -65,11 +66,7 @@ func BMEOutcome(gold, confounder bool) string {
 // texts, and Confounder says whether the confounder does too, which separates
 // "never retrieved" from "retrieved next to the trap".
 func BMERecall(q *datasets.Question, b memory.Bundle) EvidenceRecall {
-	texts := make([]string, len(b.Items))
-	for i, it := range b.Items {
-		texts[i] = it.Text
-	}
-	hay := text.NormalizeAnswer(strings.Join(texts, "\n"))
+	hay := normalizedItems(b.Items)
 	var r EvidenceRecall
 	if text.ContainsAnswer(hay, text.NormalizeAnswer(q.Gold)) {
 		r.Gold = 1
@@ -83,3 +80,41 @@ func BMERecall(q *datasets.Question, b memory.Bundle) EvidenceRecall {
 }
 
 var _ Recaller = BMERecall
+
+// normalizedSlots bounds normalizedMemo: BranchMemEval's items are
+// interactions of a few KiB, so a full memo holds about 10 MiB (each
+// text and its normal form).
+const normalizedSlots = 2048
+
+// normalizedMemo remembers items' normal forms: a full-context bundle is
+// every interaction so far, so each question's recall saw nearly all of
+// them at the questions before.
+var normalizedMemo = textmemo.New(normalizedSlots, text.NormalizeAnswer)
+
+// normalizedItems is text.NormalizeAnswer of the items' texts joined by
+// "\n", made from each text's remembered normal form: those joined by a
+// space, leaving out the empty ones. That is the same string because "\n"
+// is a word separator that joins nothing across it: NFKC composes and
+// reorders nothing across a line feed, the thousands-comma rule's
+// lookahead needs digits where the line feed is, and a normal form is
+// either empty or its words each followed by one space before the final
+// one is trimmed (FuzzNormalizedItems compares the two).
+func normalizedItems(items []memory.Item) string {
+	parts := make([]string, 0, len(items))
+	n := 0
+	for _, it := range items {
+		if p := normalizedMemo.GetShared(it.Text); p != "" {
+			parts = append(parts, p)
+			n += len(p) + 1
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}

@@ -117,3 +117,48 @@ func FuzzBMEScore(f *testing.F) {
 		}
 	})
 }
+
+// checkNormalizedItems fails unless the items' normal forms joined equal
+// the normal form of their texts joined by "\n", on a first sight and
+// from the memo.
+func checkNormalizedItems(t *testing.T, texts ...string) {
+	t.Helper()
+	items := make([]memory.Item, len(texts))
+	for i, s := range texts {
+		items[i] = memory.Item{Text: s}
+	}
+	want := text.NormalizeAnswer(strings.Join(texts, "\n"))
+	for _, pass := range []string{"first", "remembered"} {
+		if got := normalizedItems(items); got != want {
+			t.Fatalf("%s: normalizedItems(%q) = %q, want %q", pass, texts, got, want)
+		}
+	}
+}
+
+// TestNormalizedItems joins texts that end or start where the normal form
+// could depend on its neighbour (thousands commas, articles, ampersands,
+// combining marks, compatibility characters, empty and blank texts).
+func TestNormalizedItems(t *testing.T) {
+	frags := []string{"", " ", "\n", "the", "a", "An", "1,", "1,2", "1,23", "1,234", "234", "5", ",000", "&", "x &",
+		"\u0301e", "e\u0301", "ﬁ", "Ⅻ", "ß", "Sycamore table.", "put at the", "Table", "₁", "\u00a0", "-", "'s"}
+	for _, a := range frags {
+		for _, b := range frags {
+			checkNormalizedItems(t, a, b)
+			for _, c := range frags[:8] {
+				checkNormalizedItems(t, a, c, b)
+			}
+		}
+	}
+	checkNormalizedItems(t)
+}
+
+// FuzzNormalizedItems: for any texts, the joined normal forms are the
+// normal form of the texts joined by "\n".
+func FuzzNormalizedItems(f *testing.F) {
+	f.Add("1,", "234 the", "\u0301x")
+	f.Add("The A", "an &", "ﬁ 12,000")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		checkNormalizedItems(t, a, b, c)
+		checkNormalizedItems(t, b, a)
+	})
+}

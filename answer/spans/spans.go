@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // Span is one sentence (or list entry) of evidence.
@@ -34,7 +36,36 @@ var (
 )
 
 // StripStamp removes a leading "[YYYY-MM-DD HH:MM]" timestamp.
-func StripStamp(line string) string { return stampRe.ReplaceAllString(line, "") }
+func StripStamp(line string) string {
+	if !startsWith(line, "[") {
+		return line // stampRe needs a "[" after its \s*
+	}
+	return stampRe.ReplaceAllString(line, "")
+}
+
+// startsWith reports whether line's first byte after RE2's \s (ASCII
+// tab, line feed, form feed, carriage return, space) is one of first:
+// the patterns of Split each need such a byte there, so a line without
+// one is left alone without running them (FuzzSplitGuards compares).
+func startsWith(line, first string) bool {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\n' || line[i] == '\f' || line[i] == '\r') {
+		i++
+	}
+	return i < len(line) && strings.IndexByte(first, line[i]) >= 0
+}
+
+// speakerFirst are the bytes speakerRe's match can start with: an ASCII
+// capital, or the first letters of user, assistant and system.
+const speakerFirst = "ABCDEFGHIJKLMNOPQRSTUVWXYZuas"
+
+// numItemFirst and bulletFirst are the bytes numItemRe's and bulletRe's
+// matches have after their leading \s*: a digit or the "**" of bold, and
+// a dash, an asterisk or the first byte of "•" (U+2022, E2 80 A2).
+const (
+	numItemFirst = "0123456789*"
+	bulletFirst  = "-*\xe2"
+)
 
 // Split cuts text into sentences and list entries, remembering the speaker
 // of each line; lines without a speaker prefix inherit the previous one
@@ -47,21 +78,27 @@ func Split(text string) []Span {
 		if line == "" {
 			continue
 		}
-		if m := speakerRe.FindStringSubmatch(line); m != nil {
-			speaker = m[1]
-			line = strings.TrimSpace(line[len(m[0]):])
-		}
-		if m := numItemRe.FindStringSubmatch(line); m != nil {
-			n := 0
-			for _, r := range m[1] {
-				n = n*10 + int(r-'0')
+		if startsWith(line, speakerFirst) && strings.IndexByte(line, ':') >= 0 {
+			if m := speakerRe.FindStringSubmatch(line); m != nil {
+				speaker = m[1]
+				line = strings.TrimSpace(line[len(m[0]):])
 			}
-			out = append(out, Span{Text: cleanItem(m[2]), Speaker: speaker, Line: li, ListPos: n})
-			continue
 		}
-		if m := bulletRe.FindStringSubmatch(line); m != nil {
-			out = append(out, Span{Text: cleanItem(m[1]), Speaker: speaker, Line: li, Bullet: true})
-			continue
+		if startsWith(line, numItemFirst) {
+			if m := numItemRe.FindStringSubmatch(line); m != nil {
+				n := 0
+				for _, r := range m[1] {
+					n = n*10 + int(r-'0')
+				}
+				out = append(out, Span{Text: cleanItem(m[2]), Speaker: speaker, Line: li, ListPos: n})
+				continue
+			}
+		}
+		if startsWith(line, bulletFirst) {
+			if m := bulletRe.FindStringSubmatch(line); m != nil {
+				out = append(out, Span{Text: cleanItem(m[1]), Speaker: speaker, Line: li, Bullet: true})
+				continue
+			}
 		}
 		for _, s := range Sentences(line) {
 			out = append(out, Span{Text: s, Speaker: speaker, Line: li})
@@ -122,11 +159,11 @@ func Sentences(line string) []string {
 var abbrevs = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "vs": true, "e.g": true, "i.e": true, "etc": true, "no": true, "jr": true, "sr": true, "prof": true, "approx": true}
 
 func abbreviation(before string) bool {
-	f := strings.Fields(before)
-	if len(f) == 0 {
+	w, ok := lastField(before)
+	if !ok {
 		return false
 	}
-	w := strings.ToLower(f[len(f)-1])
+	w = strings.ToLower(w)
 	return abbrevs[w] || (utf8.RuneCountInString(w) == 1 && unicode.IsLetter([]rune(w)[0]))
 }
 
@@ -162,18 +199,47 @@ var (
 // Typed finds the typed values of s. Names are capitalised words that do not
 // start the sentence and are not "I"; the first word counts only when it is
 // capitalised inside (an acronym or "McDonald") — a heuristic, not NER.
+//
+// The summary baseline and the extractive answerer read the same sentences
+// (an interaction's, in each system's rendering of it), so values of
+// sentences up to maxTypedMemo bytes are remembered.
 func Typed(s string) Values {
+	if len(s) > maxTypedMemo {
+		return typed(s)
+	}
+	return typedMemo.Get(s)
+}
+
+// Memo bounds: 8,192 sentences of at most 1 KiB (a few MiB when full).
+const (
+	typedMemoSlots = 8192
+	maxTypedMemo   = 1024
+)
+
+var typedMemo = textmemo.New(typedMemoSlots, typed)
+
+// typed is Typed without the memo.
+func typed(s string) Values {
 	var v Values
 	v.Number, v.Date = typedScan(s)
-	words := strings.Fields(s)
-	for i, w := range words {
+	// The words of strings.Fields(s), one at a time.
+	prev, i := "", 0
+	for rest := s; ; i++ {
+		w, after, ok := nextField(rest)
+		if !ok {
+			break
+		}
+		rest = after
+		field := w
 		w = strings.Trim(w, `"'()[]{},.;:!?*`)
 		r, size := utf8.DecodeRuneInString(w)
 		if size == 0 || !unicode.IsUpper(r) || w == "I" || strings.HasPrefix(w, "I'") {
+			prev = field
 			continue
 		}
-		if i == 0 || strings.HasSuffix(words[i-1], ".") || strings.HasSuffix(words[i-1], ":") {
+		if i == 0 || strings.HasSuffix(prev, ".") || strings.HasSuffix(prev, ":") {
 			if !innerUpper(w[size:]) {
+				prev = field
 				continue
 			}
 		}
@@ -181,6 +247,64 @@ func Typed(s string) Values {
 		break
 	}
 	return v
+}
+
+// HasFields reports whether s has at least n fields (len(strings.Fields(s))
+// >= n), without making the slice of them.
+func HasFields(s string, n int) bool {
+	for ; n > 0; n-- {
+		_, rest, ok := nextField(s)
+		if !ok {
+			return false
+		}
+		s = rest
+	}
+	return true
+}
+
+// lastField returns the last of strings.Fields(s), if any, without the
+// slice of them (Sentences asks at every full stop).
+func lastField(s string) (string, bool) {
+	last, found := "", false
+	for {
+		f, rest, ok := nextField(s)
+		if !ok {
+			return last, found
+		}
+		last, found, s = f, true, rest
+	}
+}
+
+// nextField returns the first of strings.Fields(s) and what follows it,
+// without the slice of all of them: fields are separated by runs of
+// unicode.IsSpace runes (a byte of invalid UTF-8 is not one).
+func nextField(s string) (field, rest string, ok bool) {
+	i := 0
+	for i < len(s) {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if !unicode.IsSpace(r) {
+			break
+		}
+		i += size
+	}
+	if i == len(s) {
+		return "", "", false
+	}
+	j := i
+	for j < len(s) {
+		r, size := rune(s[j]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[j:])
+		}
+		if unicode.IsSpace(r) {
+			break
+		}
+		j += size
+	}
+	return s[i:j], s[j:], true
 }
 
 func innerUpper(s string) bool {

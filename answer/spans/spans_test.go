@@ -1,8 +1,10 @@
 package spans
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -105,4 +107,88 @@ func FuzzSplit(f *testing.F) {
 		}
 		_ = Typed(s)
 	})
+}
+
+// checkGuards fails if one of Split's patterns matches a line its guard
+// turns away, or Typed differs from its definition over strings.Fields.
+func checkGuards(t *testing.T, line string) {
+	t.Helper()
+	for _, g := range []struct {
+		name  string
+		re    *regexp.Regexp
+		guard bool
+	}{
+		{"stamp", stampRe, startsWith(line, "[")},
+		{"speaker", speakerRe, startsWith(line, speakerFirst) && strings.IndexByte(line, ':') >= 0},
+		{"numbered", numItemRe, startsWith(line, numItemFirst)},
+		{"bullet", bulletRe, startsWith(line, bulletFirst)},
+	} {
+		if !g.guard && g.re.MatchString(line) {
+			t.Errorf("%s pattern matches %q, which its guard turns away", g.name, line)
+		}
+	}
+	if got, want := typed(line), typedFields(line); got != want {
+		t.Errorf("typed(%q) = %+v, over strings.Fields %+v", line, got, want)
+	}
+	if got, want := Typed(line), typedFields(line); got != want {
+		t.Errorf("Typed(%q) = %+v, over strings.Fields %+v", line, got, want)
+	}
+	if f := strings.Fields(line); len(f) > 0 {
+		if got, ok := lastField(line); !ok || got != f[len(f)-1] {
+			t.Errorf("lastField(%q) = %q, %v; strings.Fields ends with %q", line, got, ok, f[len(f)-1])
+		}
+	} else if got, ok := lastField(line); ok {
+		t.Errorf("lastField(%q) = %q, strings.Fields has none", line, got)
+	}
+	for n := range 5 {
+		if got, want := HasFields(line, n), len(strings.Fields(line)) >= n; got != want {
+			t.Errorf("HasFields(%q, %d) = %v, strings.Fields has %d", line, n, got, len(strings.Fields(line)))
+		}
+	}
+}
+
+// typedFields is Typed as it was written, over strings.Fields: the
+// reference for typed's field loop.
+func typedFields(s string) Values {
+	var v Values
+	v.Number, v.Date = typedScan(s)
+	words := strings.Fields(s)
+	for i, w := range words {
+		w = strings.Trim(w, `"'()[]{},.;:!?*`)
+		r, size := utf8.DecodeRuneInString(w)
+		if size == 0 || !unicode.IsUpper(r) || w == "I" || strings.HasPrefix(w, "I'") {
+			continue
+		}
+		if i == 0 || strings.HasSuffix(words[i-1], ".") || strings.HasSuffix(words[i-1], ":") {
+			if !innerUpper(w[size:]) {
+				continue
+			}
+		}
+		v.Name = true
+		break
+	}
+	return v
+}
+
+// guardCases start where each pattern could begin: blanks of every kind,
+// list markers, bold, bullets, speakers, stamps, invalid UTF-8.
+var guardCases = []string{"", " ", "[2023-05-30 23:40] user: hi", " \t[unknown] x", "\v[2023-05-30 23:40]", "\u00a0[unknown]",
+	"user: hi", "assistant:  x", "system:\tx", "Caroline: hi", "Dr. Lee: ok", "Ana María: sí", "ÉMILE: x", "uSer: x", "Mr X Y Z: w",
+	"1. one", "12) two", "**3.** three", "123. no", "\t4. x", "- dash", "* star", "• bullet", "\u2023 x", "-x", "*x", "\f- y",
+	"I met Oskar.", "NASA called", "Hi. Bob came", "x:\u00a0Yo", "a\u2028B", "\xffA b", "A\u0085B c", "I'm Ann", "\"Quoted\" Name"}
+
+func TestSplitGuards(t *testing.T) {
+	for _, c := range guardCases {
+		checkGuards(t, c)
+		checkGuards(t, "x "+c)
+	}
+}
+
+// FuzzSplitGuards: on any line the guards never turn away a match, and
+// Typed agrees with its definition.
+func FuzzSplitGuards(f *testing.F) {
+	for _, c := range guardCases {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, line string) { checkGuards(t, line) })
 }

@@ -14,7 +14,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/arbor-eval/arbor/datasets/internal/loadkit"
@@ -201,39 +204,61 @@ func Parse(data []byte, name string) (*File, error) {
 		return nil, fmt.Errorf("%s: missing field \"sessions\"", name)
 	}
 	f.Sessions = make([]Session, len(top.Sessions))
-	for i, raw := range top.Sessions {
-		var s struct {
-			ID    string            `json:"id"`
-			Turns []json.RawMessage `json:"turns"`
-		}
-		where := fmt.Sprintf("sessions[%d]", i)
-		if err := strictDecode(raw, &s); err != nil {
-			return nil, locate(name, where, raw, err)
-		}
-		if s.ID == "" {
-			return nil, fmt.Errorf("%s: %s: missing session id", name, where)
-		}
-		where += " (" + s.ID + ")"
-		f.Sessions[i].ID = s.ID
-		f.Sessions[i].Turns = make([]Turn, len(s.Turns))
-		for j, rt := range s.Turns {
-			tw := fmt.Sprintf("%s.turns[%d]", where, j)
-			t := &f.Sessions[i].Turns[j]
-			if err := strictDecode(rt, t); err != nil {
-				var id struct {
-					ID string `json:"id"`
-				}
-				if json.Unmarshal(rt, &id) == nil && id.ID != "" {
-					tw += " (" + id.ID + ")"
-				}
-				return nil, locate(name, tw, rt, err)
+	// Sessions decode apart, on every core: the shipped set is 4 MB of
+	// JSON read before any episode can start. The error is the first
+	// session's in file order, as when they were decoded one by one.
+	errs := make([]error, len(top.Sessions))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(top.Sessions)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(top.Sessions); i = int(next.Add(1) - 1) {
+				errs[i] = parseSession(top.Sessions[i], i, name, &f.Sessions[i])
 			}
-			if err := checkTurnShape(t); err != nil {
-				return nil, fmt.Errorf("%s: %s (%s): %w", name, tw, t.ID, err)
-			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
 	}
 	return f, nil
+}
+
+// parseSession decodes session i of file name from raw into dst.
+func parseSession(raw json.RawMessage, i int, name string, dst *Session) error {
+	var s struct {
+		ID    string            `json:"id"`
+		Turns []json.RawMessage `json:"turns"`
+	}
+	where := fmt.Sprintf("sessions[%d]", i)
+	if err := strictDecode(raw, &s); err != nil {
+		return locate(name, where, raw, err)
+	}
+	if s.ID == "" {
+		return fmt.Errorf("%s: %s: missing session id", name, where)
+	}
+	where += " (" + s.ID + ")"
+	dst.ID = s.ID
+	dst.Turns = make([]Turn, len(s.Turns))
+	for j, rt := range s.Turns {
+		tw := fmt.Sprintf("%s.turns[%d]", where, j)
+		t := &dst.Turns[j]
+		if err := strictDecode(rt, t); err != nil {
+			var id struct {
+				ID string `json:"id"`
+			}
+			if json.Unmarshal(rt, &id) == nil && id.ID != "" {
+				tw += " (" + id.ID + ")"
+			}
+			return locate(name, tw, rt, err)
+		}
+		if err := checkTurnShape(t); err != nil {
+			return fmt.Errorf("%s: %s (%s): %w", name, tw, t.ID, err)
+		}
+	}
+	return nil
 }
 
 func checkTurnShape(t *Turn) error {

@@ -220,6 +220,12 @@ func TestParseErrors(t *testing.T) {
 		{"trailing data", head + `]} {}`,
 			`bad.json: line 4 col 18: unexpected data after the value`},
 		{"empty", ``, `bad.json: empty input`},
+		// Sessions decode side by side; the error is still the first in
+		// file order.
+		{"first bad session", head + strings.Repeat(`{"id": "s00", "turns": []}, `, 9) +
+			`{"id": "s01", "turns": [{"id": "s01-t001", "time": "2025-01-06T10:00:00Z", "user": " ", "assistant": "a"}]}, ` +
+			strings.Repeat(`{"id": "s00", "turns": []}, `, 5) + `{"id": "", "turns": []}, {"id": "s03", "turns": [` + fmt.Sprintf(turn, `, "mood": "happy"`) + `]}]}`,
+			`bad.json: sessions[9] (s01).turns[0] (s01-t001): empty user text`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -28,6 +28,9 @@ type analyzers struct {
 	// filters are content's token filters, which lineWords runs token by
 	// token.
 	filters []analysis.TokenFilter
+	// stop is the stop filter's word list, which the ASCII scanner
+	// (scanWords) reads directly.
+	stop analysis.TokenMap
 }
 
 var enAnalyzers = sync.OnceValues(func() (analyzers, error) {
@@ -48,7 +51,11 @@ var enAnalyzers = sync.OnceValues(func() (analyzers, error) {
 		}
 		filters = append(filters, f)
 	}
-	return analyzers{stemmed: stemmed, content: &analysis.DefaultAnalyzer{Tokenizer: tok, TokenFilters: filters}, filters: filters}, nil
+	stop, err := cache.TokenMapNamed(en.StopName)
+	if err != nil {
+		return analyzers{}, fmt.Errorf("index: bleve token map %q: %w", en.StopName, err)
+	}
+	return analyzers{stemmed: stemmed, content: &analysis.DefaultAnalyzer{Tokenizer: tok, TokenFilters: filters}, filters: filters, stop: stop}, nil
 })
 
 func mustAnalyzers() analyzers {
@@ -300,13 +307,24 @@ func (sc *segScratch) add(w, st string) {
 }
 
 // lineWords gathers in sc each content word of one line of valid UTF-8
-// and its stem (wordStem), in order: ContentWords of the line, computed as
-// bleve's content analyzer does (its tokenizer keeps the non-None segments
+// and its stem (wordStem), in order: ContentWords of the line. Lines that
+// scanWords can read (ASCII, and a few punctuation marks) take its path;
+// the others segmentWords'. It reports false, having gathered nothing,
+// when the segmenter fails.
+func lineWords(line string, sc *segScratch) bool {
+	if scanWords(line, sc) {
+		return true
+	}
+	return segmentWords(line, sc)
+}
+
+// segmentWords is lineWords through bleve's analysis, computed as bleve's
+// content analyzer does (its tokenizer keeps the non-None segments
 // of segment's UAX #29 word segmentation, then the token filters run) but
 // with the segments in reused memory and the filters applied token by
 // token, which they allow (each looks at one token's term only). It
 // reports false, having gathered nothing, when the segmenter fails.
-func lineWords(line string, sc *segScratch) bool {
+func segmentWords(line string, sc *segScratch) bool {
 	a := mustAnalyzers()
 	sc.buf = append(sc.buf[:0], line...)
 	segs, types, _, err := segment.SegmentWordsDirect(sc.buf, sc.segs[:0], sc.types[:0])

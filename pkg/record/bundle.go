@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 
 	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
 // Bundle is one line of bundles.jsonl, the optional side file beside
@@ -59,7 +60,19 @@ func (t BundleText) Key() string { return t.Ref }
 
 // TextRef is the reference of an evidence text: the first 16 bytes of its
 // SHA-256, in hex.
-func TextRef(text string) string {
+//
+// A run refers to the same history texts from many bundles, so the
+// references of recent texts are remembered (textRefMemo).
+func TextRef(text string) string { return textRefMemo.GetShared(text) }
+
+// textRefSlots bounds textRefMemo: each slot holds a text and its
+// reference (a few MiB of chat interactions when full).
+const textRefSlots = 2048
+
+var textRefMemo = textmemo.New(textRefSlots, textRef)
+
+// textRef is TextRef without the memo.
+func textRef(text string) string {
 	h := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(h[:16])
 }

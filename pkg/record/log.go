@@ -12,8 +12,9 @@ import (
 )
 
 // Log is an append-only JSONL file of records of type T. Every Append is one
-// write(2) of a complete line, so a killed process loses at most the line it
-// was writing; Open detects such a torn last line and cuts it off.
+// write(2) of a complete line (AppendNew one of complete lines), so a
+// killed process loses at most the line it was writing; Open detects such
+// a torn last line and cuts it off.
 type Log[T any] struct {
 	mu   sync.Mutex
 	f    *os.File
@@ -140,6 +141,55 @@ func (l *Log[T]) Append(rec T) (bool, error) {
 	}
 	l.seen[k] = true
 	return true, nil
+}
+
+// AppendNew writes a line for each of recs whose key is neither recorded
+// nor earlier in recs, in order and in one write(2), and reports how many
+// it wrote: a bundle's new evidence texts, which were a write each.
+func (l *Log[T]) AppendNew(recs []T) (int, error) {
+	l.mu.Lock()
+	fresh := make([]int, 0, len(recs))
+	batch := map[string]bool{}
+	for i, r := range recs {
+		if k := l.key(r); !l.seen[k] && !batch[k] {
+			batch[k] = true
+			fresh = append(fresh, i)
+		}
+	}
+	l.mu.Unlock()
+	if len(fresh) == 0 {
+		return 0, nil
+	}
+	// Encoded outside the lock, as Append does; a record another writer
+	// recorded meanwhile is left out below.
+	lines := make([][]byte, len(fresh))
+	for j, i := range fresh {
+		b, err := json.Marshal(recs[i])
+		if err != nil {
+			return 0, fmt.Errorf("encode record: %w", err)
+		}
+		lines[j] = append(b, '\n')
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var buf []byte
+	var keys []string
+	for j, i := range fresh {
+		if k := l.key(recs[i]); !l.seen[k] {
+			buf = append(buf, lines[j]...)
+			keys = append(keys, k)
+		}
+	}
+	if len(buf) == 0 {
+		return 0, nil
+	}
+	if _, err := l.f.Write(buf); err != nil {
+		return 0, fmt.Errorf("append %s: %w", l.path, err)
+	}
+	for _, k := range keys {
+		l.seen[k] = true
+	}
+	return len(keys), nil
 }
 
 // Supersede writes rec even if its key is already recorded: the newer line

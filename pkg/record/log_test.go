@@ -86,3 +86,46 @@ func TestWriteFileAtomicIsWorldReadable(t *testing.T) {
 		t.Errorf("mode %v, want 0644", st.Mode().Perm())
 	}
 }
+
+// TestLogAppendNew: a batch writes each key not yet recorded once, in
+// order, and leaves out keys recorded before or earlier in the batch.
+func TestLogAppendNew(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "bundle-texts.jsonl")
+	l, _, err := OpenLog(p, BundleText.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(BundleText{Ref: "a", Text: "first a"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		batch []BundleText
+		wrote int
+	}{
+		{nil, 0},
+		{[]BundleText{{Ref: "a", Text: "again"}}, 0},
+		{[]BundleText{{Ref: "b", Text: "b"}, {Ref: "a", Text: "again"}, {Ref: "c", Text: "c"}, {Ref: "b", Text: "b again"}}, 2},
+		{[]BundleText{{Ref: "c", Text: "c again"}, {Ref: "d", Text: "d\nwith \"quotes\""}}, 1},
+	} {
+		n, err := l.AppendNew(c.batch)
+		if err != nil || n != c.wrote {
+			t.Fatalf("AppendNew(%v) = %d, %v; want %d written", c.batch, n, err, c.wrote)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadLog[BundleText](p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []BundleText{{"a", "first a"}, {"b", "b"}, {"c", "c"}, {"d", "d\nwith \"quotes\""}}
+	if len(recs) != len(want) {
+		t.Fatalf("log holds %v, want %v", recs, want)
+	}
+	for i := range want {
+		if recs[i] != want[i] {
+			t.Fatalf("log holds %v, want %v", recs, want)
+		}
+	}
+}

@@ -190,8 +190,14 @@ type Estimate struct {
 //
 // One cluster gives a zero-width interval at the mean and P = 1;
 // no observation gives NaN.
+//
+// Resample is a pure function of c and o, and tables ask for the same
+// cell more than once (a system's overall accuracy is in the main, the
+// category and the BranchMemEval tables), so results are remembered
+// (resampleMemo).
 func Resample(c Clusters, o Options) Estimate {
-	return resampleEstimate(c, o.norm())
+	o = o.norm()
+	return resampleMemo.get(c, o, func() Estimate { return resampleEstimate(c, o) })
 }
 
 // floorP keeps a comparison's p-value at or above 2^(1−K): no test of K
@@ -246,8 +252,7 @@ func resampleEstimate(c Clusters, o Options) Estimate {
 			}
 		}
 		j := tail(B, alpha, 2)
-		slices.Sort(u)
-		est.CI = Interval{u[j-1], u[B-j]}
+		est.CI = Interval{orderStat(u, j-1), orderStat(u, B-j)}
 		est.P = min(1, 2*float64(min(le, ge))/float64(B))
 		return est
 	}
@@ -277,8 +282,7 @@ func resampleEstimate(c Clusters, o Options) Estimate {
 		}
 	}
 	j := tail(B, alpha, 1)
-	slices.Sort(u)
-	q := u[B-j]
+	q := orderStat(u, B-j)
 	est.P = float64(beyond) / float64(B)
 	est.CI = Interval{max(m-q*se, lo), min(m+q*se, hi)}
 	est.clipped = m-q*se < lo || m+q*se > hi

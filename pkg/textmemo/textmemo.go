@@ -99,6 +99,20 @@ func (m *Memo[T]) GetWith(key string, compute func() T) T {
 	return v
 }
 
+// GetShared is Get for keys that are whole strings their callers keep
+// anyway (evidence texts), not cut from larger ones: the key is
+// remembered as it is, without GetWith's copy, so a long text costs no
+// second allocation of its length.
+func (m *Memo[T]) GetShared(key string) T {
+	sl := &m.slots[maphash.String(m.seed, key)%uint64(len(m.slots))]
+	if e := sl.Load(); e != nil && e.key == key {
+		return e.val
+	}
+	v := m.f(key)
+	sl.Store(&slot[T]{key: key, val: v})
+	return v
+}
+
 // GetBytes is GetWith for a key the caller built in a buffer of its own,
 // which is copied only when the value is computed: callers that key by a
 // long string made for the purpose need not allocate it for a lookup. The

@@ -2,6 +2,7 @@ package textmemo
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -120,5 +121,27 @@ func TestOnReset(t *testing.T) {
 	ResetAll()
 	if got := n.Load(); got != 2 {
 		t.Fatalf("two ResetAll calls ran the reset %d times, want 2", got)
+	}
+}
+
+// TestGetShared: a shared key finds what Get stored and the other way
+// round, computing once, and is remembered without a copy.
+func TestGetShared(t *testing.T) {
+	calls := 0
+	m := New(4, func(s string) string { calls++; return strings.ToUpper(s) })
+	key := strings.Repeat("evidence ", 10)
+	if got := m.GetShared(key); got != strings.ToUpper(key) || calls != 1 {
+		t.Fatalf("GetShared = %q after %d computations", got, calls)
+	}
+	if got := m.Get(strings.Clone(key)); got != strings.ToUpper(key) || calls != 1 {
+		t.Fatalf("Get after GetShared = %q after %d computations, want the remembered value after 1", got, calls)
+	}
+	sl := m.slots[maphash.String(m.seed, key)%uint64(len(m.slots))].Load()
+	if unsafe.StringData(sl.key) != unsafe.StringData(key) {
+		t.Error("the shared key was copied")
+	}
+	m.Get("other")
+	if got := m.GetShared("other"); got != "OTHER" || calls != 2 {
+		t.Fatalf("GetShared after Get = %q after %d computations, want OTHER after 2", got, calls)
 	}
 }
