@@ -3,6 +3,8 @@ package htmlreport
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -138,7 +140,9 @@ func indexBundles(path string) (map[string]span, map[string]record.Bundle, error
 	}
 }
 
-// jsFile is a data file: a script that hands its JSON to the page.
+// jsFile is a data script that hands its JSON to the page as it is: the
+// form of the data inlined into index.html, which the first view reads
+// without waiting for a decompression.
 func jsFile(name string, data []byte) []byte {
 	n, _ := json.Marshal(name)
 	out := make([]byte, 0, len(data)+len(n)+20)
@@ -147,6 +151,51 @@ func jsFile(name string, data []byte) []byte {
 	out = append(out, ',')
 	out = append(out, data...)
 	return append(out, ");\n"...)
+}
+
+// zipFile is a data file under data/: a script that hands the page its
+// JSON gzipped and in base64 (ARBOR.z(name, "…"), which the page decodes
+// with the browser's DecompressionStream), or as jsFile does when that is
+// no larger (a tiny file). A script, not a fetched file, because browsers
+// refuse fetch() on file:// pages; base64 because a script is text. The
+// JSON of a run's pages, bundles, traces and forests is repetitive (the
+// same keys, names and numbers' leading digits, line after line): gzip
+// takes it to a quarter or a third, base64's third more included, which is
+// what keeps a real ArborMem run's report under 1 KB a sample (README,
+// "The HTML report"). The gzip stream carries no name or time, so the
+// same data gives the same file.
+func zipFile(name string, data []byte) ([]byte, error) {
+	var z bytes.Buffer
+	w, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return nil, fmt.Errorf("compress data/%s.js: %w", name, err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("compress data/%s.js: %w", name, err)
+	}
+	n, _ := json.Marshal(name)
+	size := base64.StdEncoding.EncodedLen(z.Len())
+	if size >= len(data) {
+		return jsFile(name, data), nil
+	}
+	out := make([]byte, 0, size+len(n)+20)
+	out = append(out, "ARBOR.z("...)
+	out = append(out, n...)
+	out = append(out, ",\""...)
+	out = base64.StdEncoding.AppendEncode(out, z.Bytes())
+	return append(out, "\");\n"...), nil
+}
+
+// writeData writes data file data/<name>.js holding the JSON data.
+func (s *site) writeData(name string, data []byte) error {
+	js, err := zipFile(name, data)
+	if err != nil {
+		return err
+	}
+	return s.write("data/"+name+".js", js)
 }
 
 // Facet codes in the index string: one character per value, 'a' for none
@@ -437,7 +486,7 @@ func (s *site) writeJS(name string, v any) error {
 	if err != nil {
 		return fmt.Errorf("encode data/%s.js: %w", name, err)
 	}
-	return s.write("data/"+name+".js", jsFile(name, js))
+	return s.writeData(name, js)
 }
 
 // sampleRow is one sample as the browser's data file holds it: a compact
@@ -504,7 +553,7 @@ func (ts *textStore) flush() error {
 	name := fmt.Sprintf("%s%d", ts.prefix, ts.n)
 	ts.open, ts.size = nil, 0
 	ts.n++
-	return ts.site.write("data/"+name+".js", jsFile(name, data))
+	return ts.site.writeData(name, data)
 }
 
 // Text places of a bundle item in a chunk: a text file and index, or one
@@ -581,7 +630,7 @@ func (p *packer) flushAs(head, tail []byte) error {
 	name := fmt.Sprintf("%s%d", p.prefix, p.n)
 	p.items, p.size = nil, 0
 	p.n++
-	return p.site.write("data/"+name+".js", jsFile(name, data))
+	return p.site.writeData(name, data)
 }
 
 // chunker groups one system's bundles into data files

@@ -2,9 +2,12 @@ package htmlreport
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -113,22 +116,51 @@ func structure(t *testing.T, dir string) string {
 	return b.String()
 }
 
-var loadRE = regexp.MustCompile(`(?s)^ARBOR\.load\("([^"]+)",(.*)\);\n$`)
+var (
+	loadRE = regexp.MustCompile(`(?s)^ARBOR\.load\("([^"]+)",(.*)\);\n$`)
+	zipRE  = regexp.MustCompile(`^ARBOR\.z\("([^"]+)","([A-Za-z0-9+/=]*)"\);\n$`)
+)
+
+// dataScript returns the name a data script registers and its JSON, read
+// back from either form (ARBOR.load with the JSON, ARBOR.z with it gzipped
+// in base64); ok is false for anything else.
+func dataScript(t testing.TB, data []byte) (name string, js []byte, ok bool) {
+	t.Helper()
+	if m := loadRE.FindSubmatch(data); m != nil {
+		return string(m[1]), m[2], true
+	}
+	m := zipRE.FindSubmatch(data)
+	if m == nil {
+		return "", nil, false
+	}
+	z, err := base64.StdEncoding.DecodeString(string(m[2]))
+	if err != nil {
+		t.Fatalf("data script %s: %v", m[1], err)
+	}
+	r, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		t.Fatalf("data script %s: %v", m[1], err)
+	}
+	if js, err = io.ReadAll(r); err != nil {
+		t.Fatalf("data script %s: %v", m[1], err)
+	}
+	return string(m[1]), js, true
+}
 
 // describe says what one file holds: for a data file, the name it
 // registers (which must be its own) and the number of records.
 func describe(t *testing.T, name string, data []byte) string {
 	switch {
 	case strings.HasPrefix(name, "data/"):
-		m := loadRE.FindSubmatch(data)
-		if m == nil {
-			t.Fatalf("%s is not an ARBOR.load(name, data) script", name)
+		got, js, ok := dataScript(t, data)
+		if !ok {
+			t.Fatalf("%s is not an ARBOR.load(name, data) or ARBOR.z(name, gzip) script", name)
 		}
-		if want := strings.TrimSuffix(strings.TrimPrefix(name, "data/"), ".js"); string(m[1]) != want {
-			t.Errorf("%s registers %q", name, m[1])
+		if want := strings.TrimSuffix(strings.TrimPrefix(name, "data/"), ".js"); got != want {
+			t.Errorf("%s registers %q", name, got)
 		}
 		var v any
-		if err := json.Unmarshal(m[2], &v); err != nil {
+		if err := json.Unmarshal(js, &v); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		switch v := v.(type) {
@@ -280,11 +312,11 @@ func readData(t *testing.T, path string, v any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := loadRE.FindSubmatch(data)
-	if m == nil {
+	_, js, ok := dataScript(t, data)
+	if !ok {
 		t.Fatalf("%s: not a data script", path)
 	}
-	if err := json.Unmarshal(m[2], v); err != nil {
+	if err := json.Unmarshal(js, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 }

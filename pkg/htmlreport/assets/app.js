@@ -1,5 +1,6 @@
 // arbor report: the question browser. Data lives in data/*.js files that
-// call ARBOR.load(name, data); they are loaded on demand with <script> tags,
+// call ARBOR.load(name, data), or ARBOR.z(name, base64 of the gzipped
+// JSON) when that is smaller (nearly every file); they are loaded on demand with <script> tags,
 // which browsers allow on file:// pages (fetch is refused there). The first
 // view needs the run's row index and first page, whatever the run's size;
 // index.html carries both (the same ARBOR.load calls, inline).
@@ -53,6 +54,25 @@ var ARBOR = (function () {
     cache[name] = data;
     var d = pending[name];
     if (d) { delete pending[name]; d.res(data); }
+  }
+
+  // gunzip hands the page a data file's JSON from its gzipped base64 form
+  // (ARBOR.z): decoded by the browser (DecompressionStream, Chromium 80,
+  // Firefox 113, Safari 16.4), so the report needs no inflate of its own.
+  function gunzip(name, b64) {
+    var lost = function (e) {
+      var d = pending[name];
+      if (d) { delete pending[name]; d.rej(e); }
+    };
+    if (typeof DecompressionStream === 'undefined') {
+      lost(new Error('this browser cannot read data/' + name + '.js: it lacks DecompressionStream (Chromium 80, Firefox 113 or Safari 16.4 have it)'));
+      return;
+    }
+    var bin = atob(b64), n = bin.length, bytes = new Uint8Array(n);
+    for (var i = 0; i < n; i++) bytes[i] = bin.charCodeAt(i);
+    new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(function (s) {
+      got(name, JSON.parse(s));
+    }).catch(function (e) { lost(new Error('cannot decode data/' + name + '.js: ' + (e && e.message || e))); });
   }
 
   function esc(s) {
@@ -536,5 +556,5 @@ var ARBOR = (function () {
     route();
   }
 
-  return { init: init, load: got };
+  return { init: init, load: got, z: gunzip };
 })();
