@@ -166,7 +166,7 @@ func jsFile(name string, data []byte) []byte {
 // same data gives the same file.
 func zipFile(name string, data []byte) ([]byte, error) {
 	var z bytes.Buffer
-	w, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	w, err := gzip.NewWriterLevel(&z, gzip.DefaultCompression)
 	if err != nil {
 		return nil, err
 	}
@@ -738,9 +738,13 @@ func (c *chunker) flush() error {
 }
 
 // columns rewrites a trace's candidates, a list of objects with the same
-// few keys, as {cols: [keys, sorted], rows: [[values]]} (null where a
-// candidate lacks a key): the keys are stored once, and numbers to the 3
-// decimals the page shows (shortNumber; bundles.jsonl keeps them whole).
+// few keys, by column: {cols: [keys, sorted], vals: [per key, its value
+// for each candidate in order]} (null where a candidate lacks a key). The
+// keys are stored once, and numbers to the 3 decimals the page shows
+// (shortNumber; bundles.jsonl keeps them whole). By column rather than by
+// candidate because a column's numbers resemble each other (a score
+// part's range, its leading digits), which the data file's gzip then
+// stores in fewer bytes: a tenth less for a real ArborMem run's bundles.
 // Any other trace passes through as it is; null or empty is nil.
 func columns(trace json.RawMessage) (json.RawMessage, error) {
 	if len(trace) == 0 || string(trace) == "null" {
@@ -761,18 +765,18 @@ func columns(trace json.RawMessage) (json.RawMessage, error) {
 		}
 	}
 	cols := sortedKeys(keys)
-	rows := make([][]json.RawMessage, len(cands))
-	for i, c := range cands {
-		rows[i] = make([]json.RawMessage, len(cols))
-		for j, k := range cols {
+	vals := make([][]json.RawMessage, len(cols))
+	for j, k := range cols {
+		vals[j] = make([]json.RawMessage, len(cands))
+		for i, c := range cands {
 			if v, ok := c[k]; ok {
-				rows[i][j] = shortNumber(v)
+				vals[j][i] = shortNumber(v)
 			} else {
-				rows[i][j] = json.RawMessage("null")
+				vals[j][i] = json.RawMessage("null")
 			}
 		}
 	}
-	b, err := json.Marshal(map[string]any{"cols": cols, "rows": rows})
+	b, err := json.Marshal(map[string]any{"cols": cols, "vals": vals})
 	if err != nil {
 		return nil, err
 	}

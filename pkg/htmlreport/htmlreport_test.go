@@ -260,7 +260,7 @@ func readChunk(t *testing.T, path string) []chunkEntry {
 			Path       string `json:"path"`
 			Candidates struct {
 				Cols []string `json:"cols"`
-				Rows [][]any  `json:"rows"`
+				Vals [][]any  `json:"vals"`
 			} `json:"candidates"`
 		} `json:"t"`
 		B []struct {
@@ -291,14 +291,15 @@ func readChunk(t *testing.T, path string) []chunkEntry {
 				Path       string           `json:"path"`
 				Candidates []map[string]any `json:"candidates"`
 			}{Path: tr.Path}
-			for _, row := range tr.Candidates.Rows {
-				c := map[string]any{}
-				for j, k := range tr.Candidates.Cols {
-					if row[j] != nil {
-						c[k] = row[j]
+			for j, k := range tr.Candidates.Cols {
+				for n, v := range tr.Candidates.Vals[j] {
+					if n == len(out[i].Trace.Candidates) {
+						out[i].Trace.Candidates = append(out[i].Trace.Candidates, map[string]any{})
+					}
+					if v != nil {
+						out[i].Trace.Candidates[n][k] = v
 					}
 				}
-				out[i].Trace.Candidates = append(out[i].Trace.Candidates, c)
 			}
 		}
 	}

@@ -26,8 +26,8 @@
 //   -1, branch}]}, an item being
 //   [channel, block, tokens, text file, text index, sources...]: channel,
 //   block (-1: none) and sources by position in n, the text file -1 when
-//   not recorded, -2 when missing; the trace's candidates as {cols, rows}
-//   (see bundleAt).
+//   not recorded, -2 when missing; the trace's candidates by column,
+//   {cols: [keys], vals: [per key, each candidate's value]} (see bundleAt).
 // Text file (data/t-<run>-<n>.js): [evidence texts], each stored once a run.
 // Forest file (data/g-<run>-<n>.js): [forests as pkg/forestview draws them].
 var ARBOR = (function () {
@@ -433,13 +433,11 @@ var ARBOR = (function () {
     });
     var cs = trace && trace.candidates;
     if (cs && cs.cols) {
-      out.trace = Object.assign({}, trace, {
-        candidates: cs.rows.map(function (row) {
-          var o = {};
-          cs.cols.forEach(function (k, j) { if (row[j] != null) o[k] = row[j]; });
-          return o;
-        })
+      var cands = (cs.vals[0] || []).map(function () { return {}; });
+      cs.cols.forEach(function (k, j) {
+        cs.vals[j].forEach(function (v, i) { if (v != null) cands[i][k] = v; });
       });
+      out.trace = Object.assign({}, trace, { candidates: cands });
     }
     return out;
   }
