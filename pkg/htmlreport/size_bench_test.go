@@ -69,14 +69,39 @@ func BenchmarkReportSize(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	s := measureSite(b, out)
+	reportSizes(b, measureSite(b, out), reportSamples)
+}
+
+// reportSizes reports a site's sizes: B/sample counts every byte but the
+// evidence texts (stored once per distinct text, reported apart): the
+// first view, the rows, the bundles with their traces, and the forests
+// (reported apart too).
+func reportSizes(b *testing.B, s siteSizes, n int) {
 	b.ReportMetric(float64(s.total())/(1<<20), "site-MB")
-	b.ReportMetric(float64(s.total()-s.texts-s.forests)/reportSamples, "B/sample")
-	b.ReportMetric(float64(s.rows+s.first)/reportSamples, "rows-B/sample")
-	b.ReportMetric(float64(s.bundles)/reportSamples, "bundles-B/sample")
+	b.ReportMetric(float64(s.total()-s.texts)/float64(n), "B/sample")
+	b.ReportMetric(float64(s.rows+s.first)/float64(n), "rows-B/sample")
+	b.ReportMetric(float64(s.bundles)/float64(n), "bundles-B/sample")
+	b.ReportMetric(float64(s.forests)/float64(n), "forests-B/sample")
 	b.ReportMetric(float64(s.texts)/(1<<20), "texts-MB")
-	b.ReportMetric(float64(s.forests)/(1<<20), "forests-MB")
 	b.ReportMetric(float64(s.first)/(1<<10), "first-view-KB")
+}
+
+// BenchmarkReportSizeLoCoMo is BenchmarkReportSize on a generated run of
+// the shape of a real offline ArborMem run (locomoShape: LoCoMo's five
+// development conversations, 3,810 samples, Full's ~300-turn bundles and
+// ArborMem's ~42-candidate traces of full-precision numbers):
+//
+//	go test ./pkg/htmlreport -run '^$' -bench ReportSizeLoCoMo -benchtime 1x
+func BenchmarkReportSizeLoCoMo(b *testing.B) {
+	run := locomoRun(b, b.TempDir(), realShape)
+	var out string
+	for b.Loop() {
+		out = b.TempDir()
+		if _, err := Write(out, []Run{run}, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportSizes(b, measureSite(b, out), len(run.Samples))
 }
 
 // BenchmarkReportFirstView opens the question browser of the synthetic
