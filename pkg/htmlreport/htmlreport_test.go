@@ -466,3 +466,60 @@ func TestShortNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestZipFile: a data file reads back as the JSON it was given, in the
+// gzipped form when that is smaller and as plain JSON when not (a tiny
+// file), and the same data gives the same bytes (a report rebuilt from the
+// same run is the same site).
+func TestZipFile(t *testing.T) {
+	long := []byte(`[` + strings.Repeat(`{"node":"D10:5","score":18.94},`, 200) + `{}]`)
+	for _, c := range []struct {
+		name   string
+		data   []byte
+		zipped bool
+	}{
+		{"b-0-4-0", long, true},
+		{"t-0-0", []byte(`["a \"quoted\" </script> text","é"]`), false},
+		{"x", []byte(`[]`), false},
+	} {
+		js, err := zipFile(c.name, c.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if zipped := bytes.HasPrefix(js, []byte("ARBOR.z(")); zipped != c.zipped {
+			t.Errorf("%s: zipped = %v, want %v (%d bytes from %d)", c.name, zipped, c.zipped, len(js), len(c.data))
+		}
+		name, got, ok := dataScript(t, js)
+		if !ok || name != c.name || !bytes.Equal(got, c.data) {
+			t.Errorf("%s reads back as %q %.80q (ok %v)", c.name, name, got, ok)
+		}
+		again, _ := zipFile(c.name, c.data)
+		if !bytes.Equal(js, again) {
+			t.Errorf("%s: two encodings of the same data differ", c.name)
+		}
+	}
+}
+
+// TestColumns: a trace's candidates go by column, numbers as the page
+// prints them, a missing key null, other fields and other traces as they
+// are.
+func TestColumns(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"parent":"a","candidates":[{"node":"a","score":8.95978460018927,"rec":7.3e-07},{"node":"b","score":2,"extra":"x"}]}`,
+			`{"candidates":{"cols":["extra","node","rec","score"],"vals":[[null,"x"],["a","b"],[0,null],[8.96,2]]},"parent":"a"}`},
+		{`{"parent":"a","localized":true}`, `{"parent":"a","localized":true}`},
+		{`{"candidates":[]}`, `{"candidates":[]}`},
+		{`{"candidates":"odd"}`, `{"candidates":"odd"}`},
+		{`[1,2]`, `[1,2]`},
+		{`null`, ``},
+		{``, ``},
+	} {
+		got, err := columns(json.RawMessage(c.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != c.want {
+			t.Errorf("columns(%s)\n = %s\nwant %s", c.in, got, c.want)
+		}
+	}
+}

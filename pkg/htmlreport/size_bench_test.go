@@ -146,3 +146,38 @@ func BenchmarkReportFirstView(b *testing.B) {
 	}
 	b.ReportMetric(float64(measureSite(b, out).first)/(1<<10), "first-view-KB")
 }
+
+// BenchmarkReportQuestion opens one ArborMem question of the LoCoMo-shaped
+// run's site (the largest bundle chunks: Full's and ArborMem's with their
+// traces) in headless Chromium (skipped without one) and reports the
+// milliseconds from navigation to the question shown with its bundle,
+// texts, trace and forest loaded and decoded (question-ms, the min over
+// the runs; init-ms is the browser's own start and index.html parsed):
+//
+//	go test ./pkg/htmlreport -run '^$' -bench ReportQuestion -benchtime 5x
+func BenchmarkReportQuestion(b *testing.B) {
+	bin := chromium(b)
+	run := locomoRun(b, b.TempDir(), realShape)
+	out := b.TempDir()
+	if _, err := Write(out, []Run{run}, Options{}); err != nil {
+		b.Fatal(err)
+	}
+	url := "file://" + filepath.ToSlash(filepath.Join(out, "index.html")) + "#run=0&ep=conv-30&q=conv-30:151&sys=arbormem"
+	re := regexp.MustCompile(`data-state="question" data-init-ms="(\d+)" data-question-ms="(\d+)"`)
+	best := []float64{-1, -1}
+	for b.Loop() {
+		dom := browse(b, bin, url, "")
+		m := re.FindStringSubmatch(dom)
+		if m == nil || !strings.Contains(dom, `id="candidates"`) {
+			b.Fatalf("the question did not show:\n%s", regexp.MustCompile(`<div id="app"[^>]*>`).FindString(dom))
+		}
+		for k := range best {
+			v, _ := strconv.ParseFloat(m[k+1], 64)
+			if best[k] < 0 || v < best[k] {
+				best[k] = v
+			}
+		}
+	}
+	b.ReportMetric(best[0], "init-ms")
+	b.ReportMetric(best[1], "question-ms")
+}

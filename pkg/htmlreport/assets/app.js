@@ -414,7 +414,12 @@ var ARBOR = (function () {
         names.forEach(function (f, i) { texts[f] = parts[i]; });
         el('panel').innerHTML = renderBundle(b, texts, q, pick.name);
         return showForest(ri, row, q, pick.name, b);
-      }).then(function () { app.dataset.state = 'question'; });
+      }).then(function () {
+        // Since navigation started: the question with its bundle, texts
+        // and forest loaded, decoded and drawn (for BenchmarkReportQuestion).
+        app.dataset.questionMs = Math.round(performance.now());
+        app.dataset.state = 'question';
+      });
     }).catch(fail);
   }
 
