@@ -155,11 +155,11 @@ func locomoRun(t testing.TB, dir string, sh locomoShape) Run {
 					f1 = r.Float64()
 				}
 				s := record.Sample{Benchmark: "locomo", Episode: ep, Question: qid, System: sys, Budget: 30968, Category: cat,
-					Labels: map[string]string{"category_name": []string{"multi-hop", "temporal", "open-domain", "single-hop"}[cat[0]-'1'], "qa_index": fmt.Sprint(q)},
+					Labels:     map[string]string{"category_name": []string{"multi-hop", "temporal", "open-domain", "single-hop"}[cat[0]-'1'], "qa_index": fmt.Sprint(q)},
 					Prediction: w.say(5 + r.IntN(15)), Gold: gold, Primary: "locomo-f1",
 					Scores:         map[string]record.ScoreRecord{"locomo-f1": {Score: f1}},
 					EvidenceTokens: 2000 + r.IntN(28000), EvidenceRecall: float64(r.IntN(2)),
-					Latency:        record.Latency{IngestPerInteraction: r.Float64() / 1e4, Ingested: r.IntN(300), QueryPrep: r.Float64() / 1e5, TTFT: r.Float64() / 500, Answer: r.Float64() / 500, FullQuery: r.Float64() / 500}}
+					Latency: record.Latency{IngestPerInteraction: r.Float64() / 1e4, Ingested: r.IntN(300), QueryPrep: r.Float64() / 1e5, TTFT: r.Float64() / 500, Answer: r.Float64() / 500, FullQuery: r.Float64() / 500}}
 				b := record.Bundle{Benchmark: "locomo", Episode: ep, Question: qid, System: sys, Budget: 30968, Text: text, Evidence: evidence}
 				switch sys {
 				case "full":
