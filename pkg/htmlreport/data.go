@@ -140,9 +140,7 @@ func indexBundles(path string) (map[string]span, map[string]record.Bundle, error
 	}
 }
 
-// jsFile is a data script that hands its JSON to the page as it is: the
-// form of the data inlined into index.html, which the first view reads
-// without waiting for a decompression.
+// jsFile is a data script that hands its JSON to the page as it is.
 func jsFile(name string, data []byte) []byte {
 	n, _ := json.Marshal(name)
 	out := make([]byte, 0, len(data)+len(n)+20)
@@ -153,10 +151,10 @@ func jsFile(name string, data []byte) []byte {
 	return append(out, ");\n"...)
 }
 
-// zipFile is a data file under data/: a script that hands the page its
-// JSON gzipped and in base64 (ARBOR.z(name, "…"), which the page decodes
-// with the browser's DecompressionStream), or as jsFile does when that is
-// no larger (a tiny file). A script, not a fetched file, because browsers
+// zipFile is a data file (under data/, or inline in index.html): a script
+// that hands the page its JSON gzipped and in base64 (ARBOR.z(name, "…"),
+// which the page decodes with the browser's DecompressionStream), or as
+// jsFile does when that is no larger (a tiny file). A script, not a fetched file, because browsers
 // refuse fetch() on file:// pages; base64 because a script is text. The
 // JSON of a run's pages, bundles, traces and forests is repetitive (the
 // same keys, names and numbers' leading digits, line after line): gzip
@@ -469,14 +467,19 @@ func forestKey(system, variant, episode string) string {
 }
 
 // inlineJS puts v into index.html as the data of data file <name>, in a
-// script the page runs before it starts (json.Marshal escapes "<", so the
+// script the page runs before it starts, gzipped as the files under data/
+// are (zipFile: base64 or JSON, which json.Marshal escapes "<" in, so the
 // data cannot end that script early).
 func (s *site) inlineJS(name string, v any) error {
 	js, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", name, err)
 	}
-	s.inline = append(s.inline, jsFile(name, js))
+	z, err := zipFile(name, js)
+	if err != nil {
+		return err
+	}
+	s.inline = append(s.inline, z)
 	return nil
 }
 

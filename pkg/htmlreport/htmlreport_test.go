@@ -91,7 +91,7 @@ func structure(t *testing.T, dir string) string {
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, "index.html"))
 	b.WriteString("\nindex.html data:\n")
-	for _, m := range regexp.MustCompile(`(?s)<script>(ARBOR\.load\("([^"]+)".*?\);\n)</script>`).FindAllSubmatch(page, -1) {
+	for _, m := range regexp.MustCompile(`(?s)<script>(ARBOR\.(?:load|z)\("([^"]+)".*?\);\n)</script>`).FindAllSubmatch(page, -1) {
 		fmt.Fprintf(&b, "  %s: %s\n", m[2], describe(t, "data/"+string(m[2])+".js", m[1]))
 	}
 	markup := regexp.MustCompile(`(?s)<script>.*?</script>`).ReplaceAll(page, nil)

@@ -3,7 +3,7 @@
 // JSON) when that is smaller (nearly every file); they are loaded on demand with <script> tags,
 // which browsers allow on file:// pages (fetch is refused there). The first
 // view needs the run's row index and first page, whatever the run's size;
-// index.html carries both (the same ARBOR.load calls, inline).
+// index.html carries both (the same ARBOR.load or ARBOR.z calls, inline).
 //
 // Row index (x-<run>, in index.html): one string, per question row (a question at
 //   one variant and budget, in question order) 4 + systems characters:
@@ -37,12 +37,19 @@ var ARBOR = (function () {
   var st = { run: 0, systems: null, cat: '', out: '', outSys: '*', bud: '', vi: '', text: '', page: 0 };
   var app;
 
-  function load(name) {
-    if (cache[name]) return Promise.resolve(cache[name]);
-    if (pending[name]) return pending[name].p;
+  // wait registers a data file as on its way (loading or decoding): a
+  // load of it meanwhile waits for the same promise.
+  function wait(name) {
     var d = {};
     d.p = new Promise(function (res, rej) { d.res = res; d.rej = rej; });
     pending[name] = d;
+    return d;
+  }
+
+  function load(name) {
+    if (cache[name]) return Promise.resolve(cache[name]);
+    if (pending[name]) return pending[name].p;
+    var d = wait(name);
     var s = document.createElement('script');
     s.src = 'data/' + name + '.js';
     s.onerror = function () { delete pending[name]; d.rej(new Error('cannot load data/' + name + '.js')); };
@@ -59,7 +66,11 @@ var ARBOR = (function () {
   // gunzip hands the page a data file's JSON from its gzipped base64 form
   // (ARBOR.z): decoded by the browser (DecompressionStream, Chromium 80,
   // Firefox 113, Safari 16.4), so the report needs no inflate of its own.
+  // Decoding is asynchronous: data inlined into index.html is registered as
+  // on its way, so that the first view's load of it waits rather than
+  // looking for a file.
   function gunzip(name, b64) {
+    if (!pending[name] && !cache[name]) wait(name);
     var lost = function (e) {
       var d = pending[name];
       if (d) { delete pending[name]; d.rej(e); }
