@@ -314,3 +314,30 @@ func TestBrowserTraceNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserNoDecompressionStream: in a browser without
+// DecompressionStream (older than Chromium 80, Firefox 113, Safari 16.4),
+// the tables show and the question browser says why it cannot read its
+// data rather than naming a file it failed to load.
+func TestBrowserNoDecompressionStream(t *testing.T) {
+	bin := chromium(t)
+	out := t.TempDir()
+	if _, err := Write(out, []Run{fixtureRun(t)}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(page), "<head>", "<head><script>delete window.DecompressionStream;</script>", 1)
+	if err := os.WriteFile(filepath.Join(out, "old.html"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := browse(t, bin, "file://"+filepath.ToSlash(filepath.Join(out, "old.html"))+"#run=0&ep=s01&q=s01-q01&sys=arbormem", "")
+	if !strings.Contains(dom, `data-state="error"`) || !regexp.MustCompile(`<p class="error">this browser cannot read data/[a-z0-9-]+\.js: it lacks DecompressionStream`).MatchString(dom) {
+		t.Errorf("no DecompressionStream:\n%.3000s", regexp.MustCompile(`(?s)<div id="app".*`).FindString(dom))
+	}
+	if !strings.Contains(dom, `<table`) {
+		t.Error("the tables do not show")
+	}
+}

@@ -33,6 +33,7 @@
 var ARBOR = (function () {
   'use strict';
   var runs = [], cache = {}, pending = {}, index = {};
+  var broken = {}; // data files that could not be decoded, with why
   var PAGE = 50;
   var st = { run: 0, systems: null, cat: '', out: '', outSys: '*', bud: '', vi: '', text: '', page: 0 };
   var app;
@@ -49,6 +50,7 @@ var ARBOR = (function () {
   function load(name) {
     if (cache[name]) return Promise.resolve(cache[name]);
     if (pending[name]) return pending[name].p;
+    if (broken[name]) return Promise.reject(broken[name]);
     var d = wait(name);
     var s = document.createElement('script');
     s.src = 'data/' + name + '.js';
@@ -72,6 +74,7 @@ var ARBOR = (function () {
   function gunzip(name, b64) {
     if (!pending[name] && !cache[name]) wait(name);
     var lost = function (e) {
+      broken[name] = e;
       var d = pending[name];
       if (d) { delete pending[name]; d.rej(e); }
     };
