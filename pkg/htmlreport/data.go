@@ -154,14 +154,14 @@ func jsFile(name string, data []byte) []byte {
 // zipFile is a data file (under data/, or inline in index.html): a script
 // that hands the page its JSON gzipped and in base64 (ARBOR.z(name, "…"),
 // which the page decodes with the browser's DecompressionStream), or as
-// jsFile does when that is no larger (a tiny file). A script, not a fetched file, because browsers
-// refuse fetch() on file:// pages; base64 because a script is text. The
-// JSON of a run's pages, bundles, traces and forests is repetitive (the
-// same keys, names and numbers' leading digits, line after line): gzip
-// takes it to a quarter or a third, base64's third more included, which is
-// what keeps a real ArborMem run's report under 1 KB a sample (README,
-// "The HTML report"). The gzip stream carries no name or time, so the
-// same data gives the same file.
+// jsFile does when that is no larger (a tiny file). A script, not a
+// fetched file, because browsers refuse fetch() on file:// pages; base64
+// because a script is text. The JSON of a run's pages, bundles, traces and
+// forests is repetitive (the same keys, names and numbers' leading digits,
+// line after line): gzip takes it to a quarter or a third, base64's third
+// more included, which is what keeps a real ArborMem run's report under
+// 1 KB a sample (README, "The HTML report"). The gzip stream carries no
+// name or time, so the same data gives the same file.
 func zipFile(name string, data []byte) ([]byte, error) {
 	var z bytes.Buffer
 	w, err := gzip.NewWriterLevel(&z, gzip.DefaultCompression)

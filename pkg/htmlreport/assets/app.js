@@ -1,7 +1,8 @@
 // arbor report: the question browser. Data lives in data/*.js files that
 // call ARBOR.load(name, data), or ARBOR.z(name, base64 of the gzipped
-// JSON) when that is smaller (nearly every file); they are loaded on demand with <script> tags,
-// which browsers allow on file:// pages (fetch is refused there). The first
+// JSON) when that is smaller (nearly every file); they are loaded on
+// demand with <script> tags, which browsers allow on file:// pages (fetch
+// is refused there). The first
 // view needs the run's row index and first page, whatever the run's size;
 // index.html carries both (the same ARBOR.load or ARBOR.z calls, inline).
 //
