@@ -523,3 +523,52 @@ func TestColumns(t *testing.T) {
 		}
 	}
 }
+
+// FuzzColumns: whatever a bundles.jsonl line's trace holds, columns
+// returns valid JSON (or nothing for no trace), and a list of candidate
+// objects comes back by column with one value per candidate in each.
+func FuzzColumns(f *testing.F) {
+	for _, s := range []string{
+		`{"parent":"a","candidates":[{"node":"a","score":8.95978460018927},{"node":"b","rec":1e-9,"x":[1]}]}`,
+		`{"candidates":[{}]}`, `{"candidates":null}`, `[]`, `"s"`, `null`, ``, `{"candidates":[1,2]}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if !json.Valid([]byte(in)) {
+			return // bundles.jsonl lines are decoded first: a trace is valid JSON
+		}
+		out, err := columns(json.RawMessage(in))
+		if err != nil {
+			t.Fatalf("columns(%q): %v", in, err)
+		}
+		if out == nil {
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("columns(%q) = %q, not JSON", in, out)
+		}
+		// By exact key, as the page reads it (a struct field would match
+		// "Candidates" too).
+		var tr, gotTr map[string]json.RawMessage
+		var cands []map[string]json.RawMessage
+		if json.Unmarshal([]byte(in), &tr) != nil || json.Unmarshal(tr["candidates"], &cands) != nil || len(cands) == 0 {
+			return
+		}
+		var got struct {
+			Cols []string            `json:"cols"`
+			Vals [][]json.RawMessage `json:"vals"`
+		}
+		if err := json.Unmarshal(out, &gotTr); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(gotTr["candidates"], &got); err != nil || len(got.Cols) != len(got.Vals) {
+			t.Fatalf("columns(%q) = %s: not by column (%v)", in, out, err)
+		}
+		for j, v := range got.Vals {
+			if len(v) != len(cands) {
+				t.Fatalf("column %s holds %d values for %d candidates", got.Cols[j], len(v), len(cands))
+			}
+		}
+	})
+}
