@@ -277,10 +277,11 @@ func TestBrowserTraceNumbers(t *testing.T) {
 	}
 	const qid = "conv-26:17"
 	var want *memory.Trace
+	var items []record.BundleItem
 	if _, err := eachLine(run.Bundles, func(line []byte) {
 		var b record.Bundle
 		if json.Unmarshal(line, &b) == nil && b.Question == qid && b.System == "arbormem" {
-			want = b.Trace
+			want, items = b.Trace, b.Items
 		}
 	}); err != nil || want == nil {
 		t.Fatalf("the fixture has no ArborMem trace of %s (%v)", qid, err)
@@ -305,6 +306,22 @@ func TestBrowserTraceNumbers(t *testing.T) {
 	}
 	if len(rows)-1 != len(want.Candidates) {
 		t.Fatalf("%d candidates shown, the trace has %d", len(rows)-1, len(want.Candidates))
+	}
+	// The items in order (their positions are stored as runs), each with
+	// its sources.
+	var shown, recorded []string
+	for _, tr := range regexp.MustCompile(`(?s)<tr class="item[^"]*">(.*?)</tr>`).FindAllStringSubmatch(dom, -1) {
+		var srcs []string
+		for _, m := range regexp.MustCompile(`<span class="src[^"]*">([^<]*)</span>`).FindAllStringSubmatch(tr[1], -1) {
+			srcs = append(srcs, m[1])
+		}
+		shown = append(shown, strings.Join(srcs, "+"))
+	}
+	for _, it := range items {
+		recorded = append(recorded, strings.Join(it.Sources, "+"))
+	}
+	if strings.Join(shown, " ") != strings.Join(recorded, " ") {
+		t.Errorf("items shown by their sources:\n%s\nrecorded:\n%s", strings.Join(shown, " "), strings.Join(recorded, " "))
 	}
 	for i, c := range want.Candidates {
 		f := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }

@@ -572,15 +572,39 @@ const (
 // channel, block and sources are positions in the chunk's name list (block
 // -1: none) and the text file may be textNone or textMissing; the items
 // are stored once a chunk (the same turn fills many questions' bundles)
-// and a bundle lists their positions. The trace stays raw so that fields
+// and a bundle lists their positions, runs of 3 or more consecutive ones
+// shortened (runs). The trace stays raw so that fields
 // added to it reach the page, but for its candidates, which go by column
 // (see columns); it too is stored once a chunk (the same question's
 // localization at every budget of a sweep) and the bundle names its
 // position (-1: none).
 type chunkBundle struct {
-	Items  []int    `json:"i"` // positions in the chunk's item list
+	Items  []int    `json:"i"` // positions in the chunk's item list, as runs gives them
 	Trace  int      `json:"t"` // position in the chunk's trace list
 	Branch []string `json:"branch,omitempty"`
+}
+
+// runs shortens a list of positions (none negative): each run of three or
+// more consecutive positions p, p+1, …, p+k becomes p, -k. Full context's
+// bundle is the episode's turns in order, one item each, and a bundle that
+// starts with its branch lists the branch's turns in order: a few numbers
+// rather than hundreds, which even gzipped took a fifth of Full's bundle
+// chunks. The page's bundleAt expands them.
+func runs(ps []int) []int {
+	out := make([]int, 0, len(ps))
+	for i := 0; i < len(ps); {
+		j := i
+		for j+1 < len(ps) && ps[j+1] == ps[j]+1 {
+			j++
+		}
+		if j-i >= 2 {
+			out = append(out, ps[i], -(j - i))
+		} else {
+			out = append(out, ps[i:j+1]...)
+		}
+		i = j + 1
+	}
+	return out
 }
 
 // bundleLine is a bundles.jsonl record with its trace left undecoded.
@@ -712,6 +736,7 @@ func (c *chunker) add(line []byte) (int, int, error) {
 		}
 		out.Items[i] = c.uniq.of(fmt.Sprint(item), item)
 	}
+	out.Items = runs(out.Items)
 	b, err := json.Marshal(out)
 	if err != nil {
 		return 0, 0, err

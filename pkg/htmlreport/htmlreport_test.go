@@ -271,7 +271,17 @@ func readChunk(t *testing.T, path string) []chunkEntry {
 	readData(t, path, &raw)
 	out := make([]chunkEntry, len(raw.B))
 	for i, b := range raw.B {
+		var pos []int
 		for _, k := range b.I {
+			if k >= 0 {
+				pos = append(pos, k)
+				continue
+			}
+			for j, p := 1, pos[len(pos)-1]; j <= -k; j++ {
+				pos = append(pos, p+j)
+			}
+		}
+		for _, k := range pos {
 			it := raw.U[k]
 			ci := chunkItem{Channel: raw.N[it[0]], Tokens: it[2]}
 			if it[1] >= 0 {
@@ -571,4 +581,19 @@ func FuzzColumns(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestRuns(t *testing.T) {
+	for _, c := range []struct{ in, want []int }{
+		{nil, []int{}},
+		{[]int{0, 1, 2, 3, 4}, []int{0, -4}},
+		{[]int{0, 1}, []int{0, 1}},
+		{[]int{5, 6, 7, 2, 9, 10, 11, 12, 0}, []int{5, -2, 2, 9, -3, 0}},
+		{[]int{3, 3, 3}, []int{3, 3, 3}},
+		{[]int{7, 6, 5}, []int{7, 6, 5}},
+	} {
+		if got := runs(c.in); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("runs(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
 }

@@ -23,8 +23,8 @@
 //   position in chunk, channels, parent in branch, full query seconds,
 //   primary scorer].
 // Bundle chunk (data/b-<run>-<system>-<chunk>.js): {n: [names], u: [items],
-//   t: [traces], b: [{i: [item positions in u], t: trace position in t or
-//   -1, branch}]}, an item being
+//   t: [traces], b: [{i: [item positions in u, a run p, p+1, …, p+k
+//   written p, -k], t: trace position in t or -1, branch}]}, an item being
 //   [channel, block, tokens, text file, text index, sources...]: channel,
 //   block (-1: none) and sources by position in n, the text file -1 when
 //   not recorded, -2 when missing; the trace's candidates by column,
@@ -443,7 +443,12 @@ var ARBOR = (function () {
   // trace (its candidates as objects again), branch}.
   function bundleAt(chunk, pos) {
     var c = chunk.b[pos], n = chunk.n, trace = c.t >= 0 ? chunk.t[c.t] : null, out = { items: [], trace: trace, branch: c.branch };
+    var pos = [];
     (c.i || []).forEach(function (k) {
+      if (k >= 0) { pos.push(k); return; }
+      for (var p = pos[pos.length - 1], j = 1; j <= -k; j++) pos.push(p + j); // a run: p, -k is p … p+k
+    });
+    pos.forEach(function (k) {
       var it = chunk.u[k];
       out.items.push({
         channel: n[it[0]], block: it[1] >= 0 ? n[it[1]] : '', tokens: it[2],
