@@ -1,15 +1,19 @@
 package htmlreport
 
 import (
+	"encoding/json"
 	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/arbor-eval/arbor/internal/realdeps"
+	"github.com/arbor-eval/arbor/pkg/memory"
+	"github.com/arbor-eval/arbor/pkg/record"
 )
 
 // chromium is realdeps.Chromium.
@@ -254,4 +258,103 @@ func colours(t *testing.T, path string) int {
 		}
 	}
 	return len(seen)
+}
+
+// TestBrowserTraceNumbers opens an ArborMem question of a LoCoMo-shaped
+// conversation (candidates at full precision, stored by column to 3
+// decimals and gzipped) and checks that every number of the candidate
+// table reads as the page would print the whole number (toFixed(3)), in
+// the candidates' order: the report's compaction loses nothing it shows.
+func TestBrowserTraceNumbers(t *testing.T) {
+	bin := chromium(t)
+	sh := realShape
+	sh.episodes, sh.questions = 1, 20
+	dir := t.TempDir()
+	run := locomoRun(t, dir, sh)
+	out := t.TempDir()
+	if _, err := Write(out, []Run{run}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	const qid = "conv-26:17"
+	var want *memory.Trace
+	var items []record.BundleItem
+	if _, err := eachLine(run.Bundles, func(line []byte) {
+		var b record.Bundle
+		if json.Unmarshal(line, &b) == nil && b.Question == qid && b.System == "arbormem" {
+			want, items = b.Trace, b.Items
+		}
+	}); err != nil || want == nil {
+		t.Fatalf("the fixture has no ArborMem trace of %s (%v)", qid, err)
+	}
+	dom := browse(t, bin, "file://"+filepath.ToSlash(filepath.Join(out, "index.html"))+"#run=0&ep=conv-26&q="+qid+"&sys=arbormem", "")
+	table := regexp.MustCompile(`(?s)<table class="cands" id="candidates">(.*?)</table>`).FindStringSubmatch(dom)
+	if table == nil {
+		t.Fatalf("no candidate table:\n%.3000s", dom)
+	}
+	cell := regexp.MustCompile(`<t[hd]>([^<]*)</t[hd]>`)
+	var rows [][]string
+	for _, tr := range regexp.MustCompile(`(?s)<tr[^>]*>(.*?)</tr>`).FindAllStringSubmatch(table[1], -1) {
+		var cells []string
+		for _, c := range cell.FindAllStringSubmatch(tr[1], -1) {
+			cells = append(cells, c[1])
+		}
+		rows = append(rows, cells)
+	}
+	head := strings.Join(rows[0], ",")
+	if head != "candidate,score,s_ce,s_key,s_rec,s_topic,rerank raw,rerank p" {
+		t.Fatalf("candidate columns = %s", head)
+	}
+	if len(rows)-1 != len(want.Candidates) {
+		t.Fatalf("%d candidates shown, the trace has %d", len(rows)-1, len(want.Candidates))
+	}
+	// The items in order (their positions are stored as runs), each with
+	// its sources.
+	var shown, recorded []string
+	for _, tr := range regexp.MustCompile(`(?s)<tr class="item[^"]*">(.*?)</tr>`).FindAllStringSubmatch(dom, -1) {
+		var srcs []string
+		for _, m := range regexp.MustCompile(`<span class="src[^"]*">([^<]*)</span>`).FindAllStringSubmatch(tr[1], -1) {
+			srcs = append(srcs, m[1])
+		}
+		shown = append(shown, strings.Join(srcs, "+"))
+	}
+	for _, it := range items {
+		recorded = append(recorded, strings.Join(it.Sources, "+"))
+	}
+	if strings.Join(shown, " ") != strings.Join(recorded, " ") {
+		t.Errorf("items shown by their sources:\n%s\nrecorded:\n%s", strings.Join(shown, " "), strings.Join(recorded, " "))
+	}
+	for i, c := range want.Candidates {
+		f := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+		w := []string{c.Node, f(c.Score), f(c.CE), f(c.Key), f(c.Rec), f(c.Topic), f(c.Raw), f(c.Prob)}
+		if got := strings.Join(rows[i+1], ","); got != strings.Join(w, ",") {
+			t.Errorf("candidate %d shows %s, want %s", i, got, strings.Join(w, ","))
+		}
+	}
+}
+
+// TestBrowserNoDecompressionStream: in a browser without
+// DecompressionStream (older than Chromium 80, Firefox 113, Safari 16.4),
+// the tables show and the question browser says why it cannot read its
+// data rather than naming a file it failed to load.
+func TestBrowserNoDecompressionStream(t *testing.T) {
+	bin := chromium(t)
+	out := t.TempDir()
+	if _, err := Write(out, []Run{fixtureRun(t)}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(page), "<head>", "<head><script>delete window.DecompressionStream;</script>", 1)
+	if err := os.WriteFile(filepath.Join(out, "old.html"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := browse(t, bin, "file://"+filepath.ToSlash(filepath.Join(out, "old.html"))+"#run=0&ep=s01&q=s01-q01&sys=arbormem", "")
+	if !strings.Contains(dom, `data-state="error"`) || !regexp.MustCompile(`<p class="error">this browser cannot read data/[a-z0-9-]+\.js: it lacks DecompressionStream`).MatchString(dom) {
+		t.Errorf("no DecompressionStream:\n%.3000s", regexp.MustCompile(`(?s)<div id="app".*`).FindString(dom))
+	}
+	if !strings.Contains(dom, `<table`) {
+		t.Error("the tables do not show")
+	}
 }

@@ -3,6 +3,8 @@ package htmlreport
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -138,7 +140,7 @@ func indexBundles(path string) (map[string]span, map[string]record.Bundle, error
 	}
 }
 
-// jsFile is a data file: a script that hands its JSON to the page.
+// jsFile is a data script that hands its JSON to the page as it is.
 func jsFile(name string, data []byte) []byte {
 	n, _ := json.Marshal(name)
 	out := make([]byte, 0, len(data)+len(n)+20)
@@ -147,6 +149,51 @@ func jsFile(name string, data []byte) []byte {
 	out = append(out, ',')
 	out = append(out, data...)
 	return append(out, ");\n"...)
+}
+
+// zipFile is a data file (under data/, or inline in index.html): a script
+// that hands the page its JSON gzipped and in base64 (ARBOR.z(name, "…"),
+// which the page decodes with the browser's DecompressionStream), or as
+// jsFile does when that is no larger (a tiny file). A script, not a
+// fetched file, because browsers refuse fetch() on file:// pages; base64
+// because a script is text. The JSON of a run's pages, bundles, traces and
+// forests is repetitive (the same keys, names and numbers' leading digits,
+// line after line): gzip takes it to a quarter or a third, base64's third
+// more included, which is what keeps a real ArborMem run's report under
+// 1 KB a sample (README, "The HTML report"). The gzip stream carries no
+// name or time, so the same data gives the same file.
+func zipFile(name string, data []byte) ([]byte, error) {
+	var z bytes.Buffer
+	w, err := gzip.NewWriterLevel(&z, gzip.DefaultCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return nil, fmt.Errorf("compress data/%s.js: %w", name, err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("compress data/%s.js: %w", name, err)
+	}
+	n, _ := json.Marshal(name)
+	size := base64.StdEncoding.EncodedLen(z.Len())
+	if size >= len(data) {
+		return jsFile(name, data), nil
+	}
+	out := make([]byte, 0, size+len(n)+20)
+	out = append(out, "ARBOR.z("...)
+	out = append(out, n...)
+	out = append(out, ",\""...)
+	out = base64.StdEncoding.AppendEncode(out, z.Bytes())
+	return append(out, "\");\n"...), nil
+}
+
+// writeData writes data file data/<name>.js holding the JSON data.
+func (s *site) writeData(name string, data []byte) error {
+	js, err := zipFile(name, data)
+	if err != nil {
+		return err
+	}
+	return s.write("data/"+name+".js", js)
 }
 
 // Facet codes in the index string: one character per value, 'a' for none
@@ -420,14 +467,19 @@ func forestKey(system, variant, episode string) string {
 }
 
 // inlineJS puts v into index.html as the data of data file <name>, in a
-// script the page runs before it starts (json.Marshal escapes "<", so the
+// script the page runs before it starts, gzipped as the files under data/
+// are (zipFile: base64 or JSON, which json.Marshal escapes "<" in, so the
 // data cannot end that script early).
 func (s *site) inlineJS(name string, v any) error {
 	js, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", name, err)
 	}
-	s.inline = append(s.inline, jsFile(name, js))
+	z, err := zipFile(name, js)
+	if err != nil {
+		return err
+	}
+	s.inline = append(s.inline, z)
 	return nil
 }
 
@@ -437,7 +489,7 @@ func (s *site) writeJS(name string, v any) error {
 	if err != nil {
 		return fmt.Errorf("encode data/%s.js: %w", name, err)
 	}
-	return s.write("data/"+name+".js", jsFile(name, js))
+	return s.writeData(name, js)
 }
 
 // sampleRow is one sample as the browser's data file holds it: a compact
@@ -504,7 +556,7 @@ func (ts *textStore) flush() error {
 	name := fmt.Sprintf("%s%d", ts.prefix, ts.n)
 	ts.open, ts.size = nil, 0
 	ts.n++
-	return ts.site.write("data/"+name+".js", jsFile(name, data))
+	return ts.site.writeData(name, data)
 }
 
 // Text places of a bundle item in a chunk: a text file and index, or one
@@ -520,15 +572,39 @@ const (
 // channel, block and sources are positions in the chunk's name list (block
 // -1: none) and the text file may be textNone or textMissing; the items
 // are stored once a chunk (the same turn fills many questions' bundles)
-// and a bundle lists their positions. The trace stays raw so that fields
+// and a bundle lists their positions, runs of 3 or more consecutive ones
+// shortened (runs). The trace stays raw so that fields
 // added to it reach the page, but for its candidates, which go by column
 // (see columns); it too is stored once a chunk (the same question's
 // localization at every budget of a sweep) and the bundle names its
 // position (-1: none).
 type chunkBundle struct {
-	Items  []int    `json:"i"` // positions in the chunk's item list
+	Items  []int    `json:"i"` // positions in the chunk's item list, as runs gives them
 	Trace  int      `json:"t"` // position in the chunk's trace list
 	Branch []string `json:"branch,omitempty"`
+}
+
+// runs shortens a list of positions (none negative): each run of three or
+// more consecutive positions p, p+1, …, p+k becomes p, -k. Full context's
+// bundle is the episode's turns in order, one item each, and a bundle that
+// starts with its branch lists the branch's turns in order: a few numbers
+// rather than hundreds, which even gzipped took a fifth of Full's bundle
+// chunks. The page's bundleAt expands them.
+func runs(ps []int) []int {
+	out := make([]int, 0, len(ps))
+	for i := 0; i < len(ps); {
+		j := i
+		for j+1 < len(ps) && ps[j+1] == ps[j]+1 {
+			j++
+		}
+		if j-i >= 2 {
+			out = append(out, ps[i], -(j - i))
+		} else {
+			out = append(out, ps[i:j+1]...)
+		}
+		i = j + 1
+	}
+	return out
 }
 
 // bundleLine is a bundles.jsonl record with its trace left undecoded.
@@ -581,7 +657,7 @@ func (p *packer) flushAs(head, tail []byte) error {
 	name := fmt.Sprintf("%s%d", p.prefix, p.n)
 	p.items, p.size = nil, 0
 	p.n++
-	return p.site.write("data/"+name+".js", jsFile(name, data))
+	return p.site.writeData(name, data)
 }
 
 // chunker groups one system's bundles into data files
@@ -660,6 +736,7 @@ func (c *chunker) add(line []byte) (int, int, error) {
 		}
 		out.Items[i] = c.uniq.of(fmt.Sprint(item), item)
 	}
+	out.Items = runs(out.Items)
 	b, err := json.Marshal(out)
 	if err != nil {
 		return 0, 0, err
@@ -689,9 +766,13 @@ func (c *chunker) flush() error {
 }
 
 // columns rewrites a trace's candidates, a list of objects with the same
-// few keys, as {cols: [keys, sorted], rows: [[values]]} (null where a
-// candidate lacks a key): the keys are stored once, and numbers to the 3
-// decimals the page shows (shortNumber; bundles.jsonl keeps them whole).
+// few keys, by column: {cols: [keys, sorted], vals: [per key, its value
+// for each candidate in order]} (null where a candidate lacks a key). The
+// keys are stored once, and numbers to the 3 decimals the page shows
+// (shortNumber; bundles.jsonl keeps them whole). By column rather than by
+// candidate because a column's numbers resemble each other (a score
+// part's range, its leading digits), which the data file's gzip then
+// stores in fewer bytes: a tenth less for a real ArborMem run's bundles.
 // Any other trace passes through as it is; null or empty is nil.
 func columns(trace json.RawMessage) (json.RawMessage, error) {
 	if len(trace) == 0 || string(trace) == "null" {
@@ -712,18 +793,18 @@ func columns(trace json.RawMessage) (json.RawMessage, error) {
 		}
 	}
 	cols := sortedKeys(keys)
-	rows := make([][]json.RawMessage, len(cands))
-	for i, c := range cands {
-		rows[i] = make([]json.RawMessage, len(cols))
-		for j, k := range cols {
+	vals := make([][]json.RawMessage, len(cols))
+	for j, k := range cols {
+		vals[j] = make([]json.RawMessage, len(cands))
+		for i, c := range cands {
 			if v, ok := c[k]; ok {
-				rows[i][j] = shortNumber(v)
+				vals[j][i] = shortNumber(v)
 			} else {
-				rows[i][j] = json.RawMessage("null")
+				vals[j][i] = json.RawMessage("null")
 			}
 		}
 	}
-	b, err := json.Marshal(map[string]any{"cols": cols, "rows": rows})
+	b, err := json.Marshal(map[string]any{"cols": cols, "vals": vals})
 	if err != nil {
 		return nil, err
 	}

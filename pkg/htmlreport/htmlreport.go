@@ -6,8 +6,9 @@
 // their texts and ArborMem's forests (drawn with pkg/forestview) sit in
 // small JavaScript files under data/ that the page loads on demand with
 // <script> tags (JSONP style: browsers refuse fetch() on file:// pages, but
-// load scripts). Nothing is fetched from a network; the site opens from
-// disk.
+// load scripts), each holding its JSON gzipped in base64 for the browser's
+// DecompressionStream to decode. Nothing is fetched from a network; the
+// site opens from disk.
 package htmlreport
 
 import (

@@ -2,9 +2,12 @@ package htmlreport
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -88,7 +91,7 @@ func structure(t *testing.T, dir string) string {
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, "index.html"))
 	b.WriteString("\nindex.html data:\n")
-	for _, m := range regexp.MustCompile(`(?s)<script>(ARBOR\.load\("([^"]+)".*?\);\n)</script>`).FindAllSubmatch(page, -1) {
+	for _, m := range regexp.MustCompile(`(?s)<script>(ARBOR\.(?:load|z)\("([^"]+)".*?\);\n)</script>`).FindAllSubmatch(page, -1) {
 		fmt.Fprintf(&b, "  %s: %s\n", m[2], describe(t, "data/"+string(m[2])+".js", m[1]))
 	}
 	markup := regexp.MustCompile(`(?s)<script>.*?</script>`).ReplaceAll(page, nil)
@@ -113,22 +116,51 @@ func structure(t *testing.T, dir string) string {
 	return b.String()
 }
 
-var loadRE = regexp.MustCompile(`(?s)^ARBOR\.load\("([^"]+)",(.*)\);\n$`)
+var (
+	loadRE = regexp.MustCompile(`(?s)^ARBOR\.load\("([^"]+)",(.*)\);\n$`)
+	zipRE  = regexp.MustCompile(`^ARBOR\.z\("([^"]+)","([A-Za-z0-9+/=]*)"\);\n$`)
+)
+
+// dataScript returns the name a data script registers and its JSON, read
+// back from either form (ARBOR.load with the JSON, ARBOR.z with it gzipped
+// in base64); ok is false for anything else.
+func dataScript(t testing.TB, data []byte) (name string, js []byte, ok bool) {
+	t.Helper()
+	if m := loadRE.FindSubmatch(data); m != nil {
+		return string(m[1]), m[2], true
+	}
+	m := zipRE.FindSubmatch(data)
+	if m == nil {
+		return "", nil, false
+	}
+	z, err := base64.StdEncoding.DecodeString(string(m[2]))
+	if err != nil {
+		t.Fatalf("data script %s: %v", m[1], err)
+	}
+	r, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		t.Fatalf("data script %s: %v", m[1], err)
+	}
+	if js, err = io.ReadAll(r); err != nil {
+		t.Fatalf("data script %s: %v", m[1], err)
+	}
+	return string(m[1]), js, true
+}
 
 // describe says what one file holds: for a data file, the name it
 // registers (which must be its own) and the number of records.
 func describe(t *testing.T, name string, data []byte) string {
 	switch {
 	case strings.HasPrefix(name, "data/"):
-		m := loadRE.FindSubmatch(data)
-		if m == nil {
-			t.Fatalf("%s is not an ARBOR.load(name, data) script", name)
+		got, js, ok := dataScript(t, data)
+		if !ok {
+			t.Fatalf("%s is not an ARBOR.load(name, data) or ARBOR.z(name, gzip) script", name)
 		}
-		if want := strings.TrimSuffix(strings.TrimPrefix(name, "data/"), ".js"); string(m[1]) != want {
-			t.Errorf("%s registers %q", name, m[1])
+		if want := strings.TrimSuffix(strings.TrimPrefix(name, "data/"), ".js"); got != want {
+			t.Errorf("%s registers %q", name, got)
 		}
 		var v any
-		if err := json.Unmarshal(m[2], &v); err != nil {
+		if err := json.Unmarshal(js, &v); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		switch v := v.(type) {
@@ -228,7 +260,7 @@ func readChunk(t *testing.T, path string) []chunkEntry {
 			Path       string `json:"path"`
 			Candidates struct {
 				Cols []string `json:"cols"`
-				Rows [][]any  `json:"rows"`
+				Vals [][]any  `json:"vals"`
 			} `json:"candidates"`
 		} `json:"t"`
 		B []struct {
@@ -239,7 +271,17 @@ func readChunk(t *testing.T, path string) []chunkEntry {
 	readData(t, path, &raw)
 	out := make([]chunkEntry, len(raw.B))
 	for i, b := range raw.B {
+		var pos []int
 		for _, k := range b.I {
+			if k >= 0 {
+				pos = append(pos, k)
+				continue
+			}
+			for j, p := 1, pos[len(pos)-1]; j <= -k; j++ {
+				pos = append(pos, p+j)
+			}
+		}
+		for _, k := range pos {
 			it := raw.U[k]
 			ci := chunkItem{Channel: raw.N[it[0]], Tokens: it[2]}
 			if it[1] >= 0 {
@@ -259,14 +301,15 @@ func readChunk(t *testing.T, path string) []chunkEntry {
 				Path       string           `json:"path"`
 				Candidates []map[string]any `json:"candidates"`
 			}{Path: tr.Path}
-			for _, row := range tr.Candidates.Rows {
-				c := map[string]any{}
-				for j, k := range tr.Candidates.Cols {
-					if row[j] != nil {
-						c[k] = row[j]
+			for j, k := range tr.Candidates.Cols {
+				for n, v := range tr.Candidates.Vals[j] {
+					if n == len(out[i].Trace.Candidates) {
+						out[i].Trace.Candidates = append(out[i].Trace.Candidates, map[string]any{})
+					}
+					if v != nil {
+						out[i].Trace.Candidates[n][k] = v
 					}
 				}
-				out[i].Trace.Candidates = append(out[i].Trace.Candidates, c)
 			}
 		}
 	}
@@ -280,11 +323,11 @@ func readData(t *testing.T, path string, v any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := loadRE.FindSubmatch(data)
-	if m == nil {
+	_, js, ok := dataScript(t, data)
+	if !ok {
 		t.Fatalf("%s: not a data script", path)
 	}
-	if err := json.Unmarshal(m[2], v); err != nil {
+	if err := json.Unmarshal(js, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
@@ -430,6 +473,127 @@ func TestShortNumber(t *testing.T) {
 	} {
 		if got := string(shortNumber(json.RawMessage(c.in))); got != c.want {
 			t.Errorf("shortNumber(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// TestZipFile: a data file reads back as the JSON it was given, in the
+// gzipped form when that is smaller and as plain JSON when not (a tiny
+// file), and the same data gives the same bytes (a report rebuilt from the
+// same run is the same site).
+func TestZipFile(t *testing.T) {
+	long := []byte(`[` + strings.Repeat(`{"node":"D10:5","score":18.94},`, 200) + `{}]`)
+	for _, c := range []struct {
+		name   string
+		data   []byte
+		zipped bool
+	}{
+		{"b-0-4-0", long, true},
+		{"t-0-0", []byte(`["a \"quoted\" </script> text","é"]`), false},
+		{"x", []byte(`[]`), false},
+	} {
+		js, err := zipFile(c.name, c.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if zipped := bytes.HasPrefix(js, []byte("ARBOR.z(")); zipped != c.zipped {
+			t.Errorf("%s: zipped = %v, want %v (%d bytes from %d)", c.name, zipped, c.zipped, len(js), len(c.data))
+		}
+		name, got, ok := dataScript(t, js)
+		if !ok || name != c.name || !bytes.Equal(got, c.data) {
+			t.Errorf("%s reads back as %q %.80q (ok %v)", c.name, name, got, ok)
+		}
+		again, _ := zipFile(c.name, c.data)
+		if !bytes.Equal(js, again) {
+			t.Errorf("%s: two encodings of the same data differ", c.name)
+		}
+	}
+}
+
+// TestColumns: a trace's candidates go by column, numbers as the page
+// prints them, a missing key null, other fields and other traces as they
+// are.
+func TestColumns(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"parent":"a","candidates":[{"node":"a","score":8.95978460018927,"rec":7.3e-07},{"node":"b","score":2,"extra":"x"}]}`,
+			`{"candidates":{"cols":["extra","node","rec","score"],"vals":[[null,"x"],["a","b"],[0,null],[8.96,2]]},"parent":"a"}`},
+		{`{"parent":"a","localized":true}`, `{"parent":"a","localized":true}`},
+		{`{"candidates":[]}`, `{"candidates":[]}`},
+		{`{"candidates":"odd"}`, `{"candidates":"odd"}`},
+		{`[1,2]`, `[1,2]`},
+		{`null`, ``},
+		{``, ``},
+	} {
+		got, err := columns(json.RawMessage(c.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != c.want {
+			t.Errorf("columns(%s)\n = %s\nwant %s", c.in, got, c.want)
+		}
+	}
+}
+
+// FuzzColumns: whatever a bundles.jsonl line's trace holds, columns
+// returns valid JSON (or nothing for no trace), and a list of candidate
+// objects comes back by column with one value per candidate in each.
+func FuzzColumns(f *testing.F) {
+	for _, s := range []string{
+		`{"parent":"a","candidates":[{"node":"a","score":8.95978460018927},{"node":"b","rec":1e-9,"x":[1]}]}`,
+		`{"candidates":[{}]}`, `{"candidates":null}`, `[]`, `"s"`, `null`, ``, `{"candidates":[1,2]}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if !json.Valid([]byte(in)) {
+			return // bundles.jsonl lines are decoded first: a trace is valid JSON
+		}
+		out, err := columns(json.RawMessage(in))
+		if err != nil {
+			t.Fatalf("columns(%q): %v", in, err)
+		}
+		if out == nil {
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("columns(%q) = %q, not JSON", in, out)
+		}
+		// By exact key, as the page reads it (a struct field would match
+		// "Candidates" too).
+		var tr, gotTr map[string]json.RawMessage
+		var cands []map[string]json.RawMessage
+		if json.Unmarshal([]byte(in), &tr) != nil || json.Unmarshal(tr["candidates"], &cands) != nil || len(cands) == 0 {
+			return
+		}
+		var got struct {
+			Cols []string            `json:"cols"`
+			Vals [][]json.RawMessage `json:"vals"`
+		}
+		if err := json.Unmarshal(out, &gotTr); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(gotTr["candidates"], &got); err != nil || len(got.Cols) != len(got.Vals) {
+			t.Fatalf("columns(%q) = %s: not by column (%v)", in, out, err)
+		}
+		for j, v := range got.Vals {
+			if len(v) != len(cands) {
+				t.Fatalf("column %s holds %d values for %d candidates", got.Cols[j], len(v), len(cands))
+			}
+		}
+	})
+}
+
+func TestRuns(t *testing.T) {
+	for _, c := range []struct{ in, want []int }{
+		{nil, []int{}},
+		{[]int{0, 1, 2, 3, 4}, []int{0, -4}},
+		{[]int{0, 1}, []int{0, 1}},
+		{[]int{5, 6, 7, 2, 9, 10, 11, 12, 0}, []int{5, -2, 2, 9, -3, 0}},
+		{[]int{3, 3, 3}, []int{3, 3, 3}},
+		{[]int{7, 6, 5}, []int{7, 6, 5}},
+	} {
+		if got := runs(c.in); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("runs(%v) = %v, want %v", c.in, got, c.want)
 		}
 	}
 }

@@ -69,14 +69,39 @@ func BenchmarkReportSize(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	s := measureSite(b, out)
+	reportSizes(b, measureSite(b, out), reportSamples)
+}
+
+// reportSizes reports a site's sizes: B/sample counts every byte but the
+// evidence texts (stored once per distinct text, reported apart): the
+// first view, the rows, the bundles with their traces, and the forests
+// (reported apart too).
+func reportSizes(b *testing.B, s siteSizes, n int) {
 	b.ReportMetric(float64(s.total())/(1<<20), "site-MB")
-	b.ReportMetric(float64(s.total()-s.texts-s.forests)/reportSamples, "B/sample")
-	b.ReportMetric(float64(s.rows+s.first)/reportSamples, "rows-B/sample")
-	b.ReportMetric(float64(s.bundles)/reportSamples, "bundles-B/sample")
+	b.ReportMetric(float64(s.total()-s.texts)/float64(n), "B/sample")
+	b.ReportMetric(float64(s.rows+s.first)/float64(n), "rows-B/sample")
+	b.ReportMetric(float64(s.bundles)/float64(n), "bundles-B/sample")
+	b.ReportMetric(float64(s.forests)/float64(n), "forests-B/sample")
 	b.ReportMetric(float64(s.texts)/(1<<20), "texts-MB")
-	b.ReportMetric(float64(s.forests)/(1<<20), "forests-MB")
 	b.ReportMetric(float64(s.first)/(1<<10), "first-view-KB")
+}
+
+// BenchmarkReportSizeLoCoMo is BenchmarkReportSize on a generated run of
+// the shape of a real offline ArborMem run (locomoShape: LoCoMo's five
+// development conversations, 3,810 samples, Full's ~300-turn bundles and
+// ArborMem's ~42-candidate traces of full-precision numbers):
+//
+//	go test ./pkg/htmlreport -run '^$' -bench ReportSizeLoCoMo -benchtime 1x
+func BenchmarkReportSizeLoCoMo(b *testing.B) {
+	run := locomoRun(b, b.TempDir(), realShape)
+	var out string
+	for b.Loop() {
+		out = b.TempDir()
+		if _, err := Write(out, []Run{run}, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportSizes(b, measureSite(b, out), len(run.Samples))
 }
 
 // BenchmarkReportFirstView opens the question browser of the synthetic
@@ -98,7 +123,34 @@ func BenchmarkReportFirstView(b *testing.B) {
 	}
 	url := "file://" + filepath.ToSlash(filepath.Join(out, "index.html")) + "#run=0"
 	re := regexp.MustCompile(`data-state="list" data-init-ms="(\d+)" data-load-ms="(\d+)" data-render-ms="(\d+)" data-ready-ms="(\d+)"`)
-	names := []string{"init-ms", "load-ms", "render-ms", "ready-ms"}
+	reportTimes(b, bin, url, re, []string{"init-ms", "load-ms", "render-ms", "ready-ms"}, `data-state="list"`)
+	b.ReportMetric(float64(measureSite(b, out).first)/(1<<10), "first-view-KB")
+}
+
+// BenchmarkReportQuestion opens one ArborMem question of the LoCoMo-shaped
+// run's site (the largest bundle chunks: Full's and ArborMem's with their
+// traces) in headless Chromium (skipped without one) and reports the
+// milliseconds from navigation to the question shown with its bundle,
+// texts, trace and forest loaded and decoded (question-ms, the min over
+// the runs; init-ms is the browser's own start and index.html parsed):
+//
+//	go test ./pkg/htmlreport -run '^$' -bench ReportQuestion -benchtime 5x
+func BenchmarkReportQuestion(b *testing.B) {
+	bin := chromium(b)
+	run := locomoRun(b, b.TempDir(), realShape)
+	out := b.TempDir()
+	if _, err := Write(out, []Run{run}, Options{}); err != nil {
+		b.Fatal(err)
+	}
+	url := "file://" + filepath.ToSlash(filepath.Join(out, "index.html")) + "#run=0&ep=conv-30&q=conv-30:151&sys=arbormem"
+	re := regexp.MustCompile(`data-state="question" data-init-ms="(\d+)" data-question-ms="(\d+)"`)
+	reportTimes(b, bin, url, re, []string{"init-ms", "question-ms"}, `id="candidates"`)
+}
+
+// reportTimes opens url in Chromium once per iteration and reports the
+// min over the runs of each figure re reads from the page (its groups, in
+// the order of names); a page without them, or without shown, fails.
+func reportTimes(b *testing.B, bin, url string, re *regexp.Regexp, names []string, shown string) {
 	best := make([]float64, len(names))
 	for i := range best {
 		best[i] = -1
@@ -106,8 +158,8 @@ func BenchmarkReportFirstView(b *testing.B) {
 	for b.Loop() {
 		dom := browse(b, bin, url, "")
 		m := re.FindStringSubmatch(dom)
-		if m == nil {
-			b.Fatalf("the list did not show:\n%.2000s", dom)
+		if m == nil || !strings.Contains(dom, shown) {
+			b.Fatalf("the page did not show:\n%s", regexp.MustCompile(`<div id="app"[^>]*>`).FindString(dom))
 		}
 		for k := range best {
 			v, _ := strconv.ParseFloat(m[k+1], 64)
@@ -119,5 +171,4 @@ func BenchmarkReportFirstView(b *testing.B) {
 	for k, name := range names {
 		b.ReportMetric(best[k], name)
 	}
-	b.ReportMetric(float64(measureSite(b, out).first)/(1<<10), "first-view-KB")
 }

@@ -1,8 +1,10 @@
 // arbor report: the question browser. Data lives in data/*.js files that
-// call ARBOR.load(name, data); they are loaded on demand with <script> tags,
-// which browsers allow on file:// pages (fetch is refused there). The first
+// call ARBOR.load(name, data), or ARBOR.z(name, base64 of the gzipped
+// JSON) when that is smaller (nearly every file); they are loaded on
+// demand with <script> tags, which browsers allow on file:// pages (fetch
+// is refused there). The first
 // view needs the run's row index and first page, whatever the run's size;
-// index.html carries both (the same ARBOR.load calls, inline).
+// index.html carries both (the same ARBOR.load or ARBOR.z calls, inline).
 //
 // Row index (x-<run>, in index.html): one string, per question row (a question at
 //   one variant and budget, in question order) 4 + systems characters:
@@ -21,27 +23,36 @@
 //   position in chunk, channels, parent in branch, full query seconds,
 //   primary scorer].
 // Bundle chunk (data/b-<run>-<system>-<chunk>.js): {n: [names], u: [items],
-//   t: [traces], b: [{i: [item positions in u], t: trace position in t or
-//   -1, branch}]}, an item being
+//   t: [traces], b: [{i: [item positions in u, a run p, p+1, …, p+k
+//   written p, -k], t: trace position in t or -1, branch}]}, an item being
 //   [channel, block, tokens, text file, text index, sources...]: channel,
 //   block (-1: none) and sources by position in n, the text file -1 when
-//   not recorded, -2 when missing; the trace's candidates as {cols, rows}
-//   (see bundleAt).
+//   not recorded, -2 when missing; the trace's candidates by column,
+//   {cols: [keys], vals: [per key, each candidate's value]} (see bundleAt).
 // Text file (data/t-<run>-<n>.js): [evidence texts], each stored once a run.
 // Forest file (data/g-<run>-<n>.js): [forests as pkg/forestview draws them].
 var ARBOR = (function () {
   'use strict';
   var runs = [], cache = {}, pending = {}, index = {};
+  var broken = {}; // data files that could not be decoded, with why
   var PAGE = 50;
   var st = { run: 0, systems: null, cat: '', out: '', outSys: '*', bud: '', vi: '', text: '', page: 0 };
   var app;
 
-  function load(name) {
-    if (cache[name]) return Promise.resolve(cache[name]);
-    if (pending[name]) return pending[name].p;
+  // wait registers a data file as on its way (loading or decoding): a
+  // load of it meanwhile waits for the same promise.
+  function wait(name) {
     var d = {};
     d.p = new Promise(function (res, rej) { d.res = res; d.rej = rej; });
     pending[name] = d;
+    return d;
+  }
+
+  function load(name) {
+    if (cache[name]) return Promise.resolve(cache[name]);
+    if (pending[name]) return pending[name].p;
+    if (broken[name]) return Promise.reject(broken[name]);
+    var d = wait(name);
     var s = document.createElement('script');
     s.src = 'data/' + name + '.js';
     s.onerror = function () { delete pending[name]; d.rej(new Error('cannot load data/' + name + '.js')); };
@@ -53,6 +64,30 @@ var ARBOR = (function () {
     cache[name] = data;
     var d = pending[name];
     if (d) { delete pending[name]; d.res(data); }
+  }
+
+  // gunzip hands the page a data file's JSON from its gzipped base64 form
+  // (ARBOR.z): decoded by the browser (DecompressionStream, Chromium 80,
+  // Firefox 113, Safari 16.4), so the report needs no inflate of its own.
+  // Decoding is asynchronous: data inlined into index.html is registered as
+  // on its way, so that the first view's load of it waits rather than
+  // looking for a file.
+  function gunzip(name, b64) {
+    if (!pending[name] && !cache[name]) wait(name);
+    var lost = function (e) {
+      broken[name] = e;
+      var d = pending[name];
+      if (d) { delete pending[name]; d.rej(e); }
+    };
+    if (typeof DecompressionStream === 'undefined') {
+      lost(new Error('this browser cannot read data/' + name + '.js: it lacks DecompressionStream (Chromium 80, Firefox 113 or Safari 16.4 have it)'));
+      return;
+    }
+    var bin = atob(b64), n = bin.length, bytes = new Uint8Array(n);
+    for (var i = 0; i < n; i++) bytes[i] = bin.charCodeAt(i);
+    new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(function (s) {
+      got(name, JSON.parse(s));
+    }).catch(function (e) { lost(new Error('cannot decode data/' + name + '.js: ' + (e && e.message || e))); });
   }
 
   function esc(s) {
@@ -394,7 +429,12 @@ var ARBOR = (function () {
         names.forEach(function (f, i) { texts[f] = parts[i]; });
         el('panel').innerHTML = renderBundle(b, texts, q, pick.name);
         return showForest(ri, row, q, pick.name, b);
-      }).then(function () { app.dataset.state = 'question'; });
+      }).then(function () {
+        // Since navigation started: the question with its bundle, texts
+        // and forest loaded, decoded and drawn (for BenchmarkReportQuestion).
+        app.dataset.questionMs = Math.round(performance.now());
+        app.dataset.state = 'question';
+      });
     }).catch(fail);
   }
 
@@ -403,7 +443,12 @@ var ARBOR = (function () {
   // trace (its candidates as objects again), branch}.
   function bundleAt(chunk, pos) {
     var c = chunk.b[pos], n = chunk.n, trace = c.t >= 0 ? chunk.t[c.t] : null, out = { items: [], trace: trace, branch: c.branch };
+    var pos = [];
     (c.i || []).forEach(function (k) {
+      if (k >= 0) { pos.push(k); return; }
+      for (var p = pos[pos.length - 1], j = 1; j <= -k; j++) pos.push(p + j); // a run: p, -k is p … p+k
+    });
+    pos.forEach(function (k) {
       var it = chunk.u[k];
       out.items.push({
         channel: n[it[0]], block: it[1] >= 0 ? n[it[1]] : '', tokens: it[2],
@@ -413,13 +458,11 @@ var ARBOR = (function () {
     });
     var cs = trace && trace.candidates;
     if (cs && cs.cols) {
-      out.trace = Object.assign({}, trace, {
-        candidates: cs.rows.map(function (row) {
-          var o = {};
-          cs.cols.forEach(function (k, j) { if (row[j] != null) o[k] = row[j]; });
-          return o;
-        })
+      var cands = (cs.vals[0] || []).map(function () { return {}; });
+      cs.cols.forEach(function (k, j) {
+        cs.vals[j].forEach(function (v, i) { if (v != null) cands[i][k] = v; });
       });
+      out.trace = Object.assign({}, trace, { candidates: cands });
     }
     return out;
   }
@@ -536,5 +579,5 @@ var ARBOR = (function () {
     route();
   }
 
-  return { init: init, load: got };
+  return { init: init, load: got, z: gunzip };
 })();
