@@ -117,6 +117,7 @@ func finishConfig(cmd *cobra.Command, c *config.Config) *config.Config {
 func Execute() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	defer func() { stopProfile() }()
 	if err := rootCmd.ExecuteContext(ctx); err != nil {
 		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 			// Every finished sample is on disk; the same command resumes.
