@@ -32,7 +32,7 @@ func startProfile() {
 	}
 	if err != nil {
 		// A profile is a diagnostic: the command runs without it.
-		fmt.Fprintf(os.Stderr, "arbor: --cpuprofile %s: %v (running without a profile)\n", cpuProfile, err)
+		fmt.Fprintf(rootCmd.ErrOrStderr(), "arbor: --cpuprofile %s: %v (running without a profile)\n", cpuProfile, err)
 		if f != nil {
 			f.Close()
 		}
@@ -41,7 +41,7 @@ func startProfile() {
 	stopProfile = func() {
 		pprof.StopCPUProfile()
 		if err := f.Close(); err != nil {
-			fmt.Fprintf(os.Stderr, "arbor: --cpuprofile %s: %v\n", cpuProfile, err)
+			fmt.Fprintf(rootCmd.ErrOrStderr(), "arbor: --cpuprofile %s: %v\n", cpuProfile, err)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,8 +33,12 @@ func TestCPUProfile(t *testing.T) {
 
 	stopProfile = func() {}
 	rootCmd.SetArgs([]string{"version", "--cpuprofile", filepath.Join(t.TempDir(), "missing", "cpu.prof")})
+	out.Reset()
 	if err := rootCmd.Execute(); err != nil {
 		t.Errorf("an unwritable profile failed the command: %v", err)
 	}
 	stopProfile()
+	if !strings.Contains(out.String(), "running without a profile") {
+		t.Errorf("no warning for an unwritable profile: %q", out.String())
+	}
 }

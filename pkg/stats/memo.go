@@ -9,10 +9,18 @@ import (
 	"github.com/arbor-eval/arbor/pkg/textmemo"
 )
 
-// resampleMemoMax bounds the memo: a report asks for a few hundred cells
-// at most; a full memo is dropped whole (a cold memo costs time, never a
-// different number).
-const resampleMemoMax = 4096
+// The memo's bounds: a report asks for a few hundred cells at most (the
+// quick start's asked for 136, 46 of them distinct, when this was written);
+// a full memo is dropped whole (a cold memo costs time, never a different
+// number). A key holds 16 bytes a cluster, so the memo is bounded in bytes
+// too, and a cell of more clusters than memoKeyMax allows (a run of
+// 65,536 questions clustered by question) is resampled every time rather
+// than remembered.
+var (
+	resampleMemoMax  = 4096
+	resampleMemoSize = 64 << 20 // bytes of keys
+	memoKeyMax       = 1 << 20
+)
 
 // resampleMemo remembers Resample's estimates by their exact inputs (every
 // cluster's sum and count, bit for bit, and the normalised options). A
@@ -23,11 +31,17 @@ var resampleMemo = estimateMemo{m: map[string]*memoEntry{}}
 
 type estimateMemo struct {
 	sync.Mutex
-	m map[string]*memoEntry
+	m     map[string]*memoEntry
+	bytes int // of the keys in m
 }
 
+// memoEntry is one cell's estimate; mu is held while it is computed, so
+// that a second asker waits. done is set only once compute has returned:
+// a compute that panics leaves the entry to be computed again, never an
+// empty estimate that reads as a result.
 type memoEntry struct {
-	once sync.Once
+	mu   sync.Mutex
+	done bool
 	est  Estimate
 }
 
@@ -37,24 +51,35 @@ func init() {
 	textmemo.OnReset(func() {
 		resampleMemo.Lock()
 		clear(resampleMemo.m)
+		resampleMemo.bytes = 0
 		resampleMemo.Unlock()
 	})
 }
 
 // get returns the estimate remembered for (c, o), or compute's.
 func (mm *estimateMemo) get(c Clusters, o Options, compute func() Estimate) Estimate {
+	if 16*(len(c.Sums)+len(c.Counts)) > memoKeyMax {
+		return compute()
+	}
 	key := memoKey(c, o)
 	mm.Lock()
 	e, ok := mm.m[key]
 	if !ok {
-		if len(mm.m) >= resampleMemoMax {
+		if len(mm.m) >= resampleMemoMax || mm.bytes+len(key) > resampleMemoSize {
 			clear(mm.m)
+			mm.bytes = 0
 		}
 		e = &memoEntry{}
 		mm.m[key] = e
+		mm.bytes += len(key)
 	}
 	mm.Unlock()
-	e.once.Do(func() { e.est = compute() })
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.done {
+		e.est = compute()
+		e.done = true
+	}
 	return e.est
 }
 
