@@ -2,6 +2,8 @@ package runners
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -116,7 +118,12 @@ type CachedVectors struct {
 	// or with a non-finite component (a search scores them 0 against
 	// everything).
 	Unusable int
-	// ByDim counts the usable vectors of each dimension.
+	// Duplicates is the vectors skipped for repeating one read before, bit
+	// for bit: a cache can hold one text under two keys (two model names
+	// for one model, or a request that differs only outside the text), and
+	// a query whose twin stayed in the index would find itself.
+	Duplicates int
+	// ByDim counts the usable, distinct vectors of each dimension.
 	ByDim map[int]int
 	// Dim is the dimension kept, and Vectors a uniform sample of its
 	// vectors (all of them up to the limit), in a seeded random order.
@@ -142,6 +149,7 @@ func ReadCachedVectors(dir string, dim, limit int, seed uint64, log io.Writer) (
 	cv := &CachedVectors{Dir: root, ByDim: map[int]int{}}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	res := map[int]*reservoir{}
+	seen := vectorSet{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if path == root {
@@ -172,6 +180,10 @@ func ReadCachedVectors(dir string, dim, limit int, seed uint64, log io.Writer) (
 		}
 		if !usable(v) {
 			cv.Unusable++
+			return nil
+		}
+		if !seen.add(v) {
+			cv.Duplicates++
 			return nil
 		}
 		cv.ByDim[len(v)]++
@@ -220,6 +232,25 @@ func (cv *CachedVectors) undecodable(root, path string) {
 		}
 		cv.FirstUndecodable = path
 	}
+}
+
+// vectorSet holds the vectors read so far by the SHA-256 of their bits
+// (exact: a collision is out of reach), since the vectors themselves are
+// not all kept.
+type vectorSet map[[sha256.Size]byte]struct{}
+
+// add reports whether v is new, recording it.
+func (s vectorSet) add(v []float32) bool {
+	b := make([]byte, 0, 4*len(v))
+	for _, f := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
+	}
+	key := sha256.Sum256(b)
+	if _, ok := s[key]; ok {
+		return false
+	}
+	s[key] = struct{}{}
+	return true
 }
 
 // usable reports whether v has a direction: finite and not all zero.
@@ -406,25 +437,16 @@ func PerfRecall(ctx context.Context, p RecallPlan) (*RecallReport, error) {
 					res.Recall[ki], res.KthCosine[ki] = math.NaN(), math.NaN()
 					continue
 				}
-				var sum, kth float64
-				for qi, qv := range rep.Queries {
-					t0 := time.Now()
-					hits := x.Search(qv, k)
-					if ki == 0 {
-						times = append(times, time.Since(t0))
-					}
-					ids := make([]int, len(hits))
-					for i, h := range hits {
-						ids[i] = h.ID
-					}
-					if set.Reference {
-						ref[si][ki] = append(ref[si][ki], ids)
-					}
-					sum += recallOf(ids, ref[si][ki][qi])
-					kth += hits[len(hits)-1].Score
+				var want [][]int
+				if !set.Reference {
+					want = ref[si][ki]
 				}
-				res.Recall[ki] = sum / float64(len(rep.Queries))
-				res.KthCosine[ki] = kth / float64(len(rep.Queries))
+				ids, recall, kth, took := measureK(x, rep.Queries, k, want, ki == 0)
+				if set.Reference {
+					ref[si][ki] = ids
+				}
+				times = append(times, took...)
+				res.Recall[ki], res.KthCosine[ki] = recall, kth
 			}
 			if len(times) > 0 {
 				slices.Sort(times)
@@ -434,6 +456,51 @@ func PerfRecall(ctx context.Context, p RecallPlan) (*RecallReport, error) {
 		}
 	}
 	return rep, nil
+}
+
+// searcher is the search measureK times: an index.Exact, whatever its
+// options.
+type searcher interface {
+	Search(q []float32, k int) []index.Hit
+}
+
+// measureK runs every query's top-k search on x and returns each one's
+// ids, their mean recall against want's (nil: x is the reference, recall
+// 1), the mean score of each search's k-th (last) hit over the searches
+// that returned any (NaN if none did: an IVF index whose probed groups
+// are empty returns nothing), and, when timed, each search's wall time.
+func measureK(x searcher, queries [][]float32, k int, want [][]int, timed bool) (ids [][]int, recall, kth float64, took []time.Duration) {
+	var sum, kthSum float64
+	hit := 0
+	for qi, qv := range queries {
+		t0 := time.Now()
+		hits := x.Search(qv, k)
+		if timed {
+			took = append(took, time.Since(t0))
+		}
+		got := make([]int, len(hits))
+		for i, h := range hits {
+			got[i] = h.ID
+		}
+		ids = append(ids, got)
+		if want != nil {
+			sum += recallOf(got, want[qi])
+		} else {
+			sum++
+		}
+		if len(hits) > 0 {
+			kthSum += hits[len(hits)-1].Score
+			hit++
+		}
+	}
+	recall, kth = math.NaN(), math.NaN()
+	if len(queries) > 0 {
+		recall = sum / float64(len(queries))
+	}
+	if hit > 0 {
+		kth = kthSum / float64(hit)
+	}
+	return ids, recall, kth, took
 }
 
 // storedSparse counts the vectors pkg/index keeps as sparse rows, which
@@ -542,6 +609,9 @@ func WriteRecallReport(w io.Writer, rep *RecallReport) {
 	}
 	if cv.Unusable > 0 {
 		fmt.Fprintf(w, "Skipped %s zero or non-finite vectors (no direction to search by).\n", thousands(cv.Unusable))
+	}
+	if cv.Duplicates > 0 {
+		fmt.Fprintf(w, "Skipped %s vectors identical to one read before (one text cached under two keys), so no query finds its own twin.\n", thousands(cv.Duplicates))
 	}
 	sample := "all of them"
 	if len(cv.Vectors) < cv.ByDim[cv.Dim] {
