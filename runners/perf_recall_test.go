@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/internal/benchinput"
+	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/index"
 )
 
@@ -533,5 +534,57 @@ func TestMeasureKNoHits(t *testing.T) {
 	ids, recall, kth, _ = measureK(x, qs, 1, nil, false)
 	if len(ids) != 2 || recall != 1 || math.Abs(kth-0.5) > 1e-6 {
 		t.Errorf("reference: ids %v, recall %v, kth %v; want 2 lists, 1, 0.5 (cosines 1 and 0)", ids, recall, kth)
+	}
+}
+
+// TestPerfRecallChannelStorages: with KsOf, each approximate setting is
+// measured over one storage's rows at that storage's k alone (blank
+// elsewhere), the reference at every k; ChannelStorageKs puts the fact
+// channel's k under its own storage.
+func TestPerfRecallChannelStorages(t *testing.T) {
+	cfg := config.DefaultArborMem()
+	kinds := ChannelStorageKs(cfg, index.Int8, index.Int4)
+	if !slices.Equal(kinds[index.Int8], []int{20, 60}) || !slices.Equal(kinds[index.Int4], []int{40}) || len(kinds) != 2 {
+		t.Fatalf("ChannelStorageKs(default, int8, int4) = %v, want int8 at 20, 60 and int4 at 40", kinds)
+	}
+	if same := ChannelStorageKs(cfg, index.Int8, index.Int8); !slices.Equal(same[index.Int8], []int{20, 40, 60}) || len(same) != 1 {
+		t.Fatalf("ChannelStorageKs(default, int8, int8) = %v, want int8 at 20, 40, 60", same)
+	}
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, v := range clusteredDense(rng, 60, 16, 4) {
+		cacheEntry(t, dir, arbv(v))
+	}
+	rep, err := PerfRecall(context.Background(), RecallPlan{Cache: dir, Queries: 10, Seed: 1, Reranks: []int{2}, Probe: 4,
+		KsOf: map[index.Storage][]int{index.Int8: {2, 5}, index.Int4: {3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rep.Plan.Ks, []int{2, 3, 5}) {
+		t.Fatalf("measured k %v, want every storage's: 2, 3, 5", rep.Plan.Ks)
+	}
+	seen := map[string]bool{}
+	for _, r := range rep.Results {
+		seen[r.Setting.Label] = true
+		for ki, k := range rep.Plan.Ks {
+			want := true // measured at k
+			switch r.Setting.Options.Storage {
+			case index.Int8:
+				want = r.Setting.Reference || r.Setting.Options.Search == index.ExactSearch || k != 3
+			case index.Int4:
+				want = r.Setting.Options.Search == index.ExactSearch || k == 3
+			}
+			if got := !math.IsNaN(r.Recall[ki]); got != want {
+				t.Errorf("%s: measured at k %d %v, want %v", r.Setting.Label, k, got, want)
+			}
+		}
+		if wantK := map[bool]int{true: 3, false: 2}[r.Setting.Options.Storage == index.Int4 && r.Setting.Options.Search != index.ExactSearch]; r.TimedK != wantK {
+			t.Errorf("%s: timed at k %d, want %d", r.Setting.Label, r.TimedK, wantK)
+		}
+	}
+	for _, l := range []string{"binary, vector_rerank 2, int8", "binary, vector_rerank 2, int4", "ivf, ivf_probe 4, int8", "ivf, ivf_probe 4, int4"} {
+		if !seen[l] {
+			t.Errorf("no %q row (rows: %v)", l, seen)
+		}
 	}
 }
