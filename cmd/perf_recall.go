@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/runners"
 )
 
@@ -24,7 +25,11 @@ under cache.dir, default <results>/.cache/llm), holds a seeded sample of them
 out as queries, and searches the rest with pkg/index's own indexes: exact
 float32 search (the reference), exact search over int8 and int4 rows, the
 binary sign-bit stage at each --rerank (vector_rerank) and IVF at --probe
-(ivf_probe), at each of --sizes rows and at the whole sample. It prints each
+(ivf_probe), at each of --sizes rows and at the whole sample. Binary and IVF
+are measured per channel over the rows a run keeps it in: under auto the node
+and record channels' k over int8 rows and the fact channel's over int4
+(vector_storage, fact_vector_storage, resolved as the model path does);
+--storage, or --k, measures every k over one storage instead. It prints each
 setting's recall@k against exact float32 search for the dense channels' k,
 the median time of one search, and whether issue 32's bar (recall@k ≥ 0.995
 at every k) is met: the figure that decides whether arbormem.vector_search:
@@ -54,7 +59,16 @@ another). No model is called and nothing is written.`,
 				p.Probe = cfg.ArborMem.IVFProbe
 			}
 			if !f.Changed("storage") {
-				storage = cfg.ArborMem.VectorStorage
+				// Each channel over the rows a run keeps it in, as the
+				// model path resolves vector_storage and fact_vector_storage
+				// (auto: nodes and records int8, facts int4); with --k the
+				// channels cannot be told apart, so every k is measured
+				// over the nodes' and records' storage.
+				channels, facts := arbormem.VectorStorages(cfg.ArborMem, false)
+				storage = runners.StorageName(channels)
+				if !f.Changed("k") {
+					p.KsOf = runners.ChannelStorageKs(cfg.ArborMem, channels, facts)
+				}
 			}
 			if !f.Changed("rerank") && cfg.ArborMem.VectorRerank > 0 && !slices.Contains(p.Reranks, cfg.ArborMem.VectorRerank) {
 				p.Reranks = append(p.Reranks, cfg.ArborMem.VectorRerank)
@@ -79,7 +93,7 @@ another). No model is called and nothing is written.`,
 	f.IntSliceVar(&p.Ks, "k", nil, "depths measured (default: the dense channels' k under the config: semantic_candidates, the fact search's, record_candidates)")
 	f.IntSliceVar(&p.Reranks, "rerank", []int{5, 10, 20}, "binary short lists measured, as multiples of k (default 5,10,20 and the config's vector_rerank)")
 	f.IntVar(&p.Probe, "probe", 0, "IVF groups scored per search (default: the config's ivf_probe; --probe 0 leaves IVF out)")
-	f.StringVar(&storage, "storage", "", "rows of the binary and IVF indexes: float32, int8, int4 (default: the config's vector_storage; auto is int8, the model path's)")
+	f.StringVar(&storage, "storage", "", "rows of the binary and IVF indexes at every k: float32, int8, int4 (default: each channel's own, as the config's vector_storage and fact_vector_storage resolve on the model path)")
 	f.IntSliceVar(&p.Sizes, "sizes", []int{4000, 12000}, "index sizes measured below the whole sample (each the first that many rows)")
 	f.IntVar(&p.MaxRows, "max-rows", 50000, "largest index measured: a bigger cache is sampled uniformly down to this many rows plus the queries (0: every vector)")
 	f.IntVar(&p.Dim, "dim", 0, "dimension measured when the cache holds several models' vectors (default: the most common)")

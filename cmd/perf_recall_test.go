@@ -13,7 +13,8 @@ import (
 
 // TestPerfRecallFlags: `arbor perf recall --cache DIR` reads a cache's
 // embeddings and measures the dense channels' k under the config (20, 40
-// and 60 by default) without further flags.
+// and 60 by default) without further flags, binary and IVF over each
+// channel's own rows (facts int4, nodes and records int8 under auto).
 func TestPerfRecallFlags(t *testing.T) {
 	dir := t.TempDir()
 	for i := range 40 {
@@ -38,7 +39,8 @@ func TestPerfRecallFlags(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	for _, want := range []string{"Read 40 entries", "8 held out as queries, 32 rows searched", "recall@20", "recall@40", "recall@60", "binary, vector_rerank 10, int8", "too small to decide"} {
+	for _, want := range []string{"Read 40 entries", "8 held out as queries, 32 rows searched", "recall@20", "recall@40", "recall@60", "binary, vector_rerank 10, int8", "binary, vector_rerank 10, int4",
+		"int8 rows at k 20, 60; int4 rows at k 40", "too small to decide"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

@@ -2,6 +2,8 @@ package runners
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -52,8 +54,15 @@ type RecallPlan struct {
 	// Probe is the IVF groups scored per search (arbormem.ivf_probe).
 	Probe int
 	// Storage is the storage of the binary and IVF indexes' rows
-	// (arbormem.vector_storage; StorageFor resolves it).
+	// (arbormem.vector_storage; StorageFor resolves it) where KsOf is
+	// empty.
 	Storage index.Storage
+	// KsOf, when set, is the k searched over each storage's rows: the
+	// binary and IVF settings are measured over each storage at its k
+	// alone, as a run's channels keep their rows (ChannelStorageKs: the
+	// fact channel int4, nodes and records int8 under auto). Empty:
+	// every k over Storage.
+	KsOf map[index.Storage][]int
 	// Sizes are index sizes measured below the full sample, each by the
 	// first that many rows (those at or above the sample are dropped).
 	Sizes []int
@@ -72,14 +81,39 @@ type RecallPlan struct {
 // kept, at least 40, as assemble.go asks) and the record channel's
 // (record_candidates), ascending and distinct.
 func ChannelKs(cfg config.ArborMem) []int {
-	ks := []int{cfg.SemanticCandidates, max(4*cfg.MaxFacts, 40), cfg.RecordCandidates}
+	ks := []int{cfg.SemanticCandidates, factK(cfg), cfg.RecordCandidates}
 	ks = slices.DeleteFunc(ks, func(k int) bool { return k <= 0 })
 	slices.Sort(ks)
 	return slices.Compact(ks)
 }
 
-// StorageFor resolves arbormem.vector_storage as the model path does
-// (auto: int8, since a real run's memory operations use a model).
+// ChannelStorageKs is the k each storage's rows are searched at under
+// cfg, the node and record channels' rows kept as channels and the fact
+// channel's as facts (arbormem.VectorStorages resolves both), for
+// RecallPlan.KsOf. A k two channels share on different storages is listed
+// under both.
+func ChannelStorageKs(cfg config.ArborMem, channels, facts index.Storage) map[index.Storage][]int {
+	out := map[index.Storage][]int{}
+	for _, c := range []struct {
+		k  int
+		st index.Storage
+	}{{cfg.SemanticCandidates, channels}, {factK(cfg), facts}, {cfg.RecordCandidates, channels}} {
+		if c.k > 0 && !slices.Contains(out[c.st], c.k) {
+			out[c.st] = append(out[c.st], c.k)
+		}
+	}
+	for _, ks := range out {
+		slices.Sort(ks)
+	}
+	return out
+}
+
+// factK is the fact channel's search depth: four per fact kept, at least
+// 40, as assemble.go asks.
+func factK(cfg config.ArborMem) int { return max(4*cfg.MaxFacts, 40) }
+
+// StorageFor resolves a --storage name as the model path does (auto:
+// int8, since a real run's memory operations use a model).
 func StorageFor(name string) (index.Storage, error) {
 	switch name {
 	case "float32":
@@ -92,8 +126,8 @@ func StorageFor(name string) (index.Storage, error) {
 	return 0, fmt.Errorf("perf recall: storage %q: want float32, int8 or int4", name)
 }
 
-// storageName is s as vector_storage spells it.
-func storageName(s index.Storage) string {
+// StorageName is s as vector_storage spells it.
+func StorageName(s index.Storage) string {
 	switch s {
 	case index.Int8:
 		return "int8"
@@ -116,7 +150,12 @@ type CachedVectors struct {
 	// or with a non-finite component (a search scores them 0 against
 	// everything).
 	Unusable int
-	// ByDim counts the usable vectors of each dimension.
+	// Duplicates is the vectors skipped for repeating one read before, bit
+	// for bit: a cache can hold one text under two keys (two model names
+	// for one model, or a request that differs only outside the text), and
+	// a query whose twin stayed in the index would find itself.
+	Duplicates int
+	// ByDim counts the usable, distinct vectors of each dimension.
 	ByDim map[int]int
 	// Dim is the dimension kept, and Vectors a uniform sample of its
 	// vectors (all of them up to the limit), in a seeded random order.
@@ -142,6 +181,7 @@ func ReadCachedVectors(dir string, dim, limit int, seed uint64, log io.Writer) (
 	cv := &CachedVectors{Dir: root, ByDim: map[int]int{}}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	res := map[int]*reservoir{}
+	seen := vectorSet{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if path == root {
@@ -172,6 +212,10 @@ func ReadCachedVectors(dir string, dim, limit int, seed uint64, log io.Writer) (
 		}
 		if !usable(v) {
 			cv.Unusable++
+			return nil
+		}
+		if !seen.add(v) {
+			cv.Duplicates++
 			return nil
 		}
 		cv.ByDim[len(v)]++
@@ -220,6 +264,25 @@ func (cv *CachedVectors) undecodable(root, path string) {
 		}
 		cv.FirstUndecodable = path
 	}
+}
+
+// vectorSet holds the vectors read so far by the SHA-256 of their bits
+// (exact: a collision is out of reach), since the vectors themselves are
+// not all kept.
+type vectorSet map[[sha256.Size]byte]struct{}
+
+// add reports whether v is new, recording it.
+func (s vectorSet) add(v []float32) bool {
+	b := make([]byte, 0, 4*len(v))
+	for _, f := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
+	}
+	key := sha256.Sum256(b)
+	if _, ok := s[key]; ok {
+		return false
+	}
+	s[key] = struct{}{}
+	return true
 }
 
 // usable reports whether v has a direction: finite and not all zero.
@@ -281,6 +344,9 @@ type RecallSetting struct {
 	// Reference marks exact float32 search, what the others are measured
 	// against (its recall is 1 by definition).
 	Reference bool
+	// Ks are the k it is measured at (nil: every k of the plan): those
+	// of the channels whose rows its storage is.
+	Ks []int
 }
 
 // RecallResult is one setting at one index size.
@@ -288,15 +354,18 @@ type RecallResult struct {
 	Setting RecallSetting
 	Rows    int
 	// Recall is the mean recall@k over the queries, per k of the plan
-	// (NaN where k exceeds the rows).
+	// (NaN where k exceeds the rows or the setting is not measured at k:
+	// its storage is not that channel's).
 	Recall []float64
 	// Approximate reports, per k, whether the setting's first stage took
 	// part (an IVF or binary index under recallApproxMin rows, or a short
 	// list as long as the index, scores every row).
 	Approximate []bool
-	// Median is the median wall time of one search at the plan's first
-	// k, one goroutine.
+	// Median is the median wall time of one search at TimedK, the first
+	// k the setting is measured at (0: none within the rows), one
+	// goroutine.
 	Median time.Duration
+	TimedK int
 	// KthCosine is, per k, the mean cosine of the k-th hit: how near the
 	// tail of the top k lies to unrelated texts, whose order is noise.
 	KthCosine []float64
@@ -315,23 +384,40 @@ type RecallReport struct {
 }
 
 // RecallSettings are the settings PerfRecall compares, the reference
-// first: exact search over int8 and int4 rows, the binary stage at each
-// of p.Reranks and IVF at p.Probe, both over p.Storage rows.
+// first: exact search over int8 and int4 rows, then for each storage of
+// p.KsOf (p.Storage alone when it is empty) the binary stage at each of
+// p.Reranks and IVF at p.Probe over rows of that storage, at its k.
 func RecallSettings(p RecallPlan) []RecallSetting {
-	st := storageName(p.Storage)
 	out := []RecallSetting{
 		{Label: "exact, float32 (reference)", Reference: true},
 		{Label: "exact, int8", Options: index.Options{Storage: index.Int8}},
 		{Label: "exact, int4", Options: index.Options{Storage: index.Int4}},
 	}
-	for _, r := range p.Reranks {
-		out = append(out, RecallSetting{Label: fmt.Sprintf("binary, vector_rerank %d, %s", r, st),
-			Options: index.Options{Storage: p.Storage, Search: index.Binary, Rerank: r}})
+	kinds := map[index.Storage][]int{p.Storage: nil}
+	if len(p.KsOf) > 0 {
+		kinds = p.KsOf
 	}
-	if p.Probe > 0 {
-		out = append(out, RecallSetting{Label: fmt.Sprintf("ivf, ivf_probe %d, %s", p.Probe, st),
-			Options: index.Options{Storage: p.Storage, Search: index.IVF, Probe: p.Probe}})
+	for _, st := range sortedStorages(kinds) {
+		ks, name := kinds[st], StorageName(st)
+		for _, r := range p.Reranks {
+			out = append(out, RecallSetting{Label: fmt.Sprintf("binary, vector_rerank %d, %s", r, name),
+				Options: index.Options{Storage: st, Search: index.Binary, Rerank: r}, Ks: ks})
+		}
+		if p.Probe > 0 {
+			out = append(out, RecallSetting{Label: fmt.Sprintf("ivf, ivf_probe %d, %s", p.Probe, name),
+				Options: index.Options{Storage: st, Search: index.IVF, Probe: p.Probe}, Ks: ks})
+		}
 	}
+	return out
+}
+
+// sortedStorages is m's storages, finest first (float32, int8, int4).
+func sortedStorages(m map[index.Storage][]int) []index.Storage {
+	out := make([]index.Storage, 0, len(m))
+	for st := range m {
+		out = append(out, st)
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -347,6 +433,21 @@ func RecallSettings(p RecallPlan) []RecallSetting {
 // (leave-one-out), so none finds itself.
 func PerfRecall(ctx context.Context, p RecallPlan) (*RecallReport, error) {
 	p.Ks = slices.DeleteFunc(slices.Clone(p.Ks), func(k int) bool { return k <= 0 })
+	if len(p.KsOf) > 0 {
+		kinds := map[index.Storage][]int{}
+		for st, ks := range p.KsOf {
+			for _, k := range ks {
+				if k > 0 && !slices.Contains(kinds[st], k) {
+					kinds[st] = append(kinds[st], k)
+					p.Ks = append(p.Ks, k) // every storage's k is measured
+				}
+			}
+		}
+		for _, ks := range kinds {
+			slices.Sort(ks)
+		}
+		p.KsOf = kinds
+	}
 	if len(p.Ks) == 0 {
 		return nil, errors.New("perf recall: no positive k to measure")
 	}
@@ -402,29 +503,24 @@ func PerfRecall(ctx context.Context, p RecallPlan) (*RecallReport, error) {
 			var times []time.Duration
 			for ki, k := range p.Ks {
 				res.Approximate[ki] = approximateAt(set.Options, size, k)
-				if k > size {
+				if k > size || set.Ks != nil && !slices.Contains(set.Ks, k) {
 					res.Recall[ki], res.KthCosine[ki] = math.NaN(), math.NaN()
 					continue
 				}
-				var sum, kth float64
-				for qi, qv := range rep.Queries {
-					t0 := time.Now()
-					hits := x.Search(qv, k)
-					if ki == 0 {
-						times = append(times, time.Since(t0))
-					}
-					ids := make([]int, len(hits))
-					for i, h := range hits {
-						ids[i] = h.ID
-					}
-					if set.Reference {
-						ref[si][ki] = append(ref[si][ki], ids)
-					}
-					sum += recallOf(ids, ref[si][ki][qi])
-					kth += hits[len(hits)-1].Score
+				var want [][]int
+				if !set.Reference {
+					want = ref[si][ki]
 				}
-				res.Recall[ki] = sum / float64(len(rep.Queries))
-				res.KthCosine[ki] = kth / float64(len(rep.Queries))
+				timed := res.TimedK == 0
+				if timed {
+					res.TimedK = k
+				}
+				ids, recall, kth, took := measureK(x, rep.Queries, k, want, timed)
+				if set.Reference {
+					ref[si][ki] = ids
+				}
+				times = append(times, took...)
+				res.Recall[ki], res.KthCosine[ki] = recall, kth
 			}
 			if len(times) > 0 {
 				slices.Sort(times)
@@ -434,6 +530,51 @@ func PerfRecall(ctx context.Context, p RecallPlan) (*RecallReport, error) {
 		}
 	}
 	return rep, nil
+}
+
+// searcher is the search measureK times: an index.Exact, whatever its
+// options.
+type searcher interface {
+	Search(q []float32, k int) []index.Hit
+}
+
+// measureK runs every query's top-k search on x and returns each one's
+// ids, their mean recall against want's (nil: x is the reference, recall
+// 1), the mean score of each search's k-th (last) hit over the searches
+// that returned any (NaN if none did: an IVF index whose probed groups
+// are empty returns nothing), and, when timed, each search's wall time.
+func measureK(x searcher, queries [][]float32, k int, want [][]int, timed bool) (ids [][]int, recall, kth float64, took []time.Duration) {
+	var sum, kthSum float64
+	hit := 0
+	for qi, qv := range queries {
+		t0 := time.Now()
+		hits := x.Search(qv, k)
+		if timed {
+			took = append(took, time.Since(t0))
+		}
+		got := make([]int, len(hits))
+		for i, h := range hits {
+			got[i] = h.ID
+		}
+		ids = append(ids, got)
+		if want != nil {
+			sum += recallOf(got, want[qi])
+		} else {
+			sum++
+		}
+		if len(hits) > 0 {
+			kthSum += hits[len(hits)-1].Score
+			hit++
+		}
+	}
+	recall, kth = math.NaN(), math.NaN()
+	if len(queries) > 0 {
+		recall = sum / float64(len(queries))
+	}
+	if hit > 0 {
+		kth = kthSum / float64(hit)
+	}
+	return ids, recall, kth, took
 }
 
 // storedSparse counts the vectors pkg/index keeps as sparse rows, which
@@ -489,7 +630,7 @@ func RecallTable(rep *RecallReport) table.Table {
 	t := table.Table{
 		Title: "Recall of approximate vector search on the cached embeddings",
 		Caption: "recall@k: the share of exact float32 search's top k a setting returns, mean over the held-out queries. " +
-			"Time: median wall time of one search at k " + strconv.Itoa(rep.Plan.Ks[0]) + ", one goroutine (a loaded machine inflates it).",
+			"Time: median wall time of one search at k " + strconv.Itoa(rep.Plan.Ks[0]) + " (or the first k a row measures), one goroutine (a loaded machine inflates it).",
 		Stub:    "setting",
 		Columns: []table.Column{{Name: "rows", Decimals: 0}},
 	}
@@ -519,7 +660,7 @@ func RecallTable(rep *RecallReport) table.Table {
 			note = "every row scored at k " + strings.Join(exactAt, ", ") + " (short list ≥ rows)"
 		}
 		timed := table.Cell{} // the first k exceeds the rows: nothing timed
-		if !math.IsNaN(r.Recall[0]) {
+		if r.TimedK > 0 {
 			timed = table.V(float64(r.Median) / float64(time.Millisecond))
 		}
 		cells = append(cells, timed, table.T(note))
@@ -543,6 +684,9 @@ func WriteRecallReport(w io.Writer, rep *RecallReport) {
 	if cv.Unusable > 0 {
 		fmt.Fprintf(w, "Skipped %s zero or non-finite vectors (no direction to search by).\n", thousands(cv.Unusable))
 	}
+	if cv.Duplicates > 0 {
+		fmt.Fprintf(w, "Skipped %s vectors identical to one read before (one text cached under two keys), so no query finds its own twin.\n", thousands(cv.Duplicates))
+	}
 	sample := "all of them"
 	if len(cv.Vectors) < cv.ByDim[cv.Dim] {
 		sample = fmt.Sprintf("a uniform sample of %s (--max-rows)", thousands(len(cv.Vectors)))
@@ -555,6 +699,17 @@ func WriteRecallReport(w io.Writer, rep *RecallReport) {
 		fmt.Fprintf(w, "Note: pkg/index keeps %s of the %s sampled vectors as sparse rows (mostly zero, as the offline or fake embedder's are), "+
 			"which every setting scores exactly: their recall says nothing about a model's dense vectors.\n",
 			thousands(rep.Sparse), thousands(len(cv.Vectors)))
+	}
+	if len(rep.Plan.KsOf) > 0 {
+		var parts []string
+		for _, st := range sortedStorages(rep.Plan.KsOf) {
+			ks := make([]string, len(rep.Plan.KsOf[st]))
+			for i, k := range rep.Plan.KsOf[st] {
+				ks[i] = strconv.Itoa(k)
+			}
+			parts = append(parts, StorageName(st)+" rows at k "+strings.Join(ks, ", "))
+		}
+		fmt.Fprintf(w, "Binary and IVF are measured over the rows each channel keeps (vector_storage, fact_vector_storage): %s.\n", strings.Join(parts, "; "))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, RecallTable(rep).Markdown())

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/internal/benchinput"
+	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/index"
 )
 
@@ -283,8 +284,8 @@ func TestPerfRecallFakeCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	cv := rep.Read
-	if files == 0 || cv.Entries != files || cv.Undecodable != 0 || cv.Dim != 1024 || cv.ByDim[1024]+cv.Unusable != files {
-		t.Fatalf("%d files; read %d entries, %d undecodable, %d unusable, dimensions %v", files, cv.Entries, cv.Undecodable, cv.Unusable, cv.ByDim)
+	if files == 0 || cv.Entries != files || cv.Undecodable != 0 || cv.Dim != 1024 || cv.ByDim[1024]+cv.Unusable+cv.Duplicates != files {
+		t.Fatalf("%d files; read %d entries, %d undecodable, %d unusable, %d duplicates, dimensions %v", files, cv.Entries, cv.Undecodable, cv.Unusable, cv.Duplicates, cv.ByDim)
 	}
 	if rep.Sparse == 0 || rep.Sparse > len(cv.Vectors) {
 		t.Errorf("%d of %d fake vectors kept sparse; the offline embedder's are mostly zero", rep.Sparse, len(cv.Vectors))
@@ -463,5 +464,127 @@ func BenchmarkPerfRecall(b *testing.B) {
 		var out strings.Builder
 		WriteRecallReport(&out, rep)
 		b.Log("\n" + out.String())
+	}
+}
+
+// TestReadCachedVectorsDuplicates: one vector cached under several keys
+// (one text under two model names) is read once and the rest counted, so
+// leave-one-out holds: no query finds its own twin among the rows, and
+// exact search's best hit is never the query itself (cosine 1).
+func TestReadCachedVectorsDuplicates(t *testing.T) {
+	const n, dim = 60, 16
+	rng := rand.New(rand.NewPCG(3, 4))
+	dir := t.TempDir()
+	for i := range n {
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+		}
+		for c := range 1 + i%3 { // once, twice or three times
+			key := fmt.Sprintf("%02x%062x", c, i)
+			p := filepath.Join(dir, "embed", key[:2], key)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, arbv(v), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cv, err := ReadCachedVectors(dir, 0, 0, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cv.Entries != 2*n || cv.Duplicates != n || len(cv.Vectors) != n || cv.ByDim[dim] != n {
+		t.Fatalf("read %d entries, %d duplicates, kept %d (by dimension %v); want %d, %d, %d", cv.Entries, cv.Duplicates, len(cv.Vectors), cv.ByDim, 2*n, n, n)
+	}
+	var out strings.Builder
+	rep, err := PerfRecall(context.Background(), RecallPlan{Cache: dir, Queries: 10, Seed: 1, Ks: []int{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	WriteRecallReport(&out, rep)
+	if !strings.Contains(out.String(), fmt.Sprintf("Skipped %d vectors identical to one read before", n)) {
+		t.Errorf("the report does not count the duplicates:\n%s", out.String())
+	}
+	for _, r := range rep.Results {
+		if r.Setting.Reference && !(r.KthCosine[0] < 0.999) {
+			t.Errorf("exact search's best hit, mean cosine %.4f: a query found its twin", r.KthCosine[0])
+		}
+	}
+}
+
+// noHits is an index whose searches return nothing, as an IVF index does
+// when the groups it probes are empty.
+type noHits struct{}
+
+func (noHits) Search([]float32, int) []index.Hit { return nil }
+
+// TestMeasureKNoHits: a search that returns no hit counts as recall 0
+// against a reference that had some, and leaves the k-th cosine to the
+// searches that returned any, rather than panicking.
+func TestMeasureKNoHits(t *testing.T) {
+	qs := [][]float32{{1, 0}, {0, 1}}
+	ids, recall, kth, took := measureK(noHits{}, qs, 2, [][]int{{0, 1}, {1, 0}}, true)
+	if len(ids) != 2 || len(ids[0]) != 0 || recall != 0 || !math.IsNaN(kth) || len(took) != 2 {
+		t.Errorf("no hits: ids %v, recall %v, kth %v, %d times; want 2 empty, 0, NaN, 2", ids, recall, kth, len(took))
+	}
+	x := index.NewExact(2)
+	x.Add(0, []float32{1, 0})
+	ids, recall, kth, _ = measureK(x, qs, 1, nil, false)
+	if len(ids) != 2 || recall != 1 || math.Abs(kth-0.5) > 1e-6 {
+		t.Errorf("reference: ids %v, recall %v, kth %v; want 2 lists, 1, 0.5 (cosines 1 and 0)", ids, recall, kth)
+	}
+}
+
+// TestPerfRecallChannelStorages: with KsOf, each approximate setting is
+// measured over one storage's rows at that storage's k alone (blank
+// elsewhere), the reference at every k; ChannelStorageKs puts the fact
+// channel's k under its own storage.
+func TestPerfRecallChannelStorages(t *testing.T) {
+	cfg := config.DefaultArborMem()
+	kinds := ChannelStorageKs(cfg, index.Int8, index.Int4)
+	if !slices.Equal(kinds[index.Int8], []int{20, 60}) || !slices.Equal(kinds[index.Int4], []int{40}) || len(kinds) != 2 {
+		t.Fatalf("ChannelStorageKs(default, int8, int4) = %v, want int8 at 20, 60 and int4 at 40", kinds)
+	}
+	if same := ChannelStorageKs(cfg, index.Int8, index.Int8); !slices.Equal(same[index.Int8], []int{20, 40, 60}) || len(same) != 1 {
+		t.Fatalf("ChannelStorageKs(default, int8, int8) = %v, want int8 at 20, 40, 60", same)
+	}
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, v := range clusteredDense(rng, 60, 16, 4) {
+		cacheEntry(t, dir, arbv(v))
+	}
+	rep, err := PerfRecall(context.Background(), RecallPlan{Cache: dir, Queries: 10, Seed: 1, Reranks: []int{2}, Probe: 4,
+		KsOf: map[index.Storage][]int{index.Int8: {2, 5}, index.Int4: {3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rep.Plan.Ks, []int{2, 3, 5}) {
+		t.Fatalf("measured k %v, want every storage's: 2, 3, 5", rep.Plan.Ks)
+	}
+	seen := map[string]bool{}
+	for _, r := range rep.Results {
+		seen[r.Setting.Label] = true
+		for ki, k := range rep.Plan.Ks {
+			want := true // measured at k
+			switch r.Setting.Options.Storage {
+			case index.Int8:
+				want = r.Setting.Reference || r.Setting.Options.Search == index.ExactSearch || k != 3
+			case index.Int4:
+				want = r.Setting.Options.Search == index.ExactSearch || k == 3
+			}
+			if got := !math.IsNaN(r.Recall[ki]); got != want {
+				t.Errorf("%s: measured at k %d %v, want %v", r.Setting.Label, k, got, want)
+			}
+		}
+		if wantK := map[bool]int{true: 3, false: 2}[r.Setting.Options.Storage == index.Int4 && r.Setting.Options.Search != index.ExactSearch]; r.TimedK != wantK {
+			t.Errorf("%s: timed at k %d, want %d", r.Setting.Label, r.TimedK, wantK)
+		}
+	}
+	for _, l := range []string{"binary, vector_rerank 2, int8", "binary, vector_rerank 2, int4", "ivf, ivf_probe 4, int8", "ivf, ivf_probe 4, int4"} {
+		if !seen[l] {
+			t.Errorf("no %q row (rows: %v)", l, seen)
+		}
 	}
 }

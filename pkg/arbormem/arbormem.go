@@ -307,7 +307,7 @@ func New(cfg config.ArborMem, deps Deps) (*System, error) {
 // always has.
 func (s *System) vectorOptions() index.Options {
 	o := index.Options{Probe: s.cfg.IVFProbe, Rerank: s.cfg.VectorRerank}
-	o.Storage = s.storageOf(s.cfg.VectorStorage, index.Int8)
+	o.Storage, _ = VectorStorages(s.cfg, s.Heuristic())
 	switch s.cfg.VectorSearch {
 	case "ivf":
 		o.Search = index.IVF
@@ -315,36 +315,6 @@ func (s *System) vectorOptions() index.Options {
 		o.Search = index.Binary
 	}
 	return o
-}
-
-// factStorage resolves arbormem.fact_vector_storage: as vector_storage,
-// but where both are "auto" on the model path int4, the fact channel's
-// own default (docs/FIDELITY.md, vector_storage).
-func (s *System) factStorage(channels index.Storage) index.Storage {
-	v := s.cfg.FactVectorStorage
-	if v == "" || v == "auto" {
-		if s.cfg.VectorStorage != "" && s.cfg.VectorStorage != "auto" {
-			return channels
-		}
-	}
-	return s.storageOf(v, index.Int4)
-}
-
-// storageOf is a storage setting's index.Storage; "auto" (or empty) is
-// model on the model path and float32 with rule-based memory operations.
-func (s *System) storageOf(v string, model index.Storage) index.Storage {
-	switch {
-	case v == "int8":
-		return index.Int8
-	case v == "int4":
-		return index.Int4
-	case v == "float32":
-		return index.Float32
-	case !s.Heuristic():
-		// New sets s.ext before the first reset, so it is never nil here.
-		return model
-	}
-	return index.Float32
 }
 
 // reset makes the state empty.
@@ -365,7 +335,7 @@ func (s *System) reset() {
 	o := s.vectorOptions()
 	s.nodeVec = index.NewExactWith(dim, o)
 	fo := o
-	fo.Storage = s.factStorage(o.Storage)
+	_, fo.Storage = VectorStorages(s.cfg, s.Heuristic())
 	s.factVec = index.NewExactWith(dim, fo)
 	o.KeepRaw = s.Heuristic()
 	s.recVec = index.NewExactWith(dim, o)

@@ -1,7 +1,11 @@
 package htmlreport
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"image/color"
 	"image/png"
 	"os"
@@ -356,5 +360,55 @@ func TestBrowserNoDecompressionStream(t *testing.T) {
 	}
 	if !strings.Contains(dom, `<table`) {
 		t.Error("the tables do not show")
+	}
+}
+
+// TestBrowserBrokenData: a data file the page cannot read ends the question
+// view in its error state, naming the file and what failed, rather than
+// leaving it on loading: base64 that atob refuses, a corrupt gzip stream,
+// gzipped text that is not JSON, a script cut short, and one that hands
+// over another file's data.
+func TestBrowserBrokenData(t *testing.T) {
+	bin := chromium(t)
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	if _, err := w.Write([]byte("{not json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	notJSON := base64.StdEncoding.EncodeToString(gz.Bytes())
+	for _, c := range []struct {
+		name, script, want string // script and want: %s is the data file's name
+	}{
+		{"base64", `ARBOR.z("%s", "not*base64!");`, `cannot decode data/%s.js: its base64 is invalid`},
+		{"gzip", `ARBOR.z("%s", "aGVsbG8gd29ybGQ=");`, `cannot decode data/%s.js: its gzip stream is corrupt`},
+		{"json", `ARBOR.z("%s", "` + notJSON + `");`, `cannot decode data/%s.js: its JSON is invalid`},
+		{"cut-short", `ARBOR.z("%s", "H4sIAAAA`, `data/%s.js did not hand over its data`},
+		{"other-name", `ARBOR.load("%s-other", {});`, `data/%s.js did not hand over its data`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := t.TempDir()
+			if _, err := Write(out, []Run{fixtureRun(t)}, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			// Every bundle chunk broken alike: the question opened loads one.
+			chunks, err := filepath.Glob(filepath.Join(out, "data", "b-*.js"))
+			if err != nil || len(chunks) == 0 {
+				t.Fatalf("no bundle chunks written (%v)", err)
+			}
+			for _, p := range chunks {
+				name := strings.TrimSuffix(filepath.Base(p), ".js")
+				if err := os.WriteFile(p, []byte(fmt.Sprintf(c.script, name)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			dom := browse(t, bin, "file://"+filepath.ToSlash(filepath.Join(out, "index.html"))+"#run=0&ep=s01&q=s01-q01&sys=arbormem", "")
+			want := regexp.MustCompile(`<p class="error">` + fmt.Sprintf(regexp.QuoteMeta(c.want), `b-0-[0-9]+-[0-9]+`))
+			if !strings.Contains(dom, `data-state="error"`) || !want.MatchString(dom) {
+				t.Errorf("want the error state saying %q:\n%.3000s", c.want, regexp.MustCompile(`(?s)<div id="app".*`).FindString(dom))
+			}
+		})
 	}
 }

@@ -792,6 +792,11 @@ func columns(trace json.RawMessage) (json.RawMessage, error) {
 			keys[k] = true
 		}
 	}
+	if len(keys) == 0 {
+		// Candidates without a key: by column they would be no columns,
+		// which say nothing of how many candidates there were.
+		return trace, nil
+	}
 	cols := sortedKeys(keys)
 	vals := make([][]json.RawMessage, len(cols))
 	for j, k := range cols {

@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -171,4 +172,51 @@ func reportTimes(b *testing.B, bin, url string, re *regexp.Regexp, names []strin
 	for k, name := range names {
 		b.ReportMetric(best[k], name)
 	}
+}
+
+// TestReportSiteSize prints the sizes of an existing site (ARBOR_REPORT_DIR,
+// what `arbor report RUN --html DIR` wrote; skipped without it): the
+// bytes a sample, evidence texts apart, split as README's "Size and speed"
+// table splits them, for a real run's site, which no generated run
+// stands in for:
+//
+//	ARBOR_REPORT_DIR=DIR go test ./pkg/htmlreport -run TestReportSiteSize -v
+func TestReportSiteSize(t *testing.T) {
+	dir := os.Getenv("ARBOR_REPORT_DIR")
+	if dir == "" {
+		t.Skip("ARBOR_REPORT_DIR names no site (arbor report RUN --html DIR)")
+	}
+	n := siteSamples(t, dir)
+	s := measureSite(t, dir)
+	per := func(v int64) string { return strconv.FormatInt((v+int64(n)/2)/int64(n), 10) }
+	t.Logf("%s: %d samples; %s B a sample, texts apart (index.html %s, rows %s, bundles %s, forests %s); texts %.1f MB; index.html %.0f KB",
+		dir, n, per(s.total()-s.texts), per(s.first), per(s.rows), per(s.bundles), per(s.forests), float64(s.texts)/1e6, float64(s.first)/1024)
+}
+
+// siteSamples is the samples of every run of a site, as its index.html
+// hands them to the page (ARBOR.init: each system's samples).
+func siteSamples(t testing.TB, dir string) int {
+	t.Helper()
+	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	init := regexp.MustCompile(`ARBOR\.init\((.*)\);</script>`).FindSubmatch(page)
+	if init == nil {
+		t.Fatalf("%s/index.html does not call ARBOR.init: not a report site", dir)
+	}
+	var metas []runMeta
+	if err := json.Unmarshal(init[1], &metas); err != nil {
+		t.Fatalf("%s/index.html: ARBOR.init argument: %v", dir, err)
+	}
+	n := 0
+	for _, m := range metas {
+		for _, s := range m.Systems {
+			n += s.Samples
+		}
+	}
+	if n == 0 {
+		t.Fatalf("%s holds no sample", dir)
+	}
+	return n
 }

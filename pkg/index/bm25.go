@@ -309,10 +309,7 @@ func (x *BM25) SearchTerms(terms []string, k int) []Hit {
 		n := float64(len(ps))
 		idf := math.Log(1 + (N-n+0.5)/(n+0.5))
 		for _, p := range ps {
-			tf := float64(p & bigTFMark)
-			if tf == bigTFMark {
-				tf = float64(x.tfOf(t, p))
-			}
+			tf := float64(x.tfOf(t, p)) // inlined: no call per posting
 			doc := p.doc()
 			dl := float64(x.docs[doc].length)
 			s := idf * tf / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))

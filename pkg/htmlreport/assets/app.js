@@ -35,6 +35,7 @@ var ARBOR = (function () {
   'use strict';
   var runs = [], cache = {}, pending = {}, index = {};
   var broken = {}; // data files that could not be decoded, with why
+  var handed = {}; // data files whose script called ARBOR.load or ARBOR.z
   var PAGE = 50;
   var st = { run: 0, systems: null, cat: '', out: '', outSys: '*', bud: '', vi: '', text: '', page: 0 };
   var app;
@@ -48,6 +49,11 @@ var ARBOR = (function () {
     return d;
   }
 
+  // load fetches data file name with a <script> tag. The script hands its
+  // data over by calling ARBOR.load or ARBOR.z with its own name, which
+  // marks it handed over before the tag's onload runs; a script that did
+  // not (cut short, so a syntax error; or naming another file) would
+  // otherwise leave its load pending for ever, the page stuck on loading.
   function load(name) {
     if (cache[name]) return Promise.resolve(cache[name]);
     if (pending[name]) return pending[name].p;
@@ -56,14 +62,24 @@ var ARBOR = (function () {
     var s = document.createElement('script');
     s.src = 'data/' + name + '.js';
     s.onerror = function () { delete pending[name]; d.rej(new Error('cannot load data/' + name + '.js')); };
+    s.onload = function () { if (!handed[name]) lost(name, new Error('data/' + name + '.js did not hand over its data')); };
     document.head.appendChild(s);
     return d.p;
   }
 
   function got(name, data) {
+    handed[name] = true;
     cache[name] = data;
     var d = pending[name];
     if (d) { delete pending[name]; d.res(data); }
+  }
+
+  // lost records data file name as unreadable, with why, and fails its
+  // pending load.
+  function lost(name, e) {
+    broken[name] = e;
+    var d = pending[name];
+    if (d) { delete pending[name]; d.rej(e); }
   }
 
   // gunzip hands the page a data file's JSON from its gzipped base64 form
@@ -71,23 +87,28 @@ var ARBOR = (function () {
   // Firefox 113, Safari 16.4), so the report needs no inflate of its own.
   // Decoding is asynchronous: data inlined into index.html is registered as
   // on its way, so that the first view's load of it waits rather than
-  // looking for a file.
+  // looking for a file. Each step's failure (base64, gzip, JSON) fails the
+  // load naming that step: atob throws at once, outside any promise, and a
+  // corrupt gzip stream surfaces from Response as "Failed to fetch".
   function gunzip(name, b64) {
+    handed[name] = true;
     if (!pending[name] && !cache[name]) wait(name);
-    var lost = function (e) {
-      broken[name] = e;
-      var d = pending[name];
-      if (d) { delete pending[name]; d.rej(e); }
-    };
+    var why = function (step, e) { return new Error('cannot decode data/' + name + '.js: ' + step + ' (' + (e && e.message || e) + ')'); };
     if (typeof DecompressionStream === 'undefined') {
-      lost(new Error('this browser cannot read data/' + name + '.js: it lacks DecompressionStream (Chromium 80, Firefox 113 or Safari 16.4 have it)'));
+      lost(name, new Error('this browser cannot read data/' + name + '.js: it lacks DecompressionStream (Chromium 80, Firefox 113 or Safari 16.4 have it)'));
       return;
     }
-    var bin = atob(b64), n = bin.length, bytes = new Uint8Array(n);
-    for (var i = 0; i < n; i++) bytes[i] = bin.charCodeAt(i);
+    var bytes;
+    try {
+      var bin = atob(b64), n = bin.length;
+      bytes = new Uint8Array(n);
+      for (var i = 0; i < n; i++) bytes[i] = bin.charCodeAt(i);
+    } catch (e) { lost(name, why('its base64 is invalid', e)); return; }
     new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(function (s) {
-      got(name, JSON.parse(s));
-    }).catch(function (e) { lost(new Error('cannot decode data/' + name + '.js: ' + (e && e.message || e))); });
+      var data;
+      try { data = JSON.parse(s); } catch (e) { lost(name, why('its JSON is invalid', e)); return; }
+      got(name, data);
+    }, function (e) { lost(name, why('its gzip stream is corrupt', e)); });
   }
 
   function esc(s) {
@@ -443,12 +464,12 @@ var ARBOR = (function () {
   // trace (its candidates as objects again), branch}.
   function bundleAt(chunk, pos) {
     var c = chunk.b[pos], n = chunk.n, trace = c.t >= 0 ? chunk.t[c.t] : null, out = { items: [], trace: trace, branch: c.branch };
-    var pos = [];
+    var at = []; // the bundle's item positions in chunk.u, runs expanded
     (c.i || []).forEach(function (k) {
-      if (k >= 0) { pos.push(k); return; }
-      for (var p = pos[pos.length - 1], j = 1; j <= -k; j++) pos.push(p + j); // a run: p, -k is p … p+k
+      if (k >= 0) { at.push(k); return; }
+      for (var p = at[at.length - 1], j = 1; j <= -k; j++) at.push(p + j); // a run: p, -k is p … p+k
     });
-    pos.forEach(function (k) {
+    at.forEach(function (k) {
       var it = chunk.u[k];
       out.items.push({
         channel: n[it[0]], block: it[1] >= 0 ? n[it[1]] : '', tokens: it[2],
