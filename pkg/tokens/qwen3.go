@@ -80,7 +80,7 @@ type Qwen3 struct {
 	texts, paras *textmemo.Memo[int]
 	// cuts is set when no added token holds a line break, which
 	// countParas's cuts rely on.
-	cuts bool
+	cuts  bool
 	added []addedToken // longest first
 	first [256]bool    // first bytes of added tokens
 }
