@@ -185,11 +185,11 @@ func (q *Qwen3) Count(text string) int {
 
 // Paragraph memo bounds: paraMemoSlots direct-mapped slots of paragraphs
 // of minMemoPara to maxMemoPara bytes, each a copy, so the memo holds at
-// most 8 MiB.
+// most 16 MiB (a chat paragraph is a few hundred bytes).
 const (
-	paraMemoSlots = 4096
+	paraMemoSlots = 16384
 	minMemoPara   = 64
-	maxMemoPara   = 2 << 10
+	maxMemoPara   = 1 << 10
 )
 
 // countParas is count(text) summed over text's paragraphs, each
