@@ -207,11 +207,10 @@ func analyse(text string) *itemAnalysis {
 		return a
 	}
 	a = &itemAnalysis{spans: spans.Split(text)}
-	for _, sp := range a.spans {
-		a.terms = append(a.terms, termsOf(sp.Text))
-		a.typed = append(a.typed, spans.Typed(sp.Text))
-		a.change = append(a.change, changeScan.MatchString(sp.Text))
-	}
+	a.terms = make([]spanTerms, len(a.spans))
+	a.typed = make([]spans.Values, len(a.spans))
+	a.change = make([]bool, len(a.spans))
+	analyseSpans(a)
 	a.index()
 	analysisCache.Lock()
 	if len(analysisCache.m) >= analysisCacheMax {
@@ -220,6 +219,65 @@ func analyse(text string) *itemAnalysis {
 	analysisCache.m[text] = a
 	analysisCache.Unlock()
 	return a
+}
+
+// spanAnalysis is what analyse reads from one span's text.
+type spanAnalysis struct {
+	terms  spanTerms // shared by every analysis holding the span: read only
+	typed  spans.Values
+	change bool
+}
+
+// spanCacheMax bounds spanCache as analysisCacheMax bounds analysisCache.
+const spanCacheMax = 1 << 16
+
+// spanCache holds the analyses of the span texts seen. Systems render the
+// same interaction differently ("[time] User: …" in an ArborMem node,
+// "[time] user: …" in a baseline's bundle), so the whole-text cache misses
+// across them; the spans' texts, without the timestamp and speaker, are the
+// same, and a span's analysis reads nothing but its text.
+var spanCache = struct {
+	sync.Mutex
+	m map[string]spanAnalysis
+}{m: map[string]spanAnalysis{}}
+
+func init() {
+	textmemo.OnReset(func() {
+		spanCache.Lock()
+		clear(spanCache.m)
+		spanCache.Unlock()
+	})
+}
+
+// analyseSpans fills a's per-span terms, typed values and change markers
+// (made at a's span count), from spanCache where a span text has been
+// seen. The lock is held for the lookups and the stores, not the analyses.
+func analyseSpans(a *itemAnalysis) {
+	var fresh []int // the spans missed
+	spanCache.Lock()
+	for j, sp := range a.spans {
+		if c, ok := spanCache.m[sp.Text]; ok {
+			a.terms[j], a.typed[j], a.change[j] = c.terms, c.typed, c.change
+		} else {
+			fresh = append(fresh, j)
+		}
+	}
+	spanCache.Unlock()
+	if len(fresh) == 0 {
+		return
+	}
+	for _, j := range fresh {
+		t := a.spans[j].Text
+		a.terms[j], a.typed[j], a.change[j] = termsOf(t), spans.Typed(t), changeScan.MatchString(t)
+	}
+	spanCache.Lock()
+	if len(spanCache.m)+len(fresh) > spanCacheMax {
+		clear(spanCache.m)
+	}
+	for _, j := range fresh {
+		spanCache.m[a.spans[j].Text] = spanAnalysis{terms: a.terms[j], typed: a.typed[j], change: a.change[j]}
+	}
+	spanCache.Unlock()
 }
 
 // Extract returns the best-matching evidence span for question, or

@@ -226,8 +226,61 @@ func Parse(data []byte, name string) (*File, error) {
 	return f, nil
 }
 
-// parseSession decodes session i of file name from raw into dst.
+// parseSession decodes session i of file name from raw into dst: in one
+// pass when the session is well formed (parseSessionFast), else turn by
+// turn, which names the turn at fault.
 func parseSession(raw json.RawMessage, i int, name string, dst *Session) error {
+	if parseSessionFast(raw, dst) {
+		return nil
+	}
+	*dst = Session{}
+	return parseSessionByTurn(raw, i, name, dst)
+}
+
+// freshTurns decodes a session's turns into a new slice, so that a
+// repeated "turns" key gives the last one's turns decoded from zero, as
+// parseSessionByTurn's do.
+type freshTurns []Turn
+
+// UnmarshalJSON decodes data strictly (unknown fields are errors).
+func (ts *freshTurns) UnmarshalJSON(data []byte) error {
+	var fresh []Turn
+	if err := strictDecode(data, &fresh); err != nil {
+		return err
+	}
+	*ts = fresh
+	return nil
+}
+
+// parseSessionFast decodes a well-formed session in one pass, without a
+// raw copy and a decoder per turn (parsing the shipped set's sessions was
+// 4% of the main job's CPU), and reports whether it could: on any error
+// parseSessionByTurn decodes the session again and says where it failed.
+// TestParseSessionFastSame compares the two.
+func parseSessionFast(raw json.RawMessage, dst *Session) bool {
+	var s struct {
+		ID    string     `json:"id"`
+		Turns freshTurns `json:"turns"`
+	}
+	if strictDecode(raw, &s) != nil || s.ID == "" {
+		return false
+	}
+	for j := range s.Turns {
+		if checkTurnShape(&s.Turns[j]) != nil {
+			return false
+		}
+	}
+	dst.ID = s.ID
+	dst.Turns = s.Turns
+	if dst.Turns == nil {
+		dst.Turns = []Turn{} // as parseSessionByTurn makes it
+	}
+	return true
+}
+
+// parseSessionByTurn decodes session i of file name from raw into dst, a
+// turn at a time, naming the turn at fault in its error.
+func parseSessionByTurn(raw json.RawMessage, i int, name string, dst *Session) error {
 	var s struct {
 		ID    string            `json:"id"`
 		Turns []json.RawMessage `json:"turns"`

@@ -75,8 +75,12 @@ type Qwen3 struct {
 	// pieceCount).
 	pieces *textmemo.Memo[int]
 	short  *shortCounts
-	// texts remembers the counts of recent whole texts (see Count).
-	texts *textmemo.Memo[int]
+	// texts remembers the counts of recent whole texts (see Count), and
+	// paras those of their paragraphs (see countParas).
+	texts, paras *textmemo.Memo[int]
+	// cuts is set when no added token holds a line break, which
+	// countParas's cuts rely on.
+	cuts  bool
 	added []addedToken // longest first
 	first [256]bool    // first bytes of added tokens
 }
@@ -105,13 +109,16 @@ func NewQwen3() (*Qwen3, error) {
 		return nil, fmt.Errorf("tokens: data/qwen3.tiktoken.gz: %w", err)
 	}
 	q := &Qwen3{ranks: ranks, pieces: textmemo.New[int](pieceMemoSlots, nil), short: newShortCounts(),
-		texts: textmemo.New[int](textMemoSlots, nil)}
+		texts: textmemo.New[int](textMemoSlots, nil), paras: textmemo.New[int](paraMemoSlots, nil), cuts: true}
 	for i, a := range info.AddedTokens {
 		if a.Content == "" {
 			return nil, fmt.Errorf("tokens: data/qwen3.json: added_tokens[%d]: empty content", i)
 		}
 		q.added = append(q.added, addedToken{text: a.Content, id: a.ID})
 		q.first[a.Content[0]] = true
+		if strings.ContainsAny(a.Content, "\r\n") {
+			q.cuts = false
+		}
 	}
 	sort.SliceStable(q.added, func(i, j int) bool { return len(q.added[i].text) > len(q.added[j].text) })
 	return q, nil
@@ -173,7 +180,67 @@ func (q *Qwen3) Count(text string) int {
 	if len(text) < minMemoText || len(text) > maxMemoText {
 		return q.count(text)
 	}
-	return q.texts.GetWith(text, func() int { return q.count(text) })
+	return q.texts.GetWith(text, func() int { return q.countParas(text) })
+}
+
+// Paragraph memo bounds: paraMemoSlots direct-mapped slots of paragraphs
+// of minMemoPara to maxMemoPara bytes, each a copy, so the memo holds at
+// most 16 MiB (a chat paragraph is a few hundred bytes).
+const (
+	paraMemoSlots = 16384
+	minMemoPara   = 64
+	maxMemoPara   = 1 << 10
+)
+
+// countParas is count(text) summed over text's paragraphs, each
+// remembered. Systems render the same interaction differently ("[time]
+// User: …" in an ArborMem node, "[time] user: …" in a baseline's item), so
+// the whole-text memo misses across them, while the paragraphs after each
+// text's first lines are the same.
+//
+// The sum is exact: a text is cut only after a line break followed by an
+// ASCII character that is not white space. No pre-token crosses such a
+// cut (see splitQwen3: a letter run's optional lead is no line break,
+// punctuation ends at its trailing line breaks, a white-space run holding
+// a line break ends after its last one), none looks past it, no added
+// token holds a line break (else cuts is unset), and NFC neither composes
+// an ASCII character with the one before it nor reorders across a line
+// break. TestCountParas and FuzzCountParas compare the sum with count.
+func (q *Qwen3) countParas(text string) int {
+	if !q.cuts || !utf8.ValidString(text) {
+		return q.count(text)
+	}
+	n := 0
+	for text != "" {
+		p := paraEnd(text)
+		para := text[:p]
+		text = text[p:]
+		if len(para) < minMemoPara || len(para) > maxMemoPara {
+			n += q.count(para)
+			continue
+		}
+		n += q.paras.GetWith(para, func() int { return q.count(para) })
+	}
+	return n
+}
+
+// paraEnd is the end of s's first paragraph: the first cut (a line break
+// followed by an ASCII character other than white space) after a blank
+// line, or len(s). Cutting only at blank lines keeps the paragraphs few
+// and long enough to be worth remembering.
+func paraEnd(s string) int {
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] == '\n' && s[i-1] == '\n' && isCutStart(s[i+1]) {
+			return i + 1
+		}
+	}
+	return len(s)
+}
+
+// isCutStart reports whether a paragraph may start with byte c: an ASCII
+// character that is not white space.
+func isCutStart(c byte) bool {
+	return c > ' ' && c < utf8.RuneSelf
 }
 
 // Text memo bounds: textMemoSlots direct-mapped slots of texts of
