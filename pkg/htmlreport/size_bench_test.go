@@ -174,23 +174,29 @@ func reportTimes(b *testing.B, bin, url string, re *regexp.Regexp, names []strin
 	}
 }
 
-// TestReportSiteSize prints the sizes of an existing site (ARBOR_REPORT_DIR,
-// what `arbor report RUN --html DIR` wrote; skipped without it): the
-// bytes a sample, evidence texts apart, split as README's "Size and speed"
-// table splits them, for a real run's site, which no generated run
-// stands in for:
+// BenchmarkReportSiteSize prints the sizes of an existing site
+// (ARBOR_REPORT_DIR, what `arbor report RUN --html DIR` wrote; skipped
+// without it): the bytes a sample, evidence texts apart, split as README's
+// "Size and speed" table splits them, for a real run's site, which no
+// generated run stands in for. A benchmark, not a test: it measures a
+// folder of the user's, so a test run has nothing to check.
 //
-//	ARBOR_REPORT_DIR=DIR go test ./pkg/htmlreport -run TestReportSiteSize -v
-func TestReportSiteSize(t *testing.T) {
+//	ARBOR_REPORT_DIR=DIR go test ./pkg/htmlreport -run '^$' -bench ReportSiteSize -benchtime 1x -v
+func BenchmarkReportSiteSize(b *testing.B) {
 	dir := os.Getenv("ARBOR_REPORT_DIR")
 	if dir == "" {
-		t.Skip("ARBOR_REPORT_DIR names no site (arbor report RUN --html DIR)")
+		b.Skip("ARBOR_REPORT_DIR names no site (arbor report RUN --html DIR)")
 	}
-	n := siteSamples(t, dir)
-	s := measureSite(t, dir)
+	var n int
+	var s siteSizes
+	for b.Loop() {
+		n = siteSamples(b, dir)
+		s = measureSite(b, dir)
+	}
 	per := func(v int64) string { return strconv.FormatInt((v+int64(n)/2)/int64(n), 10) }
-	t.Logf("%s: %d samples; %s B a sample, texts apart (index.html %s, rows %s, bundles %s, forests %s); texts %.1f MB; index.html %.0f KB",
+	b.Logf("%s: %d samples; %s B a sample, texts apart (index.html %s, rows %s, bundles %s, forests %s); texts %.1f MB; index.html %.0f KB",
 		dir, n, per(s.total()-s.texts), per(s.first), per(s.rows), per(s.bundles), per(s.forests), float64(s.texts)/1e6, float64(s.first)/1024)
+	b.ReportMetric(float64(s.total()-s.texts)/float64(n), "B/sample")
 }
 
 // siteSamples is the samples of every run of a site, as its index.html
