@@ -58,7 +58,7 @@ func init() {
 
 // get returns the estimate remembered for (c, o), or compute's.
 func (mm *estimateMemo) get(c Clusters, o Options, compute func() Estimate) Estimate {
-	if 8*(len(c.Sums)+len(c.Counts)) > memoKeyMax { // a key's size, near enough
+	if 8*(len(c.Sums)+len(c.Counts)) > memoKeyMax {
 		return compute()
 	}
 	key := memoKey(c, o)
