@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/arbor-eval/arbor/internal/benchinput"
+	"github.com/arbor-eval/arbor/internal/vecfixture"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/index"
 )
@@ -46,27 +47,6 @@ func arbv(v []float32) []byte {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
 	}
 	return b
-}
-
-// clusteredDense is n dense dim-d vectors around centres, as embeddings of
-// related texts lie.
-func clusteredDense(rng *rand.Rand, n, dim, centres int) [][]float32 {
-	cs := make([][]float64, centres)
-	for i := range cs {
-		cs[i] = make([]float64, dim)
-		for j := range cs[i] {
-			cs[i][j] = rng.NormFloat64()
-		}
-	}
-	out := make([][]float32, n)
-	for i := range out {
-		c := cs[rng.IntN(centres)]
-		out[i] = make([]float32, dim)
-		for j := range out[i] {
-			out[i][j] = float32(c[j] + 1.2*rng.NormFloat64())
-		}
-	}
-	return out
 }
 
 // bruteTop is the ids of rows's k nearest q by float64 cosine, ties by
@@ -143,11 +123,11 @@ func TestPerfRecallFixture(t *testing.T) {
 	const dim, n = 64, 1300
 	rng := rand.New(rand.NewPCG(3, 4))
 	dir := t.TempDir()
-	vecs := clusteredDense(rng, n, dim, 12)
+	vecs := vecfixture.Clustered(rng, n, dim, 12, 1.2)
 	for _, v := range vecs {
 		cacheEntry(t, dir, arbv(v))
 	}
-	for _, v := range clusteredDense(rng, 30, 16, 2) {
+	for _, v := range vecfixture.Clustered(rng, 30, 16, 2, 1.2) {
 		cacheEntry(t, dir, arbv(v))
 	}
 	corrupt := [][]byte{nil, []byte(`{"content":"a chat reply"}`), arbv(vecs[0])[:100], append([]byte("xbrv"), arbv(vecs[1])[4:]...)}
@@ -339,7 +319,7 @@ func TestPerfRecallNoVectors(t *testing.T) {
 func TestRecallApproxMinMatchesIndex(t *testing.T) {
 	const dim, k = 32, 20
 	rng := rand.New(rand.NewPCG(5, 6))
-	vecs := clusteredDense(rng, recallApproxMin+20, dim, 40)
+	vecs := vecfixture.Clustered(rng, recallApproxMin+20, dim, 40, 1.2)
 	ex, bi := index.NewExact(dim), index.NewExactWith(dim, index.Options{Search: index.Binary, Rerank: 1})
 	differ := func() bool {
 		for _, q := range vecs[recallApproxMin:] {
@@ -369,7 +349,7 @@ func TestRecallApproxMinMatchesIndex(t *testing.T) {
 func TestStoredSparse(t *testing.T) {
 	const dim = 64
 	rng := rand.New(rand.NewPCG(8, 9))
-	dense := clusteredDense(rng, 2, dim, 1)
+	dense := vecfixture.Clustered(rng, 2, dim, 1, 1.2)
 	sparse := make([]float32, dim)
 	scaled := make([]float32, dim)
 	for _, i := range []int{3, 17, 40} {
@@ -397,7 +377,7 @@ func TestStoredSparse(t *testing.T) {
 // same seed and another for another seed.
 func TestPerfRecallSample(t *testing.T) {
 	dir := t.TempDir()
-	vecs := clusteredDense(rand.New(rand.NewPCG(1, 1)), 200, 8, 4)
+	vecs := vecfixture.Clustered(rand.New(rand.NewPCG(1, 1)), 200, 8, 4, 1.2)
 	stored := map[string]bool{}
 	for _, v := range vecs {
 		cacheEntry(t, dir, arbv(v))
@@ -448,7 +428,7 @@ func BenchmarkPerfRecall(b *testing.B) {
 		}
 	}
 	dir := b.TempDir()
-	for _, v := range clusteredDense(rand.New(rand.NewPCG(11, 12)), n, 1024, 400) {
+	for _, v := range vecfixture.Clustered(rand.New(rand.NewPCG(11, 12)), n, 1024, 400, 1.2) {
 		cacheEntry(b, dir, arbv(v))
 	}
 	p := RecallPlan{Cache: dir, Queries: 200, Seed: 1, Ks: []int{20, 40, 60}, Reranks: []int{5, 10, 20}, Probe: 32,
@@ -552,7 +532,7 @@ func TestPerfRecallChannelStorages(t *testing.T) {
 	}
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, v := range clusteredDense(rng, 60, 16, 4) {
+	for _, v := range vecfixture.Clustered(rng, 60, 16, 4, 1.2) {
 		cacheEntry(t, dir, arbv(v))
 	}
 	rep, err := PerfRecall(context.Background(), RecallPlan{Cache: dir, Queries: 10, Seed: 1, Reranks: []int{2}, Probe: 4,

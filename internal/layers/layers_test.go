@@ -37,9 +37,10 @@ var arbor = Rules{
 		// The library: the memory seam, ArborMem and its subpackages, model
 		// clients, tokens, indexes, tables, records. It imports nothing of
 		// the module outside pkg/, which is what makes it a library. Beside
-		// it, realdeps: how tests report a missing real component (only
-		// tests import it).
-		{"library", []string{"pkg/...", "internal/realdeps"}},
+		// it, realdeps: how tests report a missing real component, and
+		// vecfixture: the dense-vector fixtures of search tests (only tests
+		// import either).
+		{"library", []string{"pkg/...", "internal/realdeps", "internal/vecfixture"}},
 	},
 	Sideways: []Edge{
 		// The extractive answerer's span finder is shared by the answer

@@ -5,38 +5,17 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/arbor-eval/arbor/internal/vecfixture"
 	"github.com/viterin/vek/vek32"
 )
 
-// clusteredVecs makes dense vectors around a few centres, as sentence
-// embeddings of one conversation sit: n rows of dim, spread the noise.
-func clusteredVecs(rng *rand.Rand, n, dim, centres int, spread float64) [][]float32 {
-	cs := make([][]float64, centres)
-	for i := range cs {
-		cs[i] = make([]float64, dim)
-		for j := range cs[i] {
-			cs[i][j] = rng.NormFloat64()
-		}
-	}
-	out := make([][]float32, n)
-	for i := range out {
-		c := cs[rng.IntN(centres)]
-		v := make([]float32, dim)
-		for j := range v {
-			v[j] = float32(c[j] + spread*rng.NormFloat64())
-		}
-		out[i] = v
-	}
-	return out
-}
-
-// clusteredSet is clusteredVecs with queries drawn around the same
+// clusteredSet is vecfixture.Clustered with queries drawn around the same
 // centres as the rows, so that a query has true neighbours (two
-// clusteredVecs calls draw different centres: a query of the second is
+// Clustered calls draw different centres: a query of the second is
 // near none of the first's rows, whose top cosines are then about 0.1 and
 // their order mere noise).
 func clusteredSet(rng *rand.Rand, n, nq, dim, centres int, spread float64) (rows, queries [][]float32) {
-	all := clusteredVecs(rng, n+nq, dim, centres, spread)
+	all := vecfixture.Clustered(rng, n+nq, dim, centres, spread)
 	return all[:n], all[n:]
 }
 

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/arbor-eval/arbor/internal/vecfixture"
 )
 
 // TestIVFRecall measures IVF's recall@20 against exact search on a
@@ -14,8 +16,8 @@ import (
 func TestIVFRecall(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const dim, n = 1024, 4000
-	vecs := clusteredVecs(rng, n, dim, 60, 1.5)
-	queries := clusteredVecs(rng, 40, dim, 60, 1.5)
+	vecs := vecfixture.Clustered(rng, n, dim, 60, 1.5)
+	queries := vecfixture.Clustered(rng, 40, dim, 60, 1.5)
 	ex, iv := NewExact(dim), NewExactWith(dim, Options{Search: IVF, Probe: 32})
 	for i, v := range vecs[:approxMin-1] {
 		ex.Add(i, v)
