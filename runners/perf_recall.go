@@ -28,11 +28,6 @@ import (
 // float32 search of at least this, at every channel's k, on real data.
 const RecallBar = 0.995
 
-// recallApproxMin is pkg/index's approxMin: below this many rows an IVF or
-// binary index scores every row, so its recall is 1 by construction. It is
-// unexported there; TestRecallApproxMinMatchesIndex checks the two agree.
-const recallApproxMin = 1024
-
 // RecallPlan configures PerfRecall (arbor perf recall): the response
 // cache whose embeddings are measured, the sample drawn from them and the
 // search settings compared with exact float32 search.
@@ -358,7 +353,7 @@ type RecallResult struct {
 	// its storage is not that channel's).
 	Recall []float64
 	// Approximate reports, per k, whether the setting's first stage took
-	// part (an IVF or binary index under recallApproxMin rows, or a short
+	// part (an IVF or binary index under index.ApproxMin rows, or a short
 	// list as long as the index, scores every row).
 	Approximate []bool
 	// Median is the median wall time of one search at TimedK, the first
@@ -604,9 +599,9 @@ func storedSparse(dim int, vecs [][]float32) int {
 func approximateAt(o index.Options, rows, k int) bool {
 	switch o.Search {
 	case index.IVF:
-		return rows >= recallApproxMin
+		return rows >= index.ApproxMin
 	case index.Binary:
-		return rows >= recallApproxMin && max(1, o.Rerank)*k < rows
+		return rows >= index.ApproxMin && max(1, o.Rerank)*k < rows
 	}
 	return false
 }
@@ -654,8 +649,8 @@ func RecallTable(rep *RecallReport) table.Table {
 		note := ""
 		switch {
 		case len(exactAt) == 0:
-		case r.Rows < recallApproxMin:
-			note = fmt.Sprintf("every row scored (under %s rows)", thousands(recallApproxMin))
+		case r.Rows < index.ApproxMin:
+			note = fmt.Sprintf("every row scored (under %s rows)", thousands(index.ApproxMin))
 		default:
 			note = "every row scored at k " + strings.Join(exactAt, ", ") + " (short list ≥ rows)"
 		}
@@ -715,9 +710,9 @@ func WriteRecallReport(w io.Writer, rep *RecallReport) {
 	fmt.Fprint(w, RecallTable(rep).Markdown())
 	fmt.Fprintln(w)
 	full := rep.Plan.Sizes[len(rep.Plan.Sizes)-1]
-	if full < recallApproxMin {
+	if full < index.ApproxMin {
 		fmt.Fprintf(w, "Under %s rows every setting scores every row: this cache is too small to decide issue 32's bar (recall@k ≥ %.3f at every k).\n",
-			thousands(recallApproxMin), RecallBar)
+			thousands(index.ApproxMin), RecallBar)
 		return
 	}
 	if 2*rep.Sparse > len(cv.Vectors) {

@@ -270,7 +270,7 @@ func TestPerfRecallFakeCache(t *testing.T) {
 	if rep.Sparse == 0 || rep.Sparse > len(cv.Vectors) {
 		t.Errorf("%d of %d fake vectors kept sparse; the offline embedder's are mostly zero", rep.Sparse, len(cv.Vectors))
 	}
-	if len(rep.Rows) >= recallApproxMin {
+	if len(rep.Rows) >= index.ApproxMin {
 		t.Fatalf("%d rows: the fixture meant a cache too small for the approximate stages", len(rep.Rows))
 	}
 	for _, r := range rep.Results {
@@ -279,7 +279,7 @@ func TestPerfRecallFakeCache(t *testing.T) {
 		}
 		for ki, v := range r.Recall {
 			if !math.IsNaN(v) && v != 1 {
-				t.Errorf("%s at %d rows: recall@%d %.4f under %d rows, where every row is scored", r.Setting.Label, r.Rows, rep.Plan.Ks[ki], v, recallApproxMin)
+				t.Errorf("%s at %d rows: recall@%d %.4f under %d rows, where every row is scored", r.Setting.Label, r.Rows, rep.Plan.Ks[ki], v, index.ApproxMin)
 			}
 		}
 	}
@@ -312,17 +312,17 @@ func TestPerfRecallNoVectors(t *testing.T) {
 	}
 }
 
-// TestRecallApproxMinMatchesIndex: recallApproxMin, which marks the
-// settings that searched every row, is pkg/index's threshold: a binary
-// index with the shortest list answers as exact search one row below it
-// and differs from it at it.
+// TestRecallApproxMinMatchesIndex: index.ApproxMin, which perf recall
+// uses to mark the settings that searched every row, is the threshold the
+// index applies: a binary index with the shortest list answers as exact
+// search one row below it and differs from it at it.
 func TestRecallApproxMinMatchesIndex(t *testing.T) {
 	const dim, k = 32, 20
 	rng := rand.New(rand.NewPCG(5, 6))
-	vecs := vecfixture.Clustered(rng, recallApproxMin+20, dim, 40, 1.2)
+	vecs := vecfixture.Clustered(rng, index.ApproxMin+20, dim, 40, 1.2)
 	ex, bi := index.NewExact(dim), index.NewExactWith(dim, index.Options{Search: index.Binary, Rerank: 1})
 	differ := func() bool {
-		for _, q := range vecs[recallApproxMin:] {
+		for _, q := range vecs[index.ApproxMin:] {
 			a, b := ex.Search(q, k), bi.Search(q, k)
 			if !slices.Equal(a, b) {
 				return true
@@ -330,17 +330,17 @@ func TestRecallApproxMinMatchesIndex(t *testing.T) {
 		}
 		return false
 	}
-	for i, v := range vecs[:recallApproxMin-1] {
+	for i, v := range vecs[:index.ApproxMin-1] {
 		ex.Add(i, v)
 		bi.Add(i, v)
 	}
-	if differ() || approximateAt(index.Options{Search: index.Binary, Rerank: 1}, recallApproxMin-1, k) {
-		t.Fatalf("binary search is approximate at %d rows", recallApproxMin-1)
+	if differ() || approximateAt(index.Options{Search: index.Binary, Rerank: 1}, index.ApproxMin-1, k) {
+		t.Fatalf("binary search is approximate at %d rows", index.ApproxMin-1)
 	}
-	ex.Add(recallApproxMin-1, vecs[recallApproxMin-1])
-	bi.Add(recallApproxMin-1, vecs[recallApproxMin-1])
-	if !differ() || !approximateAt(index.Options{Search: index.Binary, Rerank: 1}, recallApproxMin, k) {
-		t.Fatalf("binary search is exact at %d rows: pkg/index's threshold moved", recallApproxMin)
+	ex.Add(index.ApproxMin-1, vecs[index.ApproxMin-1])
+	bi.Add(index.ApproxMin-1, vecs[index.ApproxMin-1])
+	if !differ() || !approximateAt(index.Options{Search: index.Binary, Rerank: 1}, index.ApproxMin, k) {
+		t.Fatalf("binary search is exact at %d rows: pkg/index's threshold moved", index.ApproxMin)
 	}
 }
 

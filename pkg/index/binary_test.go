@@ -73,7 +73,7 @@ func TestBinaryRecall(t *testing.T) {
 
 	// Sparse rows have no sign bits: every one is scored, so a binary
 	// index over the offline embedder's vectors is exact search.
-	sparseAsExact(t, rand.New(rand.NewPCG(1, 2)), approxMin+500, Options{Search: Binary, Rerank: 1})
+	sparseAsExact(t, rand.New(rand.NewPCG(1, 2)), ApproxMin+500, Options{Search: Binary, Rerank: 1})
 }
 
 // scoreChecks is how many of a fixture's queries TestBinaryRecall checks
@@ -120,10 +120,10 @@ func BenchmarkBinaryRerankSweep(b *testing.B) {
 }
 
 // TestBinaryConcurrentSearchAndAdd runs binary-stage searches (over 1,100
-// rows, past approxMin) while rows are added, under -race: a query's own
+// rows, past ApproxMin) while rows are added, under -race: a query's own
 // row is always found.
 func TestBinaryConcurrentSearchAndAdd(t *testing.T) {
-	const pre = approxMin + 76
+	const pre = ApproxMin + 76
 	vecs := randomVecs(rand.New(rand.NewPCG(1, 3)), pre+400, 64)
 	x := NewExactWith(64, Options{Storage: Int8, Search: Binary, Rerank: 4})
 	for i := range pre {

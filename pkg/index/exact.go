@@ -684,10 +684,10 @@ func (x *Exact) Search(query []float32, k int) []Hit {
 	defer x.searchRows.Put(rows)
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	if x.ivf != nil && len(x.rows) >= approxMin {
+	if x.ivf != nil && len(x.rows) >= ApproxMin {
 		return x.ivfSearch(q, scratch, k)
 	}
-	if x.bin != nil && len(x.rows) >= approxMin && x.bin.rerank*k < len(x.rows) && x.dim < int(noDist) {
+	if x.bin != nil && len(x.rows) >= ApproxMin && x.bin.rerank*k < len(x.rows) && x.dim < int(noDist) {
 		return x.binarySearch(q, scratch, k)
 	}
 	top := newTopK(min(k, len(x.rows)))

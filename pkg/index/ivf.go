@@ -7,10 +7,10 @@ import (
 	"github.com/viterin/vek/vek32"
 )
 
-// approxMin is the number of rows below which an IVF or a binary index
+// ApproxMin is the number of rows below which an IVF or a binary index
 // scans every row: the coarse step costs more than it saves on small
 // memories.
-const approxMin = 1024
+const ApproxMin = 1024
 
 // ivf is an inverted-file layer over Exact's rows (approximate search,
 // arbormem.vector_search: ivf): the rows are grouped by their nearest of

@@ -12,14 +12,14 @@ import (
 // TestIVFRecall measures IVF's recall@20 against exact search on a
 // clustered 1,024-d fixture of 4,000 rows added in two halves (so the
 // second half joins trained groups before the retraining at doubling),
-// and checks that below approxMin rows it is exact search.
+// and checks that below ApproxMin rows it is exact search.
 func TestIVFRecall(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const dim, n = 1024, 4000
 	vecs := vecfixture.Clustered(rng, n, dim, 60, 1.5)
 	queries := vecfixture.Clustered(rng, 40, dim, 60, 1.5)
 	ex, iv := NewExact(dim), NewExactWith(dim, Options{Search: IVF, Probe: 32})
-	for i, v := range vecs[:approxMin-1] {
+	for i, v := range vecs[:ApproxMin-1] {
 		ex.Add(i, v)
 		iv.Add(i, v)
 	}
@@ -27,13 +27,13 @@ func TestIVFRecall(t *testing.T) {
 		a, b := ex.Search(q, 20), iv.Search(q, 20)
 		for i := range a {
 			if a[i] != b[i] {
-				t.Fatalf("below %d rows: IVF hit %d = %+v, exact %+v", approxMin, i, b[i], a[i])
+				t.Fatalf("below %d rows: IVF hit %d = %+v, exact %+v", ApproxMin, i, b[i], a[i])
 			}
 		}
 	}
-	for i, v := range vecs[approxMin-1:] {
-		ex.Add(approxMin-1+i, v)
-		iv.Add(approxMin-1+i, v)
+	for i, v := range vecs[ApproxMin-1:] {
+		ex.Add(ApproxMin-1+i, v)
+		iv.Add(ApproxMin-1+i, v)
 		if i == n/2 {
 			iv.Search(queries[0], 20) // trains the groups on half the rows
 		}
