@@ -113,21 +113,6 @@ func (m *Memo[T]) GetShared(key string) T {
 	return v
 }
 
-// GetBytes is GetWith for a key the caller built in a buffer of its own,
-// which is copied only when the value is computed: callers that key by a
-// long string made for the purpose need not allocate it for a lookup. The
-// slot is GetWith's for the same key as a string (maphash.Bytes of a key
-// is maphash.String of it).
-func (m *Memo[T]) GetBytes(key []byte, compute func() T) T {
-	sl, e := m.lookupBytes(key)
-	if e != nil {
-		return e.val
-	}
-	v := compute()
-	sl.Store(&slot[T]{key: string(key), val: v})
-	return v
-}
-
 // InternBytes returns the key as the memo holds it and the value
 // remembered for it; for a key not remembered it makes the memo's copy,
 // computes compute(copy) and remembers both. Callers that would otherwise

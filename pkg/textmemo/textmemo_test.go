@@ -67,31 +67,6 @@ func TestGetWith(t *testing.T) {
 	}
 }
 
-// TestGetBytes: a key given as bytes finds what it or the same key as a
-// string stored, and the memo keeps its own copy of the bytes.
-func TestGetBytes(t *testing.T) {
-	m := New[int](4, nil)
-	calls := 0
-	compute := func(v int) func() int { return func() int { calls++; return v } }
-	key := []byte("some key")
-	if got := m.GetBytes(key, compute(7)); got != 7 {
-		t.Fatalf("GetBytes = %d, want 7", got)
-	}
-	copy(key, "SOME")
-	if got := m.GetWith("some key", compute(9)); got != 7 || calls != 1 {
-		t.Fatalf("GetWith after GetBytes = %d after %d computations, want the remembered 7 after 1", got, calls)
-	}
-	if got := m.GetBytes([]byte("some key"), compute(9)); got != 7 || calls != 1 {
-		t.Fatalf("GetBytes again = %d after %d computations, want 7 after 1", got, calls)
-	}
-	if got := m.GetWith("other", compute(3)); got != 3 {
-		t.Fatalf("GetWith(other) = %d", got)
-	}
-	if got := m.GetBytes([]byte("other"), compute(9)); got != 3 || calls != 2 {
-		t.Fatalf("GetBytes after GetWith = %d after %d computations, want 3 after 2", got, calls)
-	}
-}
-
 // TestInternBytes: the key comes back as one shared copy, independent of
 // the caller's buffer, with the value computed from that copy once.
 func TestInternBytes(t *testing.T) {
