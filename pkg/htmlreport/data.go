@@ -633,13 +633,16 @@ func (p *packer) add(b []byte) (int, int, error) {
 			return 0, 0, err
 		}
 	}
-	return p.push(b)
+	f, at := p.push(b, len(b))
+	return f, at, nil
 }
 
-func (p *packer) push(b []byte) (int, int, error) {
+// push appends one encoded record, counting size bytes of it towards the
+// file's limit, and returns its file and position.
+func (p *packer) push(b []byte, size int) (int, int) {
 	p.items = append(p.items, b)
-	p.size += len(b)
-	return p.n, len(p.items) - 1, nil
+	p.size += size
+	return p.n, len(p.items) - 1
 }
 
 func (p *packer) flush() error { return p.flushAs(nil, nil) }
@@ -741,9 +744,8 @@ func (c *chunker) add(line []byte) (int, int, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	c.packer.push(b)
-	c.size += len(line) - len(b) // counted in input bytes, as the cut is
-	return c.n, len(c.items) - 1, nil
+	f, at := c.push(b, len(line)) // counted in input bytes, as the cut is
+	return f, at, nil
 }
 
 func (c *chunker) flush() error {

@@ -246,7 +246,7 @@ var answerFormatConds = []string{"Preference", "YesNo", "PrevOrCurrent", "Curren
 func Template(p Prompt, ours string) (string, []string) {
 	// Actions are built between the sentinels open and shut, and become
 	// {{ and }} only after the text's own braces are quoted.
-	body := strings.NewReplacer(open, "", shut, "").Replace(p.Body)
+	body := dropSentinels.Replace(p.Body)
 	used := map[string]bool{}
 	body = rePlaceholder.ReplaceAllStringFunc(body, func(m string) string {
 		f := camel(m[1:])
@@ -282,13 +282,21 @@ func Template(p Prompt, ours string) (string, []string) {
 		}
 		b.WriteString("\n\n" + act("."+f))
 	}
-	return strings.NewReplacer(open, "{{", shut, "}}").Replace(b.String()) + "\n", appended
+	return closeActions.Replace(b.String()) + "\n", appended
 }
 
 // The sentinels of a template action under construction.
 const open, shut = "\x02", "\x03"
 
 func act(s string) string { return open + s + shut }
+
+// dropSentinels removes the sentinels from a text that is not ours (so
+// none can pass for an action), and closeActions turns the actions under
+// construction into template actions; Template and render share them.
+var (
+	dropSentinels = strings.NewReplacer(open, "", shut, "")
+	closeActions  = strings.NewReplacer(open, "{{", shut, "}}")
+)
 
 var reAnchors = regexp.MustCompile(`'<topic_anchor_1>'(?:,\s*'<topic_anchor_\d+>')*(?:,\s*(?:\.\.\.|…))?`)
 

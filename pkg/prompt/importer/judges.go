@@ -426,9 +426,9 @@ func render(segs []segment) string {
 			b.WriteString(act("." + s.field))
 			continue
 		}
-		b.WriteString(strings.NewReplacer(open, "", shut, "").Replace(s.text))
+		b.WriteString(dropSentinels.Replace(s.text))
 	}
-	return strings.NewReplacer(open, "{{", shut, "}}").Replace(quoteBraces(b.String()))
+	return closeActions.Replace(quoteBraces(b.String()))
 }
 
 func fieldSet(segs []segment) map[string]bool {

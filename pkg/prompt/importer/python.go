@@ -207,8 +207,10 @@ func join(src string, in []pyStr) []pyStr {
 	return out
 }
 
+// joined reports whether literals separated by gap are joined: gap holds
+// nothing but blanks, comments and continuations, and the literals are
+// bracketed, on one line, or across a continuation.
 func joined(gap string, bracketed bool) bool {
-	newline := false
 	for _, line := range strings.Split(gap, "\n") {
 		code := line
 		if i := strings.IndexByte(code, '#'); i >= 0 {
@@ -222,12 +224,10 @@ func joined(gap string, bracketed bool) bool {
 			return false
 		}
 	}
-	if strings.Contains(gap, "\n") {
-		newline = !strings.Contains(gap, "\\\n")
-	}
-	return bracketed || !newline
+	return bracketed || !strings.Contains(gap, "\n") || strings.Contains(gap, "\\\n")
 }
 
-func doubleBraces(s string) string {
-	return strings.NewReplacer("{", "{{", "}", "}}").Replace(s)
-}
+// braceDoubler doubles braces, as an f-string reads a literal brace.
+var braceDoubler = strings.NewReplacer("{", "{{", "}", "}}")
+
+func doubleBraces(s string) string { return braceDoubler.Replace(s) }
