@@ -207,11 +207,9 @@ func copyBundles(src, dst string, keys map[string]bool) error {
 	if err != nil {
 		return err
 	}
-	for _, t := range texts {
-		if _, err := b.texts.Append(t); err != nil {
-			b.close()
-			return err
-		}
+	if _, err := b.texts.AppendNew(texts); err != nil {
+		b.close()
+		return err
 	}
 	for _, r := range record.Latest(recs, record.Bundle.Key) {
 		if keys[r.Key()] {

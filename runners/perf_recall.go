@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arbor-eval/arbor/pkg/arbormem"
 	"github.com/arbor-eval/arbor/pkg/config"
 	"github.com/arbor-eval/arbor/pkg/index"
 	"github.com/arbor-eval/arbor/pkg/llm"
@@ -108,15 +109,13 @@ func ChannelStorageKs(cfg config.ArborMem, channels, facts index.Storage) map[in
 func factK(cfg config.ArborMem) int { return max(4*cfg.MaxFacts, 40) }
 
 // StorageFor resolves a --storage name as the model path does (auto:
-// int8, since a real run's memory operations use a model).
+// int8, since a real run's memory operations use a model), by
+// arbormem.VectorStorages' rules for vector_storage.
 func StorageFor(name string) (index.Storage, error) {
 	switch name {
-	case "float32":
-		return index.Float32, nil
-	case "int8", "auto", "":
-		return index.Int8, nil
-	case "int4":
-		return index.Int4, nil
+	case "float32", "int8", "int4", "auto", "":
+		channels, _ := arbormem.VectorStorages(config.ArborMem{VectorStorage: name}, false)
+		return channels, nil
 	}
 	return 0, fmt.Errorf("perf recall: storage %q: want float32, int8 or int4", name)
 }

@@ -439,6 +439,14 @@ var localCost = map[string]struct{ Ingest, Answer time.Duration }{
 	"recent":   {Ingest: 400 * time.Microsecond, Answer: 20 * time.Millisecond},
 }
 
+// localCostOf is system's localCost, ArborMem's for a system not measured.
+func localCostOf(system string) struct{ Ingest, Answer time.Duration } {
+	if c, ok := localCost[system]; ok {
+		return c
+	}
+	return localCost["arbormem"]
+}
+
 // localTime estimates an all-local run's wall time from localCost: every
 // system's interactions and answers, over the cores the run keeps busy.
 func (r *DryReport) localTime(kind string) {
@@ -447,10 +455,7 @@ func (r *DryReport) localTime(kind string) {
 	}
 	var work time.Duration
 	for sys, w := range r.work {
-		c, ok := localCost[sys]
-		if !ok {
-			c = localCost["arbormem"]
-		}
+		c := localCostOf(sys)
 		work += time.Duration(w.interactions)*c.Ingest + time.Duration(w.answers)*c.Answer
 	}
 	par := min(runtime.NumCPU(), max(r.Ingestions, 1))

@@ -193,10 +193,7 @@ func judged(cfg *config.Config, benchmark string) bool {
 // per-unit costs the plan uses (localCost), in milliseconds.
 func unitPriors(cfg *config.Config, benchmark, system string) (commit, answer float64) {
 	if cfg.Models.Chat.Local() {
-		c, ok := localCost[system]
-		if !ok {
-			c = localCost["arbormem"]
-		}
+		c := localCostOf(system)
 		return float64(c.Ingest.Microseconds()) / 1000, float64(c.Answer.Microseconds()) / 1000
 	}
 	const none = 0.01 // local work only: next to nothing beside a round trip
