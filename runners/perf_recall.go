@@ -77,7 +77,7 @@ type RecallPlan struct {
 // kept, at least 40, as assemble.go asks) and the record channel's
 // (record_candidates), ascending and distinct.
 func ChannelKs(cfg config.ArborMem) []int {
-	ks := []int{cfg.SemanticCandidates, factK(cfg), cfg.RecordCandidates}
+	ks := []int{cfg.SemanticCandidates, arbormem.FactSearchDepth(cfg), cfg.RecordCandidates}
 	ks = slices.DeleteFunc(ks, func(k int) bool { return k <= 0 })
 	slices.Sort(ks)
 	return slices.Compact(ks)
@@ -93,7 +93,7 @@ func ChannelStorageKs(cfg config.ArborMem, channels, facts index.Storage) map[in
 	for _, c := range []struct {
 		k  int
 		st index.Storage
-	}{{cfg.SemanticCandidates, channels}, {factK(cfg), facts}, {cfg.RecordCandidates, channels}} {
+	}{{cfg.SemanticCandidates, channels}, {arbormem.FactSearchDepth(cfg), facts}, {cfg.RecordCandidates, channels}} {
 		if c.k > 0 && !slices.Contains(out[c.st], c.k) {
 			out[c.st] = append(out[c.st], c.k)
 		}
@@ -103,10 +103,6 @@ func ChannelStorageKs(cfg config.ArborMem, channels, facts index.Storage) map[in
 	}
 	return out
 }
-
-// factK is the fact channel's search depth: four per fact kept, at least
-// 40, as assemble.go asks.
-func factK(cfg config.ArborMem) int { return max(4*cfg.MaxFacts, 40) }
 
 // StorageFor resolves a --storage name as the model path does (auto:
 // int8, since a real run's memory operations use a model), by

@@ -396,7 +396,7 @@ func (rc *recallCtx) factItems(ctx context.Context) (facts, updates []memory.Ite
 	// fact key (appendix A). Entity-based matching (§4.3) only reorders
 	// facts above the floor; it never admits one below it.
 	sims := map[int]float64{}
-	for _, h := range s.factVec.Search(v, max(4*s.cfg.MaxFacts, 40)) {
+	for _, h := range s.factVec.Search(v, FactSearchDepth(s.cfg)) {
 		if h.Score < s.cfg.FactMinSim {
 			break
 		}

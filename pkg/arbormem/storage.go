@@ -36,3 +36,9 @@ func storageOf(v string, model index.Storage, heuristic bool) index.Storage {
 	}
 	return index.Float32
 }
+
+// FactSearchDepth is how many nearest facts a recall asks the fact
+// channel for before the fact_min_sim floor: four per fact kept, at least
+// 40. Exported so that arbor perf recall measures that channel at the
+// depth a run searches it.
+func FactSearchDepth(cfg config.ArborMem) int { return max(4*cfg.MaxFacts, 40) }
