@@ -228,56 +228,26 @@ type spanAnalysis struct {
 	change bool
 }
 
-// spanCacheMax bounds spanCache as analysisCacheMax bounds analysisCache.
-const spanCacheMax = 1 << 16
+// spanMemoSlots bounds spanMemo (a direct-mapped textmemo: a new span
+// evicts the one in its slot).
+const spanMemoSlots = 1 << 16
 
-// spanCache holds the analyses of the span texts seen. Systems render the
+// spanMemo holds the analyses of the span texts seen. Systems render the
 // same interaction differently ("[time] User: …" in an ArborMem node,
 // "[time] user: …" in a baseline's bundle), so the whole-text cache misses
 // across them; the spans' texts, without the timestamp and speaker, are the
 // same, and a span's analysis reads nothing but its text.
-var spanCache = struct {
-	sync.Mutex
-	m map[string]spanAnalysis
-}{m: map[string]spanAnalysis{}}
-
-func init() {
-	textmemo.OnReset(func() {
-		spanCache.Lock()
-		clear(spanCache.m)
-		spanCache.Unlock()
-	})
-}
+var spanMemo = textmemo.New(spanMemoSlots, func(t string) spanAnalysis {
+	return spanAnalysis{terms: termsOf(t), typed: spans.Typed(t), change: changeScan.MatchString(t)}
+})
 
 // analyseSpans fills a's per-span terms, typed values and change markers
-// (made at a's span count), from spanCache where a span text has been
-// seen. The lock is held for the lookups and the stores, not the analyses.
+// (made at a's span count), from spanMemo where a span text has been seen.
 func analyseSpans(a *itemAnalysis) {
-	var fresh []int // the spans missed
-	spanCache.Lock()
 	for j, sp := range a.spans {
-		if c, ok := spanCache.m[sp.Text]; ok {
-			a.terms[j], a.typed[j], a.change[j] = c.terms, c.typed, c.change
-		} else {
-			fresh = append(fresh, j)
-		}
+		c := spanMemo.Get(sp.Text)
+		a.terms[j], a.typed[j], a.change[j] = c.terms, c.typed, c.change
 	}
-	spanCache.Unlock()
-	if len(fresh) == 0 {
-		return
-	}
-	for _, j := range fresh {
-		t := a.spans[j].Text
-		a.terms[j], a.typed[j], a.change[j] = termsOf(t), spans.Typed(t), changeScan.MatchString(t)
-	}
-	spanCache.Lock()
-	if len(spanCache.m)+len(fresh) > spanCacheMax {
-		clear(spanCache.m)
-	}
-	for _, j := range fresh {
-		spanCache.m[a.spans[j].Text] = spanAnalysis{terms: a.terms[j], typed: a.typed[j], change: a.change[j]}
-	}
-	spanCache.Unlock()
 }
 
 // Extract returns the best-matching evidence span for question, or
